@@ -1,0 +1,181 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+)
+
+// Spec is the content of a spec file: the cases to measure, in order.
+type Spec struct {
+	Cases []Case `json:"cases"`
+}
+
+// Case pairs a reference command with a subject command whose cost is
+// compared with it.
+type Case struct {
+	// Name identifies the case in the table and for -only.
+	Name string `json:"name"`
+	// Target is the human-readable target shown in the table, such as
+	// "≤ 1.3×". When empty it is derived from MaxRatio.
+	Target string `json:"target,omitempty"`
+	// MaxRatio is the largest subject/reference ratio of medians that meets
+	// the target. Zero means the case has no target.
+	MaxRatio float64 `json:"max_ratio,omitempty"`
+	// Reference is the command the subject is compared with, usually the
+	// floor.
+	Reference Command `json:"reference"`
+	// Subject is the command being measured.
+	Subject Command `json:"subject"`
+}
+
+// Command describes one process to start.
+type Command struct {
+	// Argv is the program and its arguments. A program name without a slash
+	// is looked up in the harness's PATH; one with a slash is taken relative
+	// to the directory the harness runs in, even when Dir is set.
+	Argv []string `json:"argv"`
+	// Stdin names a file that is opened afresh for every run and given to the
+	// process as its standard input, relative to the directory the harness
+	// runs in. When empty the process reads from the null device.
+	Stdin string `json:"stdin,omitempty"`
+	// Env holds variables added to the harness's own environment; they
+	// override variables of the same name.
+	Env map[string]string `json:"env,omitempty"`
+	// Dir is the working directory of the process. When empty it is the
+	// harness's own.
+	Dir string `json:"dir,omitempty"`
+
+	// path is Argv[0] resolved to an absolute executable file.
+	path string
+	// environ is the full environment of the process.
+	environ []string
+}
+
+// loadSpec reads, decodes and checks the spec file at name, resolving every
+// path in it, so that a bad spec is rejected before anything is measured.
+func loadSpec(name string) (*Spec, error) {
+	data, err := os.ReadFile(name)
+	if err != nil {
+		return nil, err
+	}
+	spec, err := parseSpec(data)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	return spec, nil
+}
+
+// parseSpec decodes and checks a spec. Unknown fields are rejected so that a
+// misspelt key is reported instead of silently ignored.
+func parseSpec(data []byte) (*Spec, error) {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	var spec Spec
+	if err := dec.Decode(&spec); err != nil {
+		return nil, err
+	}
+	if err := dec.Decode(&struct{}{}); err != io.EOF {
+		return nil, errors.New("trailing data after the spec object")
+	}
+	if len(spec.Cases) == 0 {
+		return nil, errors.New("no cases")
+	}
+	seen := make(map[string]bool)
+	for i := range spec.Cases {
+		c := &spec.Cases[i]
+		if c.Name == "" {
+			return nil, fmt.Errorf("case %d: missing name", i+1)
+		}
+		if seen[c.Name] {
+			return nil, fmt.Errorf("case %q: duplicate name", c.Name)
+		}
+		seen[c.Name] = true
+		if c.MaxRatio < 0 {
+			return nil, fmt.Errorf("case %q: negative max_ratio", c.Name)
+		}
+		if c.Target == "" && c.MaxRatio > 0 {
+			c.Target = fmt.Sprintf("≤ %g×", c.MaxRatio)
+		}
+		if err := c.Reference.resolve(); err != nil {
+			return nil, fmt.Errorf("case %q: reference: %w", c.Name, err)
+		}
+		if err := c.Subject.resolve(); err != nil {
+			return nil, fmt.Errorf("case %q: subject: %w", c.Name, err)
+		}
+	}
+	return &spec, nil
+}
+
+// resolve checks that the program, the stdin file and the directory of c
+// exist, makes their paths absolute and builds the environment.
+func (c *Command) resolve() error {
+	if len(c.Argv) == 0 || c.Argv[0] == "" {
+		return errors.New("empty argv")
+	}
+	path, err := exec.LookPath(c.Argv[0])
+	if err != nil {
+		return err
+	}
+	if c.path, err = filepath.Abs(path); err != nil {
+		return err
+	}
+	if c.Stdin != "" {
+		if c.Stdin, err = filepath.Abs(c.Stdin); err != nil {
+			return err
+		}
+		fi, err := os.Stat(c.Stdin)
+		if err != nil {
+			return fmt.Errorf("stdin: %w", err)
+		}
+		if fi.IsDir() {
+			return fmt.Errorf("stdin: %s is a directory", c.Stdin)
+		}
+	}
+	if c.Dir != "" {
+		if c.Dir, err = filepath.Abs(c.Dir); err != nil {
+			return err
+		}
+		fi, err := os.Stat(c.Dir)
+		if err != nil {
+			return fmt.Errorf("dir: %w", err)
+		}
+		if !fi.IsDir() {
+			return fmt.Errorf("dir: %s is not a directory", c.Dir)
+		}
+	}
+	keys := make([]string, 0, len(c.Env))
+	for k := range c.Env {
+		if k == "" || strings.ContainsAny(k, "=\x00") {
+			return fmt.Errorf("env: bad variable name %q", k)
+		}
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	c.environ = os.Environ()
+	for _, k := range keys {
+		c.environ = append(c.environ, k+"="+c.Env[k])
+	}
+	return nil
+}
+
+// selectCases returns the cases of spec to run: all of them when only is
+// empty, otherwise the one named only.
+func selectCases(spec *Spec, only string) ([]Case, error) {
+	if only == "" {
+		return spec.Cases, nil
+	}
+	for _, c := range spec.Cases {
+		if c.Name == only {
+			return []Case{c}, nil
+		}
+	}
+	return nil, fmt.Errorf("-only %q: no such case", only)
+}

@@ -1,0 +1,40 @@
+// Package checks holds massgen-hook's built-in checks: what each hook decides
+// for an event, given the project's files and configuration. Checks never
+// read os.Stdin, the real clock or the process environment: everything comes
+// in through Env, so a test can pin it.
+package checks
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/massgen/massgen-hook/config"
+	"github.com/massgen/massgen-hook/scratchpad"
+	"github.com/massgen/massgen-hook/state"
+)
+
+// Env is everything a check may look at besides the event.
+type Env struct {
+	Layout scratchpad.Layout
+	Config config.Config
+	// Now is the current time; its local date is "today".
+	Now   time.Time
+	State *state.Dir
+	// Notes receives one-line explanations of fail-open decisions (stderr:
+	// Claude Code keeps it in its debug log). Never shown to the agent.
+	Notes io.Writer
+	// GitLog returns `git log --oneline -n` for dir; nil uses the git on PATH.
+	GitLog func(ctx context.Context, dir string, n int) (string, error)
+}
+
+// Today is the local date of Now as a scratchpad day.
+func (env *Env) Today() string { return scratchpad.Today(env.Now) }
+
+// note writes one fail-open explanation line.
+func (env *Env) note(format string, args ...any) {
+	if env.Notes != nil {
+		fmt.Fprintf(env.Notes, "massgen-hook: "+format+"\n", args...)
+	}
+}

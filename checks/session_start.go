@@ -1,0 +1,94 @@
+package checks
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/massgen/massgen-hook/protocol"
+	"github.com/massgen/massgen-hook/scratchpad"
+)
+
+// SessionStart orients a fresh session: the newest coordinator scratchpad,
+// the newest ego assessment and the last commits, as additionalContext. Only
+// source "startup" gets it; resume, clear and compact keep what they had.
+// Every part fails open on its own: a part that cannot be read is left out
+// with a note, and the rest is still given.
+func SessionStart(ctx context.Context, env *Env, ev *protocol.Event) (protocol.Output, error) {
+	if ev.Source != "startup" {
+		return protocol.Output{}, nil
+	}
+	cfg := env.Config.Scratchpad.SessionStart
+	ctx, cancel := context.WithTimeout(ctx, time.Duration(cfg.Timeout))
+	defer cancel()
+
+	var parts []string
+	if s := env.latest(scratchpad.CoordinatorDir, "Latest coordinator scratchpad", cfg.CoordinatorLines); s != "" {
+		parts = append(parts, s)
+	}
+	if s := env.latest(scratchpad.EgoDir, "Latest ego assessment", cfg.EgoLines); s != "" {
+		parts = append(parts, s)
+	}
+	if s := env.recentCommits(ctx, cfg.GitLogEntries); s != "" {
+		parts = append(parts, s)
+	}
+	if len(parts) == 0 {
+		return protocol.Output{}, nil
+	}
+	head := fmt.Sprintf("Session context from the scratchpad protocol (massgen-hook), %s.", env.Today())
+	return protocol.Context(protocol.SessionStart, head+"\n\n"+strings.Join(parts, "\n\n")), nil
+}
+
+// latest renders the last n lines of the newest dated file in dir under a
+// title, or "" when there is none (or it cannot be read: noted).
+func (env *Env) latest(dir, title string, n int) string {
+	lines, path, cut, err := env.newestTail(dir, n)
+	if err != nil {
+		env.note("%s left out of the context: %v", title, err)
+		return ""
+	}
+	if len(lines) == 0 {
+		return ""
+	}
+	which := ""
+	if cut {
+		which = fmt.Sprintf(", last %d lines", len(lines))
+	}
+	return fmt.Sprintf("## %s (%s%s)\n%s", title, env.Layout.Rel(path), which, strings.Join(lines, "\n"))
+}
+
+// newestTail returns the last n lines of the newest dated file in dir.
+func (env *Env) newestTail(dir string, n int) (lines []string, path string, cut bool, err error) {
+	if n == 0 {
+		return nil, "", false, nil
+	}
+	path, _, ok, err := env.Layout.Newest(dir)
+	if err != nil || !ok {
+		return nil, "", false, err
+	}
+	lines, cut, err = env.Layout.Tail(path, n)
+	return lines, path, cut, err
+}
+
+func (env *Env) recentCommits(ctx context.Context, n int) string {
+	if n == 0 {
+		return ""
+	}
+	run := env.GitLog
+	if run == nil {
+		run = gitLog
+	}
+	log, err := run(ctx, env.Layout.Project, n)
+	switch {
+	case errors.Is(err, errNotRepo):
+		return ""
+	case err != nil:
+		env.note("recent commits left out of the context: %v", err)
+		return ""
+	case log == "":
+		return ""
+	}
+	return fmt.Sprintf("## Recent commits (git log --oneline -%d)\n%s", n, log)
+}

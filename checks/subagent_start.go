@@ -1,0 +1,45 @@
+package checks
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/massgen/massgen-hook/protocol"
+	"github.com/massgen/massgen-hook/scratchpad"
+)
+
+// SubagentStart tells a new subagent the protocol before it does anything:
+// today's date, the scratchpad file it must write, the headings it needs,
+// and the last lines of the ego's and coordinator's newest scratchpads.
+func SubagentStart(env *Env, ev *protocol.Event) (protocol.Output, error) {
+	dir, err := scratchpad.DirName(ev.AgentType, env.Config.Scratchpad.DefaultAgent)
+	if err != nil {
+		return protocol.Output{}, &protocol.InputError{Field: "agent_type", Msg: err.Error()}
+	}
+	path := env.Layout.File(dir, env.Today())
+	if err := env.Layout.Contained(path); err != nil {
+		return protocol.Output{}, &protocol.InputError{Field: "agent_type", Msg: err.Error()}
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "Scratchpad protocol (massgen-hook). Today is %s.\n", env.Today())
+	fmt.Fprintf(&b, "Before you finish, write your scratchpad to %s with these Markdown headings:\n", env.Layout.Rel(path))
+	for _, h := range env.Config.Scratchpad.RequiredSections {
+		fmt.Fprintf(&b, "## %s\n", h)
+	}
+	b.WriteString("You cannot complete until that file exists with every heading.")
+	n := env.Config.Scratchpad.SubagentStart.TailLines
+	for _, src := range []struct{ dir, title string }{
+		{scratchpad.EgoDir, "Latest ego assessment"},
+		{scratchpad.CoordinatorDir, "Latest coordinator scratchpad"},
+	} {
+		lines, p, _, err := env.newestTail(src.dir, n)
+		if err != nil {
+			env.note("%s left out of the context: %v", src.title, err)
+			continue
+		}
+		if len(lines) > 0 {
+			fmt.Fprintf(&b, "\n\n%s (%s), last lines:\n%s", src.title, env.Layout.Rel(p), strings.Join(lines, "\n"))
+		}
+	}
+	return protocol.Context(protocol.SubagentStart, b.String()), nil
+}

@@ -1,0 +1,114 @@
+// Package config loads massgen-hook's configuration file: YAML, strict (an
+// unknown key or a wrong type is an error naming the file, line and key),
+// with defaults for everything left out.
+package config
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/massgen/massgen-hook/scratchpad"
+)
+
+// DefaultPath is where a project's config lives, relative to the project.
+const DefaultPath = ".claude/massgen-hook.yaml"
+
+// Config is the whole configuration.
+type Config struct {
+	// Path is the file the config came from; "" means built-in defaults.
+	Path string `yaml:"-"`
+	// FailClosed makes an internal failure block (exit 2) on events that can
+	// block, instead of letting the agent proceed.
+	FailClosed bool       `yaml:"fail_closed"`
+	Scratchpad Scratchpad `yaml:"scratchpad"`
+}
+
+// Scratchpad configures the scratchpad protocol.
+type Scratchpad struct {
+	// Root is the scratchpad root, relative to the project unless absolute.
+	Root             string   `yaml:"root"`
+	DefaultAgent     string   `yaml:"default_agent"`
+	RequiredSections []string `yaml:"required_sections"`
+	// BlockCap is how many stop blocks in a row one agent gets before it is
+	// let go with a warning, so a stop hook can never trap the user.
+	BlockCap      int           `yaml:"block_cap"`
+	SessionStart  SessionStart  `yaml:"session_start"`
+	SubagentStart SubagentStart `yaml:"subagent_start"`
+}
+
+// SessionStart configures the context injected when a session starts.
+type SessionStart struct {
+	CoordinatorLines int      `yaml:"coordinator_lines"`
+	EgoLines         int      `yaml:"ego_lines"`
+	GitLogEntries    int      `yaml:"git_log_entries"`
+	Timeout          Duration `yaml:"timeout"`
+}
+
+// SubagentStart configures the context injected when a subagent starts.
+type SubagentStart struct {
+	TailLines int `yaml:"tail_lines"`
+}
+
+// Default returns the built-in configuration.
+func Default() Config {
+	return Config{Scratchpad: Scratchpad{
+		Root:             ".claude/scratchpad",
+		DefaultAgent:     "general-purpose",
+		RequiredSections: append([]string(nil), scratchpad.DefaultSections...),
+		BlockCap:         3,
+		SessionStart:     SessionStart{CoordinatorLines: 25, EgoLines: 20, GitLogEntries: 5, Timeout: Duration(10 * time.Second)},
+		SubagentStart:    SubagentStart{TailLines: 3},
+	}}
+}
+
+// Error is a configuration error: the file, the line when known, and what is wrong.
+type Error struct {
+	Path string
+	Line int
+	Msg  string
+}
+
+func (e *Error) Error() string {
+	if e.Line > 0 {
+		return fmt.Sprintf("%s:%d: %s", e.Path, e.Line, e.Msg)
+	}
+	return fmt.Sprintf("%s: %s", e.Path, e.Msg)
+}
+
+// Locate picks the config file: explicit (a --config flag) first, then
+// $MASSGEN_HOOK_CONFIG (env), then the project's DefaultPath. required is
+// true when the user named the file, so a missing one is an error.
+func Locate(explicit, env, project string) (path string, required bool) {
+	switch {
+	case explicit != "":
+		return explicit, true
+	case env != "":
+		return env, true
+	}
+	return filepath.Join(project, DefaultPath), false
+}
+
+// Load reads the config at path over the defaults. A missing file is the
+// defaults unless required.
+func Load(path string, required bool) (Config, error) {
+	data, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) && !required {
+		return Default(), nil
+	}
+	if err != nil {
+		return Config{}, &Error{Path: path, Msg: "cannot read config: " + unwrapPathError(err)}
+	}
+	return Parse(path, data)
+}
+
+func unwrapPathError(err error) string {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err.Error()
+	}
+	return err.Error()
+}

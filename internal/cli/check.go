@@ -1,0 +1,129 @@
+package cli
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/massgen/massgen-hook/scratchpad"
+)
+
+type checkOptions struct {
+	date   string
+	format string
+}
+
+func (a *app) checkCommand() *cobra.Command {
+	var o checkOptions
+	cmd := &cobra.Command{
+		Use:   "check",
+		Short: "Check a project's scratchpads for protocol compliance (for CI)",
+		Long: `Scans the scratchpad root (every date, or --date) and reports every subagent
+scratchpad that lacks a required heading and every date with subagent
+scratchpads but no coordinator scratchpad.
+
+Exit status: 0 compliant, 1 violations found, 2 usage or configuration error.`,
+		Example: `  massgen-hook check
+  massgen-hook check --date 2026-11-20 --format github   # annotations in GitHub Actions
+  massgen-hook check --format json | jq .violations`,
+		Args: func(cmd *cobra.Command, args []string) error {
+			if len(args) > 0 {
+				return a.usage(cmd, fmt.Errorf("check takes no arguments, got %q", args))
+			}
+			return nil
+		},
+		RunE: func(cmd *cobra.Command, _ []string) error { return a.runCheck(cmd, o) },
+	}
+	cmd.Flags().StringVar(&o.date, "date", "", "check only this date (YYYY-MM-DD)")
+	cmd.Flags().StringVar(&o.format, "format", "text", "output format: text, json or github")
+	return cmd
+}
+
+var checkFormats = map[string]func(io.Writer, *scratchpad.Report) error{
+	"text":   writeCheckText,
+	"json":   writeCheckJSON,
+	"github": writeCheckGitHub,
+}
+
+func (a *app) runCheck(cmd *cobra.Command, o checkOptions) error {
+	write, ok := checkFormats[o.format]
+	if !ok {
+		return a.usage(cmd, fmt.Errorf("--format %q: use text, json or github", o.format))
+	}
+	if o.date != "" {
+		if _, err := time.Parse(scratchpad.DayLayout, o.date); err != nil {
+			return a.usage(cmd, fmt.Errorf("--date %q: use YYYY-MM-DD", o.date))
+		}
+	}
+	project, err := a.resolveProject("")
+	if err != nil {
+		return &usageError{err: err}
+	}
+	cfg, err := a.loadConfig(project)
+	if err != nil {
+		return err
+	}
+	layout := layoutOf(project, cfg)
+	rep, err := layout.Check(o.date, cfg.Scratchpad.RequiredSections)
+	if err != nil {
+		return err
+	}
+	if err := write(a.stdout, rep); err != nil {
+		return err
+	}
+	if len(rep.Violations) > 0 {
+		return errViolations
+	}
+	return nil
+}
+
+func writeCheckText(w io.Writer, rep *scratchpad.Report) error {
+	for _, v := range rep.Violations {
+		fmt.Fprintf(w, "%s: %s\n", v.Path, v.Message)
+	}
+	_, err := fmt.Fprintln(w, checkSummary(rep))
+	return err
+}
+
+func checkSummary(rep *scratchpad.Report) string {
+	scope := "all dates"
+	if rep.Date != "" {
+		scope = rep.Date
+	}
+	if len(rep.Violations) == 0 {
+		return fmt.Sprintf("check: %d scratchpad files in %s (%s): compliant", rep.FilesChecked, rep.Root, scope)
+	}
+	return fmt.Sprintf("check: %d scratchpad files in %s (%s): %d violations", rep.FilesChecked, rep.Root, scope, len(rep.Violations))
+}
+
+func writeCheckJSON(w io.Writer, rep *scratchpad.Report) error {
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	return enc.Encode(rep)
+}
+
+// writeCheckGitHub prints GitHub Actions workflow commands, so each
+// violation shows as an annotation on its file.
+func writeCheckGitHub(w io.Writer, rep *scratchpad.Report) error {
+	for _, v := range rep.Violations {
+		fmt.Fprintf(w, "::error file=%s,title=%s::%s\n",
+			ghProperty(v.Path), ghProperty("scratchpad protocol: "+v.Kind), ghData(v.Message))
+	}
+	_, err := fmt.Fprintln(w, checkSummary(rep))
+	return err
+}
+
+// ghData and ghProperty escape text as GitHub's workflow-command parser
+// expects, so a file name cannot end the annotation early.
+func ghData(s string) string {
+	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A").Replace(s)
+}
+
+func ghProperty(s string) string {
+	return strings.NewReplacer(":", "%3A", ",", "%2C").Replace(ghData(s))
+}

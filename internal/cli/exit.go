@@ -1,0 +1,67 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/massgen/massgen-hook/config"
+	"github.com/massgen/massgen-hook/protocol"
+)
+
+// hookFailure is any error of a hook subcommand. For a hook the exit code is
+// the protocol, so the event and the fail-closed setting travel with it.
+type hookFailure struct {
+	event      string
+	failClosed bool
+	err        error
+}
+
+func (e *hookFailure) Error() string { return e.err.Error() }
+func (e *hookFailure) Unwrap() error { return e.err }
+
+// usageError is a mistake in the command line of a non-hook command.
+type usageError struct{ err error }
+
+func (e *usageError) Error() string { return e.err.Error() }
+func (e *usageError) Unwrap() error { return e.err }
+
+// errViolations says `check` found protocol violations; the report is
+// already printed, so nothing more is said.
+var errViolations = errors.New("scratchpad protocol violations found")
+
+// exitCode is the one place that maps an error to the process exit code.
+func exitCode(err error) int {
+	var hook *hookFailure
+	var usage *usageError
+	var cfg *config.Error
+	switch {
+	case err == nil:
+		return 0
+	case errors.As(err, &hook):
+		return protocol.ExitCode(hook.err, hook.event, hook.failClosed)
+	case errors.Is(err, errViolations):
+		return 1
+	case errors.As(err, &usage), errors.As(err, &cfg):
+		return 2
+	default:
+		return 1
+	}
+}
+
+// report prints err for a person: one line per problem, each starting
+// "massgen-hook:". A fail-closed hook says so, since its exit 2 blocks.
+func report(w io.Writer, err error) {
+	if err == nil || errors.Is(err, errViolations) {
+		return
+	}
+	msg := err.Error()
+	var hook *hookFailure
+	if errors.As(err, &hook) && exitCode(err) == protocol.ExitBlock {
+		msg += " (blocked because fail_closed is set)"
+	}
+	for _, line := range strings.Split(msg, "\n") {
+		fmt.Fprintln(w, "massgen-hook: "+line)
+	}
+}

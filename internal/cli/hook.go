@@ -1,0 +1,115 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+
+	"github.com/spf13/cobra"
+
+	"github.com/massgen/massgen-hook/checks"
+	"github.com/massgen/massgen-hook/config"
+	"github.com/massgen/massgen-hook/protocol"
+	"github.com/massgen/massgen-hook/state"
+)
+
+// eventAnnotation marks a cobra command as a hook and names its event.
+const eventAnnotation = "massgen-hook/event"
+
+// hookSpec describes one hook subcommand.
+type hookSpec struct {
+	use, short, long, example string
+	event                     string
+	decide                    func(ctx context.Context, env *checks.Env, ev *protocol.Event) (protocol.Output, error)
+}
+
+// hookCommand builds the cobra command of a hook subcommand.
+func (a *app) hookCommand(s hookSpec) *cobra.Command {
+	return &cobra.Command{
+		Use:         s.use,
+		Short:       s.short,
+		Long:        s.long + "\n\nReads one " + s.event + " event as JSON on stdin; writes nothing (no opinion) or one JSON object on stdout.",
+		Example:     s.example,
+		Annotations: map[string]string{eventAnnotation: s.event},
+		Args: func(cmd *cobra.Command, args []string) error {
+			if len(args) > 0 {
+				return a.usage(cmd, fmt.Errorf("%s takes no arguments (the event comes on stdin), got %q", s.use, args))
+			}
+			return nil
+		},
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			err := a.runHook(cmd.Context(), s)
+			if err != nil {
+				return err
+			}
+			return nil
+		},
+	}
+}
+
+// runHook reads the event, builds the environment, decides and answers. Any
+// failure comes back as a *hookFailure, whose exit code says fail open or
+// fail closed.
+func (a *app) runHook(ctx context.Context, s hookSpec) error {
+	failClosed := a.failClosed
+	fail := func(err error) error { return &hookFailure{event: s.event, failClosed: failClosed, err: err} }
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	if isTerminal(a.stdin) {
+		return fail(errors.New(s.use + " expects a hook event as JSON on stdin (pipe one in, e.g. echo '{}' | massgen-hook " + s.use + ")"))
+	}
+	ev, evErr := protocol.ReadEvent(a.stdin, s.event)
+	cwd := ""
+	if ev != nil {
+		cwd = ev.Cwd
+	}
+	project, err := a.resolveProject(cwd)
+	if err != nil {
+		return fail(err)
+	}
+	cfg, err := a.loadConfig(project)
+	if err != nil {
+		return fail(err)
+	}
+	failClosed = failClosed || cfg.FailClosed
+	if evErr != nil {
+		return fail(evErr)
+	}
+	now, err := a.clock()
+	if err != nil {
+		return fail(err)
+	}
+	env := &checks.Env{
+		Layout: layoutOf(project, cfg),
+		Config: cfg,
+		Now:    now,
+		State:  state.Open(project),
+		Notes:  a.stderr,
+	}
+	out, err := s.decide(ctx, env, ev)
+	if err != nil {
+		return fail(err)
+	}
+	if err := protocol.Write(a.stdout, s.event, out); err != nil {
+		return fail(err)
+	}
+	return nil
+}
+
+func (a *app) loadConfig(project string) (config.Config, error) {
+	path, required := config.Locate(a.configPath, a.getenv("MASSGEN_HOOK_CONFIG"), project)
+	return config.Load(path, required)
+}
+
+// isTerminal reports whether r is an interactive terminal, where a hook
+// would wait forever for an event nobody is going to type.
+func isTerminal(r any) bool {
+	f, ok := r.(*os.File)
+	if !ok {
+		return false
+	}
+	info, err := f.Stat()
+	return err == nil && info.Mode()&os.ModeCharDevice != 0
+}

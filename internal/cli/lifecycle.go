@@ -1,0 +1,94 @@
+package cli
+
+import (
+	"context"
+
+	"github.com/spf13/cobra"
+
+	"github.com/massgen/massgen-hook/checks"
+	"github.com/massgen/massgen-hook/protocol"
+)
+
+func (a *app) sessionStartCommand() *cobra.Command {
+	return a.hookCommand(hookSpec{
+		use:   "session-start",
+		short: "SessionStart hook: open a fresh session already oriented",
+		long: `On source "startup" only, adds to the session's context the newest coordinator
+scratchpad (last 25 lines), the newest ego assessment (last 20 lines) and
+git log --oneline -5. Resume, clear and compact get no output. Fails open.`,
+		example: `  echo '{"hook_event_name":"SessionStart","source":"startup"}' | massgen-hook session-start`,
+		event:   protocol.SessionStart,
+		decide:  checks.SessionStart,
+	})
+}
+
+func (a *app) subagentStartCommand() *cobra.Command {
+	return a.hookCommand(hookSpec{
+		use:   "subagent-start",
+		short: "SubagentStart hook: tell a new subagent where and what to write",
+		long: `Adds to the subagent's context today's date, its scratchpad path, the
+required headings, and the last lines of the newest ego and coordinator
+scratchpads.`,
+		example: `  echo '{"hook_event_name":"SubagentStart","agent_type":"spec-writer"}' | massgen-hook subagent-start`,
+		event:   protocol.SubagentStart,
+		decide:  withoutContext(checks.SubagentStart),
+	})
+}
+
+func (a *app) subagentStopCommand() *cobra.Command {
+	return a.hookCommand(hookSpec{
+		use:   "subagent-stop",
+		short: "SubagentStop hook: block until the subagent's scratchpad is complete",
+		long: `Blocks the subagent from finishing until .claude/scratchpad/<agent>/<today>.md
+exists with every required heading. After 3 blocks in a row it lets the agent
+go with a warning, so it can never trap the session.`,
+		example: `  echo '{"hook_event_name":"SubagentStop","agent_type":"spec-writer"}' | massgen-hook subagent-stop`,
+		event:   protocol.SubagentStop,
+		decide:  withoutContext(checks.SubagentStop),
+	})
+}
+
+func (a *app) stopCommand() *cobra.Command {
+	return a.hookCommand(hookSpec{
+		use:   "stop",
+		short: "Stop hook: block until the coordinator logged what it delegated",
+		long: `If any subagent wrote a scratchpad today (coordinator/ and ego/ excluded), the
+session cannot end until .claude/scratchpad/coordinator/<today>.md exists.
+After 3 blocks in a row it lets the session end with a warning.`,
+		example: `  echo '{"hook_event_name":"Stop"}' | massgen-hook stop`,
+		event:   protocol.Stop,
+		decide:  withoutContext(checks.Stop),
+	})
+}
+
+func (a *app) preToolUseCommand() *cobra.Command {
+	return a.hookCommand(hookSpec{
+		use:     "pre-tool-use",
+		short:   "PreToolUse hook: validate the tool call event (no rules yet: no opinion)",
+		long:    `Parses and validates the event. It gives no opinion: silence, never "allow".`,
+		example: `  echo '{"hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"ls"}}' | massgen-hook pre-tool-use`,
+		event:   protocol.PreToolUse,
+		decide:  noOpinion,
+	})
+}
+
+func (a *app) postToolUseCommand() *cobra.Command {
+	return a.hookCommand(hookSpec{
+		use:     "post-tool-use",
+		short:   "PostToolUse hook: validate the tool result event (no rules yet: no opinion)",
+		long:    `Parses and validates the event, however large its tool_response. It gives no opinion.`,
+		example: `  echo '{"hook_event_name":"PostToolUse","tool_name":"Read","tool_input":{},"tool_response":{}}' | massgen-hook post-tool-use`,
+		event:   protocol.PostToolUse,
+		decide:  noOpinion,
+	})
+}
+
+func withoutContext(f func(*checks.Env, *protocol.Event) (protocol.Output, error)) func(context.Context, *checks.Env, *protocol.Event) (protocol.Output, error) {
+	return func(_ context.Context, env *checks.Env, ev *protocol.Event) (protocol.Output, error) {
+		return f(env, ev)
+	}
+}
+
+func noOpinion(context.Context, *checks.Env, *protocol.Event) (protocol.Output, error) {
+	return protocol.Output{}, nil
+}

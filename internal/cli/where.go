@@ -1,0 +1,64 @@
+package cli
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/massgen/massgen-hook/config"
+	"github.com/massgen/massgen-hook/scratchpad"
+)
+
+// resolveProject finds the project root: --project-dir, else
+// $CLAUDE_PROJECT_DIR (it stays put when the session cds), else the event's
+// cwd, else the working directory. It must be an existing directory.
+func (a *app) resolveProject(eventCwd string) (string, error) {
+	dir, from := a.projectDir, "--project-dir"
+	if dir == "" {
+		dir, from = a.getenv("CLAUDE_PROJECT_DIR"), "CLAUDE_PROJECT_DIR"
+	}
+	if dir == "" {
+		dir, from = eventCwd, "the event's cwd"
+	}
+	if dir == "" {
+		wd, err := os.Getwd()
+		if err != nil {
+			return "", fmt.Errorf("finding the project: no --project-dir, CLAUDE_PROJECT_DIR or event cwd, and no working directory: %w", err)
+		}
+		dir, from = wd, "the working directory"
+	}
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return "", fmt.Errorf("project directory %q (from %s): %w", dir, from, err)
+	}
+	info, err := os.Stat(abs)
+	if err != nil || !info.IsDir() {
+		return "", fmt.Errorf("project directory %s (from %s) is not an existing directory", abs, from)
+	}
+	return abs, nil
+}
+
+// layoutOf places the scratchpad root of cfg in project.
+func layoutOf(project string, cfg config.Config) scratchpad.Layout {
+	root := cfg.Scratchpad.Root
+	if !filepath.IsAbs(root) {
+		root = filepath.Join(project, root)
+	}
+	return scratchpad.Layout{Project: project, Root: filepath.Clean(root)}
+}
+
+// clock is "now": $MASSGEN_HOOK_NOW (RFC 3339) when set, so tests and
+// replays are repeatable, else the real clock. Dates are taken in the local
+// time zone (TZ is respected).
+func (a *app) clock() (time.Time, error) {
+	v := a.getenv("MASSGEN_HOOK_NOW")
+	if v == "" {
+		return a.now(), nil
+	}
+	t, err := time.Parse(time.RFC3339, v)
+	if err != nil {
+		return time.Time{}, fmt.Errorf("MASSGEN_HOOK_NOW=%q is not an RFC 3339 time (like 2026-11-20T09:30:00Z)", v)
+	}
+	return t, nil
+}

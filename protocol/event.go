@@ -1,0 +1,224 @@
+package protocol
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+
+	"github.com/tidwall/gjson"
+)
+
+// Event is one hook input. Only the fields massgen-hook reads are decoded;
+// everything else stays in Raw, reachable with Get. Every field but the event
+// name may be missing (2025-era events lack permission_mode, tool_use_id and
+// agent_id), so a missing field is simply its zero value.
+type Event struct {
+	HookEventName  string
+	SessionID      string
+	TranscriptPath string
+	Cwd            string
+	PermissionMode string
+	// AgentID is set only inside a subagent.
+	AgentID string
+	// AgentType is the subagent's type. Real Claude Code sends "" on
+	// SubagentStop; HasAgentType tells "" apart from a missing field.
+	AgentType    string
+	HasAgentType bool
+	// Source is SessionStart's startup, resume, clear, compact or fork.
+	Source string
+	// StopHookActive is true when the agent is already continuing because a
+	// stop hook blocked it.
+	StopHookActive bool
+	// BackgroundTasks counts Stop's in-flight background tasks.
+	BackgroundTasks int
+	ToolName        string
+	ToolUseID       string
+	// ToolInput and ToolResponse are the raw JSON values, sub-slices of Raw.
+	ToolInput    json.RawMessage
+	ToolResponse json.RawMessage
+	// Raw is the whole event as read, without a leading UTF-8 byte order mark.
+	Raw []byte
+}
+
+// Get returns any field of the raw event by gjson path, for fields Event does
+// not decode.
+func (e *Event) Get(path string) gjson.Result { return gjson.GetBytes(e.Raw, path) }
+
+// InputError says why an event on stdin cannot be used. Field names the
+// offending field when there is one.
+type InputError struct {
+	Field string
+	Msg   string
+}
+
+func (e *InputError) Error() string {
+	if e.Field == "" {
+		return "bad hook input: " + e.Msg
+	}
+	return fmt.Sprintf("bad hook input: field %q %s", e.Field, e.Msg)
+}
+
+// kind is the JSON type a known field must have (null always counts as missing).
+type kind int
+
+const (
+	kString kind = iota
+	kBool
+	kObject
+	kArray
+	kNumber
+	kAny
+)
+
+func (k kind) String() string {
+	return [...]string{"a string", "a boolean", "an object", "an array", "a number", "any value"}[k]
+}
+
+// fieldKinds holds the fields Event decodes and the type each must have. A
+// field Claude Code may add tomorrow is not here, and so is never an error.
+var fieldKinds = map[string]kind{
+	"hook_event_name":  kString,
+	"session_id":       kString,
+	"transcript_path":  kString,
+	"cwd":              kString,
+	"permission_mode":  kString,
+	"agent_id":         kString,
+	"agent_type":       kString,
+	"source":           kString,
+	"stop_hook_active": kBool,
+	"background_tasks": kArray,
+	"tool_name":        kString,
+	"tool_use_id":      kString,
+	"tool_input":       kObject,
+	"tool_response":    kAny,
+}
+
+var bom = []byte{0xEF, 0xBB, 0xBF}
+
+// ReadEvent reads all of r (multi-megabyte tool responses are normal) and
+// decodes one hook event. want is the event the caller handles: a missing
+// hook_event_name is taken to be want (people pipe `{}` by hand, and the
+// scratchpad design's own examples do), a different one is an InputError.
+// Pass want "" to accept any event.
+func ReadEvent(r io.Reader, want string) (*Event, error) {
+	raw, err := io.ReadAll(r)
+	if err != nil {
+		return nil, fmt.Errorf("reading hook input from stdin: %w", err)
+	}
+	return ParseEvent(raw, want)
+}
+
+// ParseEvent is ReadEvent for an event already in memory. The Event keeps
+// references into raw.
+func ParseEvent(raw []byte, want string) (*Event, error) {
+	raw = bytes.TrimPrefix(raw, bom)
+	body := bytes.TrimSpace(raw)
+	switch {
+	case len(body) == 0:
+		return nil, &InputError{Msg: "stdin is empty; expected one JSON object"}
+	case body[0] != '{':
+		return nil, &InputError{Msg: fmt.Sprintf("expected one JSON object, got %s", describeStart(body))}
+	case !gjson.ValidBytes(body):
+		return nil, &InputError{Msg: "stdin is not valid JSON"}
+	}
+	ev := &Event{Raw: raw}
+	var ferr error
+	gjson.ParseBytes(body).ForEach(func(key, value gjson.Result) bool {
+		ferr = ev.set(key.Str, value, body)
+		return ferr == nil
+	})
+	if ferr != nil {
+		return nil, ferr
+	}
+	if ev.HookEventName == "" {
+		ev.HookEventName = want
+	}
+	if want != "" && ev.HookEventName != want {
+		return nil, &InputError{Field: "hook_event_name",
+			Msg: fmt.Sprintf("is %q, but this hook handles %s events", ev.HookEventName, want)}
+	}
+	if ev.HookEventName == "" {
+		return nil, &InputError{Field: "hook_event_name", Msg: "is missing"}
+	}
+	return ev, nil
+}
+
+// set decodes one top-level field into ev after checking its type.
+func (ev *Event) set(key string, v gjson.Result, body []byte) error {
+	want, known := fieldKinds[key]
+	if !known || v.Type == gjson.Null {
+		return nil
+	}
+	if got := kindOf(v); want != kAny && got != want {
+		return &InputError{Field: key, Msg: fmt.Sprintf("must be %s, got %s", want, got)}
+	}
+	switch key {
+	case "hook_event_name":
+		ev.HookEventName = v.Str
+	case "session_id":
+		ev.SessionID = v.Str
+	case "transcript_path":
+		ev.TranscriptPath = v.Str
+	case "cwd":
+		ev.Cwd = v.Str
+	case "permission_mode":
+		ev.PermissionMode = v.Str
+	case "agent_id":
+		ev.AgentID = v.Str
+	case "agent_type":
+		ev.AgentType, ev.HasAgentType = v.Str, true
+	case "source":
+		ev.Source = v.Str
+	case "stop_hook_active":
+		ev.StopHookActive = v.Bool()
+	case "background_tasks":
+		ev.BackgroundTasks = len(v.Array())
+	case "tool_name":
+		ev.ToolName = v.Str
+	case "tool_use_id":
+		ev.ToolUseID = v.Str
+	case "tool_input":
+		ev.ToolInput = rawOf(v, body)
+	case "tool_response":
+		ev.ToolResponse = rawOf(v, body)
+	}
+	return nil
+}
+
+// rawOf returns v's JSON text as a sub-slice of body, without copying.
+func rawOf(v gjson.Result, body []byte) json.RawMessage {
+	if v.Index > 0 && v.Index+len(v.Raw) <= len(body) {
+		return json.RawMessage(body[v.Index : v.Index+len(v.Raw)])
+	}
+	return json.RawMessage(v.Raw)
+}
+
+func kindOf(v gjson.Result) kind {
+	switch {
+	case v.Type == gjson.String:
+		return kString
+	case v.Type == gjson.True || v.Type == gjson.False:
+		return kBool
+	case v.IsObject():
+		return kObject
+	case v.IsArray():
+		return kArray
+	}
+	return kNumber
+}
+
+// describeStart names what stdin holds instead of an object, for the error.
+func describeStart(body []byte) string {
+	switch body[0] {
+	case '[':
+		return "a JSON array"
+	case '"':
+		return "a JSON string"
+	}
+	if gjson.ValidBytes(body) {
+		return "a JSON " + gjson.ParseBytes(body).Type.String()
+	}
+	n := min(len(body), 20)
+	return fmt.Sprintf("text that is not JSON (starts %q)", body[:n])
+}

@@ -1,0 +1,27 @@
+package protocol
+
+// Exit codes. For a hook the exit code is the protocol: 0 means "read my
+// stdout" (or no opinion), 2 blocks where the event can be blocked, and any
+// other code is a non-blocking error: the action proceeds and the user sees
+// the first line of stderr.
+const (
+	ExitOK    = 0
+	ExitError = 1
+	ExitBlock = 2
+)
+
+// ExitCode is the one place that turns a hook's failure into an exit code.
+// A nil err is ExitOK (the answer is on stdout). A failure is ExitError, so
+// the agent proceeds (fail open), unless the hook is configured fail-closed
+// and event can be blocked: then ExitBlock, because a hook that failed has
+// no trustworthy JSON to block with.
+func ExitCode(err error, event string, failClosed bool) int {
+	switch {
+	case err == nil:
+		return ExitOK
+	case failClosed && CanBlock(event):
+		return ExitBlock
+	default:
+		return ExitError
+	}
+}

@@ -1,0 +1,97 @@
+package protocol
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"unicode/utf16"
+	"unicode/utf8"
+)
+
+// MaxStringLen is Claude Code's cap on each output string, in UTF-16 code
+// units (JavaScript string length). Longer strings are cut by Write.
+const MaxStringLen = 10000
+
+// Write validates o for event, caps its strings and writes it as one JSON
+// object and a newline, with a stable field order. The zero Output writes
+// nothing: silence is "no opinion".
+func Write(w io.Writer, event string, o Output) error {
+	if o.IsEmpty() {
+		return nil
+	}
+	if h := o.HookSpecificOutput; h != nil && h.HookEventName == "" {
+		c := *h
+		c.HookEventName = event
+		o.HookSpecificOutput = &c
+	}
+	if err := o.Validate(event); err != nil {
+		return err
+	}
+	o = capStrings(o)
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(o); err != nil {
+		return fmt.Errorf("encoding hook output: %w", err)
+	}
+	_, err := w.Write(buf.Bytes())
+	return err
+}
+
+func capStrings(o Output) Output {
+	o.StopReason = Truncate(o.StopReason, MaxStringLen)
+	o.SystemMessage = Truncate(o.SystemMessage, MaxStringLen)
+	o.Reason = Truncate(o.Reason, MaxStringLen)
+	if h := o.HookSpecificOutput; h != nil {
+		c := *h
+		c.PermissionDecisionReason = Truncate(c.PermissionDecisionReason, MaxStringLen)
+		c.AdditionalContext = Truncate(c.AdditionalContext, MaxStringLen)
+		o.HookSpecificOutput = &c
+	}
+	return o
+}
+
+// Truncate cuts s to at most max UTF-16 code units, ending it with a visible
+// marker that says how much was cut. It never splits a character.
+func Truncate(s string, max int) string {
+	if len(s) <= max || utf16Len(s) <= max { // bytes >= UTF-16 units: the cheap test first
+		return s
+	}
+	total := utf16Len(s)
+	// The marker's own length depends on the count it prints; the count is at
+	// most total, so reserve room for that many digits.
+	marker := func(cut int) string {
+		return fmt.Sprintf("\n…[truncated by massgen-hook: %d more characters]", cut)
+	}
+	budget := max - utf16Len(marker(total))
+	if budget < 0 {
+		budget = 0
+	}
+	kept, units := 0, 0
+	for i, r := range s {
+		n := utf16.RuneLen(r)
+		if n < 0 {
+			n = 1
+		}
+		if units+n > budget {
+			kept = i
+			break
+		}
+		units += n
+		kept = i + utf8.RuneLen(r)
+	}
+	return s[:kept] + marker(total-units)
+}
+
+func utf16Len(s string) int {
+	n := 0
+	for _, r := range s {
+		if r >= 0x10000 {
+			n += 2
+		} else {
+			n++
+		}
+	}
+	return n
+}

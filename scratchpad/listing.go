@@ -1,0 +1,118 @@
+package scratchpad
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// Newest returns the path and day of the latest-dated YYYY-MM-DD.md file in
+// dir. It looks at names only (never mtimes or contents), so its cost does not
+// depend on what the files hold. ok is false when there is none.
+func (l Layout) Newest(dir string) (path, day string, ok bool, err error) {
+	d, err := os.Open(filepath.Join(l.Root, dir))
+	if errors.Is(err, fs.ErrNotExist) {
+		return "", "", false, nil
+	} else if err != nil {
+		return "", "", false, err
+	}
+	defer d.Close()
+	names, err := d.Readdirnames(-1)
+	if err != nil {
+		return "", "", false, err
+	}
+	for _, name := range names {
+		if dd, valid := DayOf(name); valid && dd > day {
+			day = dd
+		}
+	}
+	if day == "" {
+		return "", "", false, nil
+	}
+	return l.File(dir, day), day, true, nil
+}
+
+// tailWindow bounds how much of a file Tail reads: a scratchpad's last lines
+// are in its last bytes, however long the file has grown.
+const tailWindow = 64 << 10
+
+// Tail returns the last n lines of a scratchpad file (after Contained and
+// regular-file checks), without trailing blank lines, and whether lines were
+// left out before them.
+func (l Layout) Tail(path string, n int) (lines []string, cut bool, err error) {
+	if err := l.Contained(path); err != nil {
+		return nil, false, err
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, false, err
+	}
+	defer f.Close()
+	info, err := f.Stat()
+	if err != nil {
+		return nil, false, err
+	}
+	if !info.Mode().IsRegular() {
+		return nil, false, &NotFileError{Path: path, Mode: info.Mode()}
+	}
+	start := max(info.Size()-tailWindow, 0)
+	buf, err := io.ReadAll(io.NewSectionReader(f, start, info.Size()-start))
+	if err != nil {
+		return nil, false, err
+	}
+	if start == 0 {
+		buf = bytes.TrimPrefix(buf, bom)
+	}
+	text := strings.TrimRight(strings.ReplaceAll(string(buf), "\r\n", "\n"), "\n \t")
+	if text == "" {
+		return nil, false, nil
+	}
+	all := strings.Split(text, "\n")
+	if start > 0 {
+		all = all[1:] // the first line may be cut in the middle
+	}
+	if len(all) <= n {
+		return all, start > 0, nil
+	}
+	return all[len(all)-n:], true, nil
+}
+
+// Delegated returns the agent directories, other than the coordinator's and
+// the ego's, that hold a scratchpad file for day: the sentinel that says the
+// coordinator delegated work that day.
+func (l Layout) Delegated(day string) ([]string, error) {
+	entries, err := os.ReadDir(l.Root)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	} else if err != nil {
+		return nil, err
+	}
+	var agents []string
+	for _, e := range entries {
+		if IsReserved(e.Name()) || !isDirEntry(l.Root, e) {
+			continue
+		}
+		file := l.File(e.Name(), day)
+		if info, err := os.Stat(file); err == nil && info.Mode().IsRegular() && l.Contained(file) == nil {
+			agents = append(agents, e.Name())
+		}
+	}
+	return agents, nil
+}
+
+// isDirEntry reports whether e is a directory, following a symlink (which
+// Contained later checks).
+func isDirEntry(parent string, e fs.DirEntry) bool {
+	if e.IsDir() {
+		return true
+	}
+	if e.Type()&fs.ModeSymlink == 0 {
+		return false
+	}
+	info, err := os.Stat(filepath.Join(parent, e.Name()))
+	return err == nil && info.IsDir()
+}

@@ -1,0 +1,135 @@
+// Package state keeps massgen-hook's runtime data (counters, records, logs)
+// under <project>/.claude/massgen-hook/. The directory carries its own
+// .gitignore so nothing in it is ever committed with the project, and every
+// update is locked and atomically replaced, because Claude Code runs hooks for
+// parallel tool calls and subagents at the same time.
+package state
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+
+	"github.com/gofrs/flock"
+)
+
+// DirName is the runtime directory, relative to the project.
+const DirName = ".claude/massgen-hook"
+
+// Dir is one project's runtime directory.
+type Dir struct{ Path string }
+
+// Open returns the runtime directory of project. Nothing is created until
+// something is written.
+func Open(project string) *Dir { return &Dir{Path: filepath.Join(project, DirName)} }
+
+// ensure creates the directory, owner-only, with a .gitignore that ignores
+// everything in it.
+func (d *Dir) ensure(sub string) (string, error) {
+	full := filepath.Join(d.Path, sub)
+	if _, err := os.Stat(full); err == nil {
+		return full, nil
+	}
+	if err := os.MkdirAll(full, 0o700); err != nil {
+		return "", fmt.Errorf("creating runtime directory: %w", err)
+	}
+	ignore := filepath.Join(d.Path, ".gitignore")
+	if _, err := os.Stat(ignore); errors.Is(err, fs.ErrNotExist) {
+		if err := writeAtomic(ignore, []byte("# massgen-hook runtime data: never commit it.\n*\n")); err != nil {
+			return "", err
+		}
+	}
+	return full, nil
+}
+
+var safeKey = regexp.MustCompile(`^[A-Za-z0-9_-]{1,100}$`)
+
+// Key turns an identifier from a hook event (a session id, an agent id) into
+// a file-name-safe key: kept as it is when it is plain, hashed otherwise, so
+// no event field can steer a path.
+func Key(id string) string {
+	if safeKey.MatchString(id) {
+		return id
+	}
+	sum := sha256.Sum256([]byte(id))
+	return "h-" + hex.EncodeToString(sum[:12])
+}
+
+// Update runs fn on the current content of the record name (nil when absent)
+// under an exclusive lock, and atomically replaces the record with what fn
+// returns. A nil result removes the record. name is a slash path of Keys.
+func (d *Dir) Update(name string, fn func(old []byte) ([]byte, error)) error {
+	path, unlock, err := d.lock(name)
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	old, err := os.ReadFile(path)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("reading state %s: %w", path, err)
+	}
+	next, err := fn(old)
+	if err != nil {
+		return err
+	}
+	if next == nil {
+		if err := os.Remove(path); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return fmt.Errorf("removing state %s: %w", path, err)
+		}
+		return nil
+	}
+	return writeAtomic(path, next)
+}
+
+// Remove deletes the record name if it exists, cheaply: no directory is
+// created and no lock is taken when there is nothing to remove.
+func (d *Dir) Remove(name string) error {
+	path := filepath.Join(d.Path, filepath.FromSlash(name))
+	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	return d.Update(name, func([]byte) ([]byte, error) { return nil, nil })
+}
+
+func (d *Dir) lock(name string) (path string, unlock func(), err error) {
+	dir, err := d.ensure(filepath.Dir(filepath.FromSlash(name)))
+	if err != nil {
+		return "", nil, err
+	}
+	path = filepath.Join(dir, filepath.Base(name))
+	l := flock.New(path + ".lock")
+	if err := l.Lock(); err != nil {
+		return "", nil, fmt.Errorf("locking state %s: %w", path, err)
+	}
+	return path, func() { _ = l.Unlock() }, nil
+}
+
+// writeAtomic writes data to a temporary file beside path, syncs it and
+// renames it over path, so a reader sees the old record or the new one,
+// never half of one.
+func writeAtomic(path string, data []byte) error {
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
+	if err != nil {
+		return fmt.Errorf("writing state %s: %w", path, err)
+	}
+	_, werr := tmp.Write(data)
+	if werr == nil {
+		werr = tmp.Sync()
+	}
+	if cerr := tmp.Close(); werr == nil {
+		werr = cerr
+	}
+	if werr == nil {
+		werr = os.Rename(tmp.Name(), path)
+	}
+	if werr != nil {
+		_ = os.Remove(tmp.Name())
+		return fmt.Errorf("writing state %s: %w", path, werr)
+	}
+	return nil
+}
