@@ -34,7 +34,7 @@ func Stop(env *Env, ev *protocol.Event) (protocol.Output, error) {
 			return protocol.Output{}, err
 		}
 	}
-	return env.capStops(ev, mainThread, reason)
+	return env.capStops(ev, mainThread, "the session", reason)
 }
 
 func (env *Env) coordinatorProblem(day string, agents []string) (string, error) {

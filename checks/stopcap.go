@@ -20,7 +20,10 @@ type stopRecord struct {
 // only gives up after 8 blocks), so after block_cap blocks in a row the agent
 // is let go with a systemMessage saying the protocol was not met, and the
 // release is recorded in the audit trail. A pass resets the count.
-func (env *Env) capStops(ev *protocol.Event, agent, reason string) (protocol.Output, error) {
+//
+// agent keys the count (a subagent's agent_id, so two parallel subagents of
+// one type are counted apart); label names the agent in the message.
+func (env *Env) capStops(ev *protocol.Event, agent, label, reason string) (protocol.Output, error) {
 	name := "sessions/" + state.Key(ev.SessionID) + "/stop-" + state.Key(agent) + ".json"
 	if reason == "" {
 		if err := env.State.Remove(name); err != nil {
@@ -53,7 +56,7 @@ func (env *Env) capStops(ev *protocol.Event, agent, reason string) (protocol.Out
 		return protocol.Block(reason), nil
 	}
 	msg := fmt.Sprintf("massgen-hook: let %s stop after %d blocked attempts; the scratchpad protocol was NOT met: %s",
-		agent, released, reason)
+		label, released, reason)
 	if err := env.State.Audit(map[string]any{
 		"time": env.Now.UTC().Format(time.RFC3339), "event": ev.HookEventName, "session": ev.SessionID,
 		"agent": agent, "rule": "scratchpad.block_cap", "outcome": "released", "blocks": released, "reason": reason,

@@ -7,6 +7,9 @@ import (
 	"io"
 	"os"
 	"time"
+	// The binary is static and often runs in minimal containers with no
+	// zoneinfo: embed it, so TZ is respected everywhere ("today" depends on it).
+	_ "time/tzdata"
 
 	"github.com/spf13/cobra"
 )

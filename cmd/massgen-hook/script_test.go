@@ -1,0 +1,104 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/rogpeppe/go-internal/testscript"
+
+	"github.com/massgen/massgen-hook/internal/cli"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files of testscript scripts")
+
+func TestMain(m *testing.M) {
+	testscript.Main(m, map[string]func(){
+		"massgen-hook": func() { os.Exit(cli.Main(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) },
+	})
+}
+
+// TestScripts runs every testdata/script/*.txtar end to end against the real
+// binary, then type-checks every output the scripts marked with `sdkcheck`
+// against Claude Code's own SDK types.
+func TestScripts(t *testing.T) {
+	outputs := &sdkOutputs{dir: t.TempDir()}
+	t.Run("script", func(t *testing.T) {
+		testscript.Run(t, testscript.Params{
+			Dir:                 filepath.Join("..", "..", "testdata", "script"),
+			RequireExplicitExec: true,
+			UpdateScripts:       *update,
+			Setup: func(env *testscript.Env) error {
+				env.Setenv("TZ", "UTC")
+				env.Setenv("MASSGEN_HOOK_NOW", "2026-11-20T10:00:00Z")
+				env.Setenv("CLAUDE_PROJECT_DIR", env.WorkDir)
+				env.Setenv("HOME", filepath.Join(env.WorkDir, ".home"))
+				return nil
+			},
+			Condition: func(cond string) (bool, error) {
+				switch cond {
+				case "root":
+					return os.Geteuid() == 0, nil
+				}
+				return false, fmt.Errorf("unknown condition %q", cond)
+			},
+			Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
+				"sdkcheck": outputs.record,
+				"bigevent": bigEvent,
+			},
+		})
+	})
+	outputs.typecheck(t)
+}
+
+// sdkOutputs collects hook outputs marked by `sdkcheck EVENT` in scripts.
+type sdkOutputs struct {
+	dir   string
+	mu    sync.Mutex
+	specs []string
+}
+
+// record is the script command `sdkcheck EVENT`: the last command's stdout is
+// a hook output for EVENT, to be type-checked once all scripts have run.
+func (o *sdkOutputs) record(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 1 {
+		ts.Fatalf("usage: sdkcheck EVENT")
+	}
+	out := ts.ReadFile("stdout")
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	path := filepath.Join(o.dir, fmt.Sprintf("out%04d.json", len(o.specs)))
+	ts.Check(os.WriteFile(path, []byte(out), 0o644))
+	o.specs = append(o.specs, args[0]+":"+path)
+}
+
+func (o *sdkOutputs) typecheck(t *testing.T) {
+	if len(o.specs) == 0 {
+		return
+	}
+	runSDKTypecheck(t, o.specs)
+}
+
+// bigEvent is the script command `bigevent EVENT MIB FILE`: it writes an
+// event whose tool_response holds MIB mebibytes, with a field after it, so a
+// hook that reads only the first chunk of stdin is caught.
+func bigEvent(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 3 {
+		ts.Fatalf("usage: bigevent EVENT MIB FILE")
+	}
+	mib, err := strconv.Atoi(args[1])
+	ts.Check(err)
+	var b strings.Builder
+	fmt.Fprintf(&b, `{"hook_event_name":%q,"session_id":"big","tool_name":"Read","tool_input":{"file_path":"big.txt"},"tool_response":{"content":"`, args[0])
+	chunk := strings.Repeat("0123456789abcdef", 64)
+	for range mib * 1024 {
+		b.WriteString(chunk)
+	}
+	b.WriteString(`"},"tool_use_id":"toolu_after_the_big_field"}`)
+	ts.Check(os.WriteFile(ts.MkAbs(args[2]), []byte(b.String()), 0o644))
+}
