@@ -19,7 +19,13 @@ var update = flag.Bool("update", false, "rewrite the golden files of testscript 
 
 func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
-		"massgen-hook": func() { os.Exit(cli.Main(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) },
+		"massgen-hook": func() {
+			code := cli.Main(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
+			if f := os.Getenv(statusFileEnv); f != "" {
+				_ = os.WriteFile(f, []byte(strconv.Itoa(code)), 0o644)
+			}
+			os.Exit(code)
+		},
 	})
 }
 
@@ -38,7 +44,8 @@ func TestScripts(t *testing.T) {
 				env.Setenv("MASSGEN_HOOK_NOW", "2026-11-20T10:00:00Z")
 				env.Setenv("CLAUDE_PROJECT_DIR", env.WorkDir)
 				env.Setenv("HOME", filepath.Join(env.WorkDir, ".home"))
-				return nil
+				env.Setenv(statusFileEnv, filepath.Join(env.WorkDir, ".home", "exit-status"))
+				return os.MkdirAll(filepath.Join(env.WorkDir, ".home"), 0o755)
 			},
 			Condition: func(cond string) (bool, error) {
 				switch cond {
@@ -50,6 +57,7 @@ func TestScripts(t *testing.T) {
 			Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
 				"sdkcheck": outputs.record,
 				"bigevent": bigEvent,
+				"status":   exitStatus,
 			},
 		})
 	})
@@ -101,4 +109,26 @@ func bigEvent(ts *testscript.TestScript, neg bool, args []string) {
 	}
 	b.WriteString(`"},"tool_use_id":"toolu_after_the_big_field"}`)
 	ts.Check(os.WriteFile(ts.MkAbs(args[2]), []byte(b.String()), 0o644))
+}
+
+// statusFileEnv names the file where the test binary, standing in for
+// massgen-hook, leaves its exit code for the `status` command.
+const statusFileEnv = "MASSGEN_HOOK_TEST_STATUS_FILE"
+
+// exitStatus is the script command `status N`: the previous exec of
+// massgen-hook exited with exactly N. testscript alone only tells zero from
+// non-zero, and for a hook 1 (proceed) and 2 (block) mean opposite things.
+func exitStatus(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 1 {
+		ts.Fatalf("usage: status N")
+	}
+	file := ts.Getenv(statusFileEnv)
+	got, err := os.ReadFile(file)
+	if err != nil {
+		ts.Fatalf("status: no massgen-hook exec since the last status check")
+	}
+	ts.Check(os.Remove(file))
+	if string(got) != args[0] {
+		ts.Fatalf("exit status %s, want %s", got, args[0])
+	}
 }
