@@ -41,7 +41,7 @@ type Runner interface {
 // execRunner runs commands as real processes. It keeps the buffers its
 // output is read through from one run to the next, so that the harness makes
 // little garbage and its own RSS, which every child inherits as a floor (see
-// rss_unix.go), stays low.
+// rss_unix.go), stays low. It is not safe for concurrent use.
 type execRunner struct {
 	stdoutBuf, stderrBuf []byte
 }

@@ -35,7 +35,7 @@ func TestFirstLineWriter(t *testing.T) {
 }
 
 func TestExecRunner(t *testing.T) {
-	sh := &Command{Argv: []string{"sh", "-c", `cat; echo "$K" >&2; exit 3`}, Env: map[string]string{"K": "from env"}}
+	sh := &Command{Argv: []string{"sh", "-c", `cat; printf 12345; echo "$K" >&2; exit 3`}, Env: map[string]string{"K": "from env"}}
 	if err := sh.resolve(); err != nil {
 		t.Skip("no sh:", err)
 	}
@@ -43,7 +43,7 @@ func TestExecRunner(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if s.ExitCode != 3 || s.StderrLine != "from env" || s.StdoutBytes != 0 || s.Wall <= 0 {
+	if s.ExitCode != 3 || s.StderrLine != "from env" || s.StdoutBytes != 5 || s.Wall <= 0 {
 		t.Errorf("sample = %+v", s)
 	}
 }
