@@ -4,6 +4,7 @@
 package cli
 
 import (
+	"fmt"
 	"io"
 	"os"
 	"time"
@@ -48,6 +49,15 @@ func (a *app) rootCommand() *cobra.Command {
 filesystem checks. Claude Code runs its hook subcommands (see
 settings.example.json); each reads one hook event as JSON on stdin and writes
 its decision as JSON on stdout. "check" verifies a project in CI.`,
+		// The root runs only when no subcommand matched: an unknown
+		// subcommand is a usage error (exit 2) like any other.
+		Args: cobra.ArbitraryArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if len(args) == 0 {
+				return cmd.Help()
+			}
+			return &usageError{err: fmt.Errorf("unknown command %q (see massgen-hook --help)", args[0])}
+		},
 		SilenceUsage:      true,
 		SilenceErrors:     true,
 		CompletionOptions: cobra.CompletionOptions{HiddenDefaultCmd: true},
