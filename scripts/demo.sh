@@ -1,0 +1,95 @@
+#!/usr/bin/env bash
+# A scripted multi-agent session through all six hooks, in a temporary
+# project wired exactly as settings.example.json says. Each step feeds the
+# hook the event Claude Code would send and prints the decision.
+set -euo pipefail
+bin=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
+repo=$(cd "$(dirname "$0")/.." && pwd)
+
+project=$(mktemp -d "${TMPDIR:-/tmp}/massgen-hook-demo.XXXXXX")
+trap 'rm -rf "$project"' EXIT
+mkdir -p "$project/.claude/hooks"
+cp "$bin" "$project/.claude/hooks/massgen-hook"
+cp "$repo/settings.example.json" "$project/.claude/settings.json"
+export CLAUDE_PROJECT_DIR="$project"
+today=$(date +%F)
+session="demo-$$"
+
+bold=$'\e[1m'; dim=$'\e[2m'; red=$'\e[31m'; green=$'\e[32m'; cyan=$'\e[36m'; off=$'\e[0m'
+[ -t 1 ] || { bold=; dim=; red=; green=; cyan=; off=; }
+
+# hook EVENT SUBCOMMAND JSON-FIELDS: run the hook as Claude Code would (sh -c,
+# command string from settings.json) and print its decision.
+hook() {
+  local event=$1 sub=$2 fields=$3
+  local input="{\"session_id\":\"$session\",\"cwd\":\"$project\",\"hook_event_name\":\"$event\"$fields}"
+  local out status=0
+  out=$(printf '%s' "$input" | sh -c "\"\$CLAUDE_PROJECT_DIR\"/.claude/hooks/massgen-hook $sub") || status=$?
+  printf '%s▶ %s%s  %s(massgen-hook %s, exit %d)%s\n' "$bold" "$event" "$off" "$dim" "$sub" "$status" "$off"
+  case "$out" in
+    "") printf '  %sno opinion%s: the action proceeds\n' "$green" "$off" ;;
+    *'"decision":"block"'*) printf '  %sBLOCK%s: %s\n' "$red" "$off" "$(field reason "$out")" ;;
+    *'"systemMessage"'*) printf '  %sLET GO with a warning%s: %s\n' "$red" "$off" "$(field systemMessage "$out")" ;;
+    *additionalContext*) printf '  %scontext added%s:\n' "$cyan" "$off"; field additionalContext "$out" | sed 's/^/    │ /'; echo ;;
+    *) printf '  %s\n' "$out" ;;
+  esac
+  echo
+}
+
+# field NAME JSON: the string value of a top-level or nested field, unescaped
+# enough to read (the demo needs no jq).
+field() {
+  printf '%s' "$2" | sed -n "s/.*\"$1\":\"\(\([^\"\\\\]\|\\\\.\)*\)\".*/\1/p" | sed 's/\\n/\n/g; s/\\"/"/g'
+}
+
+write() { mkdir -p "$(dirname "$project/$1")"; cat > "$project/$1"; }
+
+echo "${bold}massgen-hook demo${off}: a coordinator delegates to a subagent in $project"
+echo "Scratchpad root: .claude/scratchpad   Today: $today"
+echo
+
+write ".claude/scratchpad/coordinator/2026-01-05.md" <<'MD'
+## What I did
+Split the parser work between spec-writer and tester.
+## Unresolved
+Tokenizer error messages are still vague.
+MD
+write ".claude/scratchpad/ego/2026-01-05.md" <<'MD'
+Assessment: the team converges; watch for duplicated test fixtures.
+MD
+
+hook SessionStart session-start ',"source":"startup"'
+hook SubagentStart subagent-start ',"agent_id":"a1","agent_type":"spec-writer"'
+hook PreToolUse pre-tool-use ',"agent_id":"a1","agent_type":"spec-writer","tool_name":"Write","tool_input":{"file_path":"docs/spec.md","content":"..."},"tool_use_id":"t1"'
+hook PostToolUse post-tool-use ',"agent_id":"a1","agent_type":"spec-writer","tool_name":"Write","tool_input":{"file_path":"docs/spec.md"},"tool_response":{"success":true},"tool_use_id":"t1"'
+
+echo "${dim}# spec-writer tries to finish without a scratchpad...${off}"
+hook SubagentStop subagent-stop ',"stop_hook_active":false,"agent_id":"a1","agent_type":"spec-writer"'
+
+echo "${dim}# ...writes one with two of the three sections...${off}"
+write ".claude/scratchpad/spec-writer/$today.md" <<'MD'
+## What I did
+Wrote docs/spec.md.
+## Cross-agent observations
+tester needs the grammar in EBNF.
+MD
+hook SubagentStop subagent-stop ',"stop_hook_active":true,"agent_id":"a1","agent_type":"spec-writer"'
+
+echo "${dim}# ...and completes it.${off}"
+printf '## Unresolved\nNone.\n' >> "$project/.claude/scratchpad/spec-writer/$today.md"
+hook SubagentStop subagent-stop ',"stop_hook_active":true,"agent_id":"a1","agent_type":"spec-writer"'
+
+echo "${dim}# The coordinator tries to end the session without logging what it delegated...${off}"
+hook Stop stop ',"stop_hook_active":false'
+
+echo "${dim}# ...logs it, and may end.${off}"
+write ".claude/scratchpad/coordinator/$today.md" <<'MD'
+## What I did
+Delegated the spec to spec-writer; it is in docs/spec.md.
+MD
+hook Stop stop ',"stop_hook_active":true'
+
+echo "${bold}▶ CI: massgen-hook check${off}"
+status=0
+(cd "$project" && .claude/hooks/massgen-hook check) || status=$?
+echo "  exit $status"
