@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"syscall"
@@ -17,6 +18,9 @@ import (
 // with anything it started, when ctx ends: git can hang on a lock or a
 // network filesystem, and session start must not.
 func gitLog(ctx context.Context, dir string, n int) (string, error) {
+	if !inRepository(dir) {
+		return "", errNotRepo
+	}
 	cmd := exec.CommandContext(ctx, "git", "-C", dir, "log", "--oneline", "--no-color", "-n", strconv.Itoa(n))
 	cmd.Env = append(os.Environ(), "GIT_TERMINAL_PROMPT=0", "GIT_OPTIONAL_LOCKS=0", "GIT_PAGER=cat")
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
@@ -38,5 +42,20 @@ func gitLog(ctx context.Context, dir string, n int) (string, error) {
 	return strings.TrimRight(out.String(), "\n"), nil
 }
 
-// errNotRepo means git ran and said no: there is simply no log to show.
+// errNotRepo means there is simply no log to show: no repository, or no commits.
 var errNotRepo = errors.New("not a git repository with commits")
+
+// inRepository reports whether dir or a parent holds .git. Looking costs a
+// few stat calls; starting git to be told "not a repository" costs a process.
+func inRepository(dir string) bool {
+	for {
+		if _, err := os.Lstat(filepath.Join(dir, ".git")); err == nil {
+			return true
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return false
+		}
+		dir = parent
+	}
+}

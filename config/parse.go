@@ -33,10 +33,14 @@ func Parse(path string, data []byte) (Config, error) {
 	return cfg, nil
 }
 
-var (
-	lineRe         = regexp.MustCompile(`^(?:yaml: )?line (\d+): (.*)$`)
-	unknownFieldRe = regexp.MustCompile(`^field (\S+) not found in type .*$`)
-)
+// yamlLine and yamlUnknownField read the YAML library's messages. They are
+// compiled on the error path only: a regexp compiled at start-up would be
+// paid by every hook call.
+func yamlLine() *regexp.Regexp { return regexp.MustCompile(`^(?:yaml: )?line (\d+): (.*)$`) }
+
+func yamlUnknownField() *regexp.Regexp {
+	return regexp.MustCompile(`^field (\S+) not found in type .*$`)
+}
 
 // yamlError turns the YAML library's errors into one line per problem that
 // names the file, the line and, where it can, the key.
@@ -46,6 +50,7 @@ func yamlError(path string, err error, doc *yaml.Node) error {
 	if errors.As(err, &te) {
 		msgs = te.Errors
 	}
+	lineRe, unknownFieldRe := yamlLine(), yamlUnknownField()
 	var errs []error
 	for _, m := range msgs {
 		e := &Error{Path: path, Msg: strings.TrimPrefix(m, "yaml: ")}

@@ -2,7 +2,7 @@ package scratchpad
 
 import (
 	"fmt"
-	"net/url"
+	"strconv"
 	"strings"
 )
 
@@ -62,14 +62,28 @@ func isPlain(c byte) bool {
 }
 
 // DisplayName turns a directory name back into the agent type it stands for.
+// A name that is not a valid encoding is shown as it is.
 func DisplayName(dir string) string {
 	if !strings.Contains(dir, "%") {
 		return dir
 	}
-	if s, err := url.PathUnescape(dir); err == nil {
-		return s
+	var b strings.Builder
+	for i := 0; i < len(dir); i++ {
+		if dir[i] != '%' {
+			b.WriteByte(dir[i])
+			continue
+		}
+		if i+2 >= len(dir) {
+			return dir
+		}
+		v, err := strconv.ParseUint(dir[i+1:i+3], 16, 8)
+		if err != nil {
+			return dir
+		}
+		b.WriteByte(byte(v))
+		i += 2
 	}
-	return dir
+	return b.String()
 }
 
 // IsReserved reports whether dir is the coordinator's or the ego's directory.

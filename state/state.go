@@ -6,14 +6,13 @@
 package state
 
 import (
-	"crypto/sha256"
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"hash/fnv"
 	"io/fs"
 	"os"
 	"path/filepath"
-	"regexp"
 
 	"github.com/gofrs/flock"
 )
@@ -47,17 +46,31 @@ func (d *Dir) ensure(sub string) (string, error) {
 	return full, nil
 }
 
-var safeKey = regexp.MustCompile(`^[A-Za-z0-9_-]{1,100}$`)
-
 // Key turns an identifier from a hook event (a session id, an agent id) into
 // a file-name-safe key: kept as it is when it is plain, hashed otherwise, so
-// no event field can steer a path.
+// no event field can steer a path. The hash is FNV-128a, not a cryptographic
+// one: it only has to keep honest ids apart, and crypto's start-up would be
+// paid by every hook call.
 func Key(id string) string {
-	if safeKey.MatchString(id) {
+	if isPlainKey(id) {
 		return id
 	}
-	sum := sha256.Sum256([]byte(id))
-	return "h-" + hex.EncodeToString(sum[:12])
+	h := fnv.New128a()
+	h.Write([]byte(id))
+	return "h-" + hex.EncodeToString(h.Sum(nil))
+}
+
+func isPlainKey(id string) bool {
+	if id == "" || len(id) > 100 {
+		return false
+	}
+	for i := 0; i < len(id); i++ {
+		c := id[i]
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '-') {
+			return false
+		}
+	}
+	return true
 }
 
 // Update runs fn on the current content of the record name (nil when absent)
@@ -109,18 +122,16 @@ func (d *Dir) lock(name string) (path string, unlock func(), err error) {
 	return path, func() { _ = l.Unlock() }, nil
 }
 
-// writeAtomic writes data to a temporary file beside path, syncs it and
-// renames it over path, so a reader sees the old record or the new one,
-// never half of one.
+// writeAtomic writes data to a temporary file beside path and renames it
+// over path, so a reader sees the old record or the new one, never half of
+// one. It does not fsync: these records are counters whose loss in a power
+// cut is harmless, and a sync costs more than the whole hook.
 func writeAtomic(path string, data []byte) error {
 	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
 	if err != nil {
 		return fmt.Errorf("writing state %s: %w", path, err)
 	}
 	_, werr := tmp.Write(data)
-	if werr == nil {
-		werr = tmp.Sync()
-	}
 	if cerr := tmp.Close(); werr == nil {
 		werr = cerr
 	}

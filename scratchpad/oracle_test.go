@@ -1,0 +1,113 @@
+package scratchpad
+
+import (
+	"bytes"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/yuin/goldmark"
+	"github.com/yuin/goldmark/ast"
+	"github.com/yuin/goldmark/text"
+)
+
+// oracleHeadingLines asks goldmark, a full CommonMark parser, which lines of
+// src are top-level ATX headings. It is the reference for the scanner in
+// blocks.go, which the binary uses instead so that no hook pays goldmark's
+// start-up cost.
+func oracleHeadingLines(src []byte) []int {
+	src = bytes.TrimPrefix(src, bom)
+	src = bytes.ReplaceAll(src, []byte("\r\n"), []byte("\n"))
+	doc := goldmark.New().Parser().Parse(text.NewReader(src))
+	var lines []int
+	for n := doc.FirstChild(); n != nil; n = n.NextSibling() {
+		h, ok := n.(*ast.Heading)
+		if !ok {
+			continue
+		}
+		if h.Lines().Len() == 0 {
+			continue // an empty heading ("#") has no text to match anyway
+		}
+		seg := h.Lines().At(0)
+		if len(bytes.TrimSpace(seg.Value(src))) == 0 {
+			continue // whitespace only: no text to match either
+		}
+		start := seg.Start
+		lineStart := bytes.LastIndexByte(src[:start], '\n') + 1
+		if !strings.HasPrefix(strings.TrimLeft(string(src[lineStart:start]), " \t"), "#") {
+			continue // setext
+		}
+		lines = append(lines, bytes.Count(src[:start], []byte("\n")))
+	}
+	return lines
+}
+
+func scannerHeadingLines(src []byte) []int {
+	var lines []int
+	scanHeadings(src, func(line int, text string) {
+		if text != "" {
+			lines = append(lines, line)
+		}
+	})
+	return lines
+}
+
+var oracleCases = []string{
+	"# a\n## b\n### c\n",
+	"```\n# a\n```\n# b\n",
+	"~~~\n# a\n~~~~\n# b\n",
+	"````\n# a\n```\n# b\n````\n# c\n",
+	"```\n# never closed\n",
+	"    # indented code\n# real\n",
+	"para\n    # lazy continuation\n# real\n",
+	"<!--\n# hidden\n-->\n# real\n",
+	"<!-- # one line --> \n# real\n",
+	"<div>\n# in html\n\n# real\n",
+	"<span>\n# in html type 7\n\n# real\n",
+	"para\n<span>\n# heading interrupts\n",
+	"> # quoted\n# real\n",
+	"> quote\n# real after quote\n",
+	"- # in list\n- item\n  # in item\n# real\n",
+	"1. item\n   # in item\n\n# real\n",
+	"- item\n\n  # still in item\n\nback\n# real\n",
+	"What I did\n===\n# real\n",
+	"#no space\n# real\n",
+	"####### seven\n###### six\n",
+	"# closing ###\n# a#\n",
+	"\t# tab indented is code\n   # three spaces ok\n",
+	"***\n# after break\n- - -\n",
+	"<pre>\n# in pre\n</pre>\n# real\n",
+	"<script>x</script>\n# real\n",
+	"para\n1. not start at one? \n# real\n",
+	"para\n2. ordered not 1 is paragraph\n# real\n",
+	"* a\n\n      # code in item\n# real\n",
+	"> ```\n> # in quoted fence\n# real\n",
+}
+
+func TestHeadingsMatchCommonMark(t *testing.T) {
+	for _, c := range oracleCases {
+		want, got := oracleHeadingLines([]byte(c)), scannerHeadingLines([]byte(c))
+		if !slices.Equal(want, got) {
+			t.Errorf("%q: goldmark finds heading lines %v, scanner %v", c, want, got)
+		}
+	}
+}
+
+// FuzzHeadingsMatchCommonMark is the differential test: on any input, the
+// scanner and goldmark agree on which lines are top-level ATX headings.
+func FuzzHeadingsMatchCommonMark(f *testing.F) {
+	for _, c := range oracleCases {
+		f.Add(c)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if strings.ContainsAny(s, "\r\x00") || !isValidUTF8(s) {
+			t.Skip("lone CR line ends and NULs are outside the scanner's contract")
+		}
+		want, got := oracleHeadingLines([]byte(s)), scannerHeadingLines([]byte(s))
+		if !slices.Equal(want, got) {
+			t.Errorf("%q: goldmark finds heading lines %v, scanner %v", s, want, got)
+		}
+	})
+}
+
+func isValidUTF8(s string) bool { return strings.ToValidUTF8(s, "\uFFFD") == s }
