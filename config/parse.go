@@ -27,10 +27,35 @@ func Parse(path string, data []byte) (Config, error) {
 	if err := dec.Decode(&cfg); err != nil && !errors.Is(err, io.EOF) {
 		return Config{}, yamlError(path, err, &doc)
 	}
+	if line := secondDocument(data); line > 0 {
+		return Config{}, &Error{Path: path, Line: line,
+			Msg: "a second YAML document starts here; the config must be one document (remove the \"---\")"}
+	}
 	if err := cfg.validate(&doc); err != nil {
 		return Config{}, err
 	}
 	return cfg, nil
+}
+
+// secondDocument returns the line of a "---" that starts a second YAML
+// document, or 0. A "---" before any content only opens the first one.
+func secondDocument(data []byte) int {
+	content := false
+	for i, line := range strings.Split(string(data), "\n") {
+		line = strings.TrimRight(line, "\r")
+		trimmed := strings.TrimSpace(line)
+		if line == "---" || strings.HasPrefix(line, "--- ") {
+			if content {
+				return i + 1
+			}
+			content = true // "--- value" or an explicit start: what follows is the first document
+			continue
+		}
+		if trimmed != "" && !strings.HasPrefix(trimmed, "#") {
+			content = true
+		}
+	}
+	return 0
 }
 
 // yamlLine and yamlUnknownField read the YAML library's messages. They are
@@ -57,12 +82,13 @@ func yamlError(path string, err error, doc *yaml.Node) error {
 		if sm := lineRe.FindStringSubmatch(m); sm != nil {
 			e.Line, _ = strconv.Atoi(sm[1])
 			e.Msg = sm[2]
+			key := keyAtLine(doc, e.Line, e.Msg)
 			if fm := unknownFieldRe.FindStringSubmatch(e.Msg); fm != nil {
-				e.Msg = fmt.Sprintf("unknown key %q", fm[1])
-				if key := keyAtLine(doc, e.Line); key != "" {
-					e.Msg = fmt.Sprintf("unknown key %q", key)
+				if key == "" {
+					key = fm[1]
 				}
-			} else if key := keyAtLine(doc, e.Line); key != "" {
+				e.Msg = fmt.Sprintf("unknown key %q", key)
+			} else if key != "" {
 				e.Msg = fmt.Sprintf("key %s: %s", key, e.Msg)
 			}
 		}
@@ -71,19 +97,37 @@ func yamlError(path string, err error, doc *yaml.Node) error {
 	return errors.Join(errs...)
 }
 
-// keyAtLine returns the dotted path of the mapping key on line, if any.
-func keyAtLine(n *yaml.Node, line int) string {
-	if n == nil {
+// keyAtLine returns the dotted path of the mapping key (or sequence item) on
+// line that a YAML error message is about. Flow style puts several keys on
+// one line ({a: 1, b: x}), so the message's own clue picks among them: the
+// unknown field's name, or the offending value in backquotes.
+func keyAtLine(doc *yaml.Node, line int, msg string) string {
+	if doc == nil {
 		return ""
 	}
+	clue := ""
+	if m := yamlUnknownField().FindStringSubmatch(msg); m != nil {
+		clue = m[1]
+	} else if i := strings.IndexByte(msg, '`'); i >= 0 {
+		if j := strings.IndexByte(msg[i+1:], '`'); j >= 0 {
+			clue = msg[i+1 : i+1+j]
+		}
+	}
+	first := ""
 	var walk func(n *yaml.Node, prefix string) string
 	walk = func(n *yaml.Node, prefix string) string {
 		switch n.Kind {
-		case yaml.DocumentNode, yaml.SequenceNode:
+		case yaml.DocumentNode:
+			for _, c := range n.Content {
+				if k := walk(c, prefix); k != "" {
+					return k
+				}
+			}
+		case yaml.SequenceNode:
 			for i, c := range n.Content {
-				p := prefix
-				if n.Kind == yaml.SequenceNode {
-					p = fmt.Sprintf("%s[%d]", prefix, i)
+				p := fmt.Sprintf("%s[%d]", prefix, i)
+				if prefix != "" && c.Line == line && c.Kind != yaml.MappingNode && first == "" {
+					first = p
 				}
 				if k := walk(c, p); k != "" {
 					return k
@@ -97,7 +141,12 @@ func keyAtLine(n *yaml.Node, line int) string {
 					p = prefix + "." + k.Value
 				}
 				if k.Line == line {
-					return p
+					if clue != "" && (k.Value == clue || v.Kind == yaml.ScalarNode && v.Value == clue) {
+						return p
+					}
+					if first == "" {
+						first = p
+					}
 				}
 				if r := walk(v, p); r != "" {
 					return r
@@ -106,7 +155,10 @@ func keyAtLine(n *yaml.Node, line int) string {
 		}
 		return ""
 	}
-	return walk(n, "")
+	if k := walk(doc, ""); k != "" {
+		return k
+	}
+	return first
 }
 
 // lineOfKey returns the line of the dotted key path in doc, or 0.

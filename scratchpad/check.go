@@ -63,13 +63,14 @@ func (l Layout) Check(day string, required []string) (*Report, error) {
 			continue
 		}
 		dir := e.Name()
-		if err := l.Contained(filepath.Join(l.Root, dir)); err != nil {
-			rep.add(Violation{Kind: KindEscapes, Path: l.Rel(filepath.Join(l.Root, dir)), Agent: DisplayName(dir), Message: err.Error()})
+		dirPath := filepath.Join(l.Root, dir)
+		if err := l.Contained(dirPath); err != nil {
+			rep.add(l.fault(Violation{Path: l.Rel(dirPath), Agent: DisplayName(dir)}, err))
 			continue
 		}
 		days, err := l.days(dir, day)
 		if err != nil {
-			rep.add(Violation{Kind: KindUnreadable, Path: l.Rel(filepath.Join(l.Root, dir)), Agent: DisplayName(dir), Message: err.Error()})
+			rep.add(l.fault(Violation{Path: l.Rel(dirPath), Agent: DisplayName(dir)}, err))
 			continue
 		}
 		for _, d := range days {
@@ -82,7 +83,7 @@ func (l Layout) Check(day string, required []string) (*Report, error) {
 		res := results[i]
 		switch {
 		case res.err != nil:
-			rep.add(Violation{Kind: KindUnreadable, Path: l.Rel(it.path), Agent: DisplayName(it.dir), Date: it.day, Message: res.err.Error()})
+			rep.add(l.fault(Violation{Path: l.Rel(it.path), Agent: DisplayName(it.dir), Date: it.day}, res.err))
 		case it.dir == CoordinatorDir:
 			coordinated[it.day] = true
 		case it.dir == EgoDir:
@@ -113,6 +114,34 @@ func (l Layout) Check(day string, required []string) (*Report, error) {
 }
 
 func (r *Report) add(v Violation) { r.Violations = append(r.Violations, v) }
+
+// fault fills in a violation for a path that could not be checked: kind
+// escapes_root for a symlink out of the root, unreadable otherwise, with a
+// message that names paths relative to the project (CI runners check out in
+// different places) and not Go's internal wording.
+func (l Layout) fault(v Violation, err error) Violation {
+	var escape *EscapeError
+	var notFile *NotFileError
+	var pathErr *fs.PathError
+	v.Kind = KindUnreadable
+	switch {
+	case errors.As(err, &escape):
+		v.Kind = KindEscapes
+		v.Message = "resolves to " + l.Rel(escape.Target) + ", outside the scratchpad root"
+	case errors.As(err, &notFile):
+		v.Message = "is a directory"
+		if !notFile.Mode.IsDir() {
+			v.Message = "is not a regular file"
+		}
+	case errors.Is(err, errSymlinkLoop):
+		v.Message = "cannot be read: symlink loop"
+	case errors.As(err, &pathErr):
+		v.Message = "cannot be read: " + pathErr.Err.Error()
+	default:
+		v.Message = "cannot be read: " + err.Error()
+	}
+	return v
+}
 
 type checkItem struct{ dir, day, path string }
 

@@ -31,6 +31,9 @@ func (l Layout) Rel(path string) string {
 	return filepath.ToSlash(rel)
 }
 
+// errSymlinkLoop says a path cannot be resolved: its symlinks form a loop.
+var errSymlinkLoop = errors.New("symlink loop")
+
 // EscapeError says a path leaves the scratchpad root through a symlink.
 type EscapeError struct{ Path, Target string }
 
@@ -57,6 +60,9 @@ func (l Layout) Contained(path string) error {
 			continue
 		}
 		if err != nil {
+			if strings.Contains(err.Error(), "too many links") {
+				err = errSymlinkLoop // EvalSymlinks says so only in words
+			}
 			return fmt.Errorf("resolving %s: %w", p, err)
 		}
 		if real != realRoot && !strings.HasPrefix(real, realRoot+string(filepath.Separator)) {

@@ -70,7 +70,7 @@ func (a *app) runCheck(cmd *cobra.Command, o checkOptions) error {
 	layout := layoutOf(project, cfg)
 	rep, err := layout.Check(o.date, cfg.Scratchpad.RequiredSections)
 	if err != nil {
-		return err
+		return &usageError{err: err} // the tree cannot be checked at all: a setup error, not a violation
 	}
 	if err := write(a.stdout, rep); err != nil {
 		return err
@@ -94,10 +94,18 @@ func checkSummary(rep *scratchpad.Report) string {
 	if rep.Date != "" {
 		scope = rep.Date
 	}
+	files := plural(rep.FilesChecked, "scratchpad file")
 	if len(rep.Violations) == 0 {
-		return fmt.Sprintf("check: %d scratchpad files in %s (%s): compliant", rep.FilesChecked, rep.Root, scope)
+		return fmt.Sprintf("check: %s in %s (%s): compliant", files, rep.Root, scope)
 	}
-	return fmt.Sprintf("check: %d scratchpad files in %s (%s): %d violations", rep.FilesChecked, rep.Root, scope, len(rep.Violations))
+	return fmt.Sprintf("check: %s in %s (%s): %s", files, rep.Root, scope, plural(len(rep.Violations), "violation"))
+}
+
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
 }
 
 func writeCheckJSON(w io.Writer, rep *scratchpad.Report) error {

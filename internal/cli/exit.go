@@ -21,7 +21,8 @@ type hookFailure struct {
 func (e *hookFailure) Error() string { return e.err.Error() }
 func (e *hookFailure) Unwrap() error { return e.err }
 
-// usageError is a mistake in the command line of a non-hook command.
+// usageError is a mistake in the command line of a non-hook command, or a
+// setup it cannot work with (exit 2).
 type usageError struct{ err error }
 
 func (e *usageError) Error() string { return e.err.Error() }
