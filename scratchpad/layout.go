@@ -42,8 +42,9 @@ func (e *EscapeError) Error() string {
 }
 
 // Contained checks that path, a path under l.Root, stays inside the root once
-// every symlink on it is resolved. The deepest part of path that exists is
-// what is resolved: a file not written yet is fine. A symlink loop is an error.
+// every symlink on it is followed, including a dangling one: a link to a file
+// that does not exist yet is where a write would land. A symlink loop is an
+// error.
 func (l Layout) Contained(path string) error {
 	realRoot, err := filepath.EvalSymlinks(l.Root)
 	if errors.Is(err, fs.ErrNotExist) {
@@ -51,25 +52,65 @@ func (l Layout) Contained(path string) error {
 	} else if err != nil {
 		return fmt.Errorf("resolving scratchpad root %s: %w", l.Root, err)
 	}
-	for p := path; ; p = filepath.Dir(p) {
-		real, err := filepath.EvalSymlinks(p)
-		if errors.Is(err, fs.ErrNotExist) {
-			if p == l.Root || p == filepath.Dir(p) {
-				return nil
-			}
-			continue
-		}
-		if err != nil {
-			if strings.Contains(err.Error(), "too many links") {
-				err = errSymlinkLoop // EvalSymlinks says so only in words
-			}
-			return fmt.Errorf("resolving %s: %w", p, err)
-		}
-		if real != realRoot && !strings.HasPrefix(real, realRoot+string(filepath.Separator)) {
-			return &EscapeError{Path: p, Target: real}
-		}
+	real, err := resolve(path, 0)
+	if err != nil {
+		return fmt.Errorf("resolving %s: %w", path, err)
+	}
+	within := func(p string) bool { return p == realRoot || strings.HasPrefix(p, realRoot+string(filepath.Separator)) }
+	if within(real) {
 		return nil
 	}
+	// Name the outermost part of path that already leads outside: that is
+	// the symlink to fix.
+	for p := filepath.Dir(path); strings.HasPrefix(p, l.Root+string(filepath.Separator)); p = filepath.Dir(p) {
+		r, err := resolve(p, 0)
+		if err != nil || within(r) {
+			break
+		}
+		path, real = p, r
+	}
+	return &EscapeError{Path: path, Target: real}
+}
+
+// maxLinks bounds how many symlinks resolve follows, as the kernel does.
+const maxLinks = 40
+
+// resolve returns where an absolute path leads once every symlink on it is
+// followed. Unlike filepath.EvalSymlinks it also follows links whose target
+// does not exist, and accepts a path whose last parts do not exist yet.
+func resolve(path string, links int) (string, error) {
+	real, err := filepath.EvalSymlinks(path)
+	switch {
+	case err == nil:
+		return real, nil
+	case strings.Contains(err.Error(), "too many links"):
+		return "", errSymlinkLoop // EvalSymlinks says so only in words
+	case !errors.Is(err, fs.ErrNotExist):
+		return "", err
+	}
+	parent := filepath.Dir(path)
+	if parent == path {
+		return path, nil
+	}
+	realParent, err := resolve(parent, links)
+	if err != nil {
+		return "", err
+	}
+	info, err := os.Lstat(path)
+	if err != nil || info.Mode()&fs.ModeSymlink == 0 {
+		return filepath.Join(realParent, filepath.Base(path)), nil // not there yet
+	}
+	if links >= maxLinks {
+		return "", errSymlinkLoop
+	}
+	target, err := os.Readlink(path)
+	if err != nil {
+		return "", err
+	}
+	if !filepath.IsAbs(target) {
+		target = filepath.Join(realParent, target)
+	}
+	return resolve(target, links+1) // a dangling link: follow it anyway
 }
 
 // ReadFile reads a scratchpad file after checking that it stays inside the
