@@ -37,25 +37,34 @@ func Parse(path string, data []byte) (Config, error) {
 	return cfg, nil
 }
 
-// secondDocument returns the line of a "---" that starts a second YAML
-// document, or 0. A "---" before any content only opens the first one.
+// secondDocument returns the line where a second YAML document starts, or
+// 0. The YAML decoder finds it (after "---", "...", with any spacing); the
+// line reported is the separator's, found by looking back from the
+// document's first node.
 func secondDocument(data []byte) int {
-	content := false
-	for i, line := range strings.Split(string(data), "\n") {
-		line = strings.TrimRight(line, "\r")
-		trimmed := strings.TrimSpace(line)
-		if line == "---" || strings.HasPrefix(line, "--- ") {
-			if content {
-				return i + 1
-			}
-			content = true // "--- value" or an explicit start: what follows is the first document
-			continue
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	var first, second yaml.Node
+	if dec.Decode(&first) != nil {
+		return 0
+	}
+	if err := dec.Decode(&second); errors.Is(err, io.EOF) {
+		return 0
+	} else if err != nil {
+		// Text after the end of the document ("...") that is no document.
+		if m := yamlLine().FindStringSubmatch(err.Error()); m != nil {
+			line, _ := strconv.Atoi(m[1])
+			return line
 		}
-		if trimmed != "" && !strings.HasPrefix(trimmed, "#") {
-			content = true
+		return 1
+	}
+	lines := strings.Split(string(data), "\n")
+	for i := min(second.Line, len(lines)) - 1; i >= 0; i-- {
+		l := strings.TrimRight(lines[i], " \t\r")
+		if l == "---" || l == "..." || strings.HasPrefix(l, "--- ") || strings.HasPrefix(l, "---\t") {
+			return i + 1
 		}
 	}
-	return 0
+	return max(second.Line, 1)
 }
 
 // yamlLine and yamlUnknownField read the YAML library's messages. They are
@@ -79,6 +88,9 @@ func yamlError(path string, err error, doc *yaml.Node) error {
 	var errs []error
 	for _, m := range msgs {
 		e := &Error{Path: path, Msg: strings.TrimPrefix(m, "yaml: ")}
+		if doc == nil && !lineRe.MatchString(m) {
+			e.Line = 1 // the YAML library leaves the line out of syntax errors on line 1
+		}
 		if sm := lineRe.FindStringSubmatch(m); sm != nil {
 			e.Line, _ = strconv.Atoi(sm[1])
 			e.Msg = sm[2]

@@ -64,9 +64,10 @@ func Truncate(s string, max int) string {
 	marker := func(cut int) string {
 		return fmt.Sprintf("\n…[truncated by massgen-hook: %d more characters]", cut)
 	}
+	withMarker := true
 	budget := max - utf16Len(marker(total))
 	if budget < 0 {
-		budget = 0
+		budget, withMarker = max, false // no room even for the marker: a plain cut
 	}
 	kept, units := 0, 0
 	for i, r := range s {
@@ -80,6 +81,9 @@ func Truncate(s string, max int) string {
 		}
 		units += n
 		kept = i + utf8.RuneLen(r)
+	}
+	if !withMarker {
+		return s[:kept]
 	}
 	return s[:kept] + marker(total-units)
 }

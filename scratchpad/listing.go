@@ -44,6 +44,7 @@ const tailWindow = 64 << 10
 // regular-file checks), without trailing blank lines, and whether lines were
 // left out before them.
 func (l Layout) Tail(path string, n int) (lines []string, cut bool, err error) {
+	n = max(n, 0)
 	if err := l.Contained(path); err != nil {
 		return nil, false, err
 	}
