@@ -38,13 +38,7 @@ func (a *app) hookCommand(s hookSpec) *cobra.Command {
 			}
 			return nil
 		},
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			err := a.runHook(cmd.Context(), s)
-			if err != nil {
-				return err
-			}
-			return nil
-		},
+		RunE: func(cmd *cobra.Command, _ []string) error { return a.runHook(cmd.Context(), s) },
 	}
 }
 
