@@ -45,7 +45,7 @@ func (env *Env) scratchpadProblem(path string) (string, error) {
 			rel, headingList(required)), nil
 	case errors.As(err, &notFile):
 		return fmt.Sprintf("Scratchpad %s is %s, not a file. Replace it with a Markdown file that has these headings: %s.",
-			rel, describeMode(notFile), headingList(required)), nil
+			rel, notFile.What(), headingList(required)), nil
 	case errors.As(err, &escape):
 		return "", &protocol.InputError{Field: "agent_type", Msg: err.Error()}
 	case err != nil:
@@ -65,11 +65,4 @@ func headingList(hs []string) string {
 		quoted[i] = "## " + h
 	}
 	return strings.Join(quoted, ", ")
-}
-
-func describeMode(e *scratchpad.NotFileError) string {
-	if e.Mode.IsDir() {
-		return "a directory"
-	}
-	return "not a regular file"
 }

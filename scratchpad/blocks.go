@@ -14,7 +14,6 @@ import (
 type blockScanner struct {
 	fence      byte // '`' or '~' while inside fenced code
 	fenceLen   int
-	fenceInd   int      // indentation of the opening fence
 	html       *htmlEnd // how the open HTML block ends; nil when none
 	listIndent int      // content column of the open list item, 0 when none
 	listEmpty  bool     // the open list item has no content yet
@@ -30,7 +29,7 @@ func (b *blockScanner) next(line []byte) (string, bool) {
 
 	switch {
 	case b.fence != 0:
-		if ind-b.fenceInd < 4 && isClosingFence(rest, b.fence, b.fenceLen) && ind < 4 {
+		if ind < 4 && isClosingFence(rest, b.fence, b.fenceLen) {
 			b.fence = 0
 		}
 		return "", false
@@ -53,10 +52,10 @@ func (b *blockScanner) next(line []byte) (string, bool) {
 			// Content of the open list item. Whether it leaves a paragraph
 			// open decides if a later, less indented line continues it.
 			b.listEmpty = false
-			b.paragraph = !startsBlock(rest, ind-b.listIndent) && !isThematicBreak(rest)
+			b.paragraph = opensParagraph(rest, ind-b.listIndent)
 			return "", false
 		}
-		if listMarker(rest, false) > 0 && !isThematicBreak(rest) {
+		if listMarker(rest, false) > 0 {
 			b.paragraph = false // a sibling item, which may be empty
 		} else if b.paragraph && !startsBlock(rest, ind) {
 			return "", false // lazy continuation: the item stays open
@@ -72,7 +71,7 @@ func (b *blockScanner) next(line []byte) (string, bool) {
 		return "", false
 	}
 	if c, n := fenceOpening(rest); n > 0 {
-		b.fence, b.fenceLen, b.fenceInd, b.paragraph = c, n, ind, false
+		b.fence, b.fenceLen, b.paragraph = c, n, false
 		return "", false
 	}
 	if rest[0] == '<' {
@@ -87,7 +86,7 @@ func (b *blockScanner) next(line []byte) (string, bool) {
 	if rest[0] == '>' {
 		content := bytes.TrimLeft(rest[1:], " \t")
 		b.quote = true
-		b.paragraph = len(content) > 0 && !startsBlock(content, 0) && !isThematicBreak(content)
+		b.paragraph = opensParagraph(content, 0)
 		return "", false
 	}
 	if w := listMarker(rest, b.paragraph); w > 0 {
@@ -95,9 +94,8 @@ func (b *blockScanner) next(line []byte) (string, bool) {
 		content := bytes.TrimLeft(rest[min(w, len(rest)):], " \t")
 		// An item holding only an empty nested item is as empty as one with
 		// nothing at all: either ends at a blank line.
-		b.listEmpty = len(bytes.TrimSpace(rest[1:])) == 0 || isEmptyOrdered(rest) ||
-			(len(content) > 0 && listMarker(content, false) > 0 && (len(bytes.TrimSpace(content[1:])) == 0 || isEmptyOrdered(content)))
-		b.paragraph = !b.listEmpty && !startsBlock(content, 0) && !isThematicBreak(content)
+		b.listEmpty = isBareMarker(rest) || (len(content) > 0 && listMarker(content, false) > 0 && isBareMarker(content))
+		b.paragraph = !b.listEmpty && opensParagraph(content, 0)
 		return "", false
 	}
 	if text, ok := atxHeading(rest); ok {
@@ -147,6 +145,12 @@ func startsBlock(rest []byte, ind int) bool {
 		}
 	}
 	return rest[0] == '>' || isThematicBreak(rest) || listMarker(rest, true) > 0
+}
+
+// opensParagraph reports whether a line of text (at indentation ind within
+// its container) starts or continues a paragraph rather than another block.
+func opensParagraph(text []byte, ind int) bool {
+	return len(text) > 0 && !startsBlock(text, ind)
 }
 
 // atxHeading parses "#{1,6} text #*" and returns the text.
@@ -250,11 +254,12 @@ func isThematicBreak(rest []byte) bool {
 	return n >= 3
 }
 
-// isEmptyOrdered reports an ordered list marker with nothing after it ("1.").
-func isEmptyOrdered(rest []byte) bool {
+// isBareMarker reports a list item marker with nothing after it ("-", "1.").
+// rest must start with a marker (listMarker > 0).
+func isBareMarker(rest []byte) bool {
 	i := 0
 	for i < len(rest) && rest[i] >= '0' && rest[i] <= '9' {
 		i++
 	}
-	return i > 0 && i < len(rest) && len(bytes.TrimSpace(rest[i+1:])) == 0
+	return len(bytes.TrimSpace(rest[i+1:])) == 0
 }

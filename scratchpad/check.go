@@ -129,10 +129,7 @@ func (l Layout) fault(v Violation, err error) Violation {
 		v.Kind = KindEscapes
 		v.Message = "resolves to " + l.Rel(escape.Target) + ", outside the scratchpad root"
 	case errors.As(err, &notFile):
-		v.Message = "is a directory"
-		if !notFile.Mode.IsDir() {
-			v.Message = "is not a regular file"
-		}
+		v.Message = "is " + notFile.What()
 	case errors.Is(err, errSymlinkLoop):
 		v.Message = "cannot be read: symlink loop"
 	case errors.As(err, &pathErr):

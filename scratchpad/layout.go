@@ -136,10 +136,12 @@ type NotFileError struct {
 	Mode fs.FileMode
 }
 
-func (e *NotFileError) Error() string {
-	what := "not a regular file"
+func (e *NotFileError) Error() string { return e.Path + " is " + e.What() }
+
+// What says what the path is instead of a file.
+func (e *NotFileError) What() string {
 	if e.Mode.IsDir() {
-		what = "a directory"
+		return "a directory"
 	}
-	return fmt.Sprintf("%s is %s", e.Path, what)
+	return "not a regular file"
 }

@@ -28,16 +28,13 @@ type Dir struct{ Path string }
 func Open(project string) *Dir { return &Dir{Path: filepath.Join(project, DirName)} }
 
 // ensure creates the directory, owner-only, with a .gitignore that ignores
-// everything in it.
-// The .gitignore is checked on every write, not only when the directory is
-// made: a directory made by hand, or a deleted file, must not let runtime
-// data into a commit.
+// everything in it. The .gitignore is checked on every write, not only when
+// the directory is made: a directory made by hand, or a deleted file, must
+// not let runtime data into a commit.
 func (d *Dir) ensure(sub string) (string, error) {
 	full := filepath.Join(d.Path, sub)
-	if _, err := os.Stat(full); err != nil {
-		if err := os.MkdirAll(full, 0o700); err != nil {
-			return "", fmt.Errorf("creating runtime directory: %w", err)
-		}
+	if err := os.MkdirAll(full, 0o700); err != nil {
+		return "", fmt.Errorf("creating runtime directory: %w", err)
 	}
 	ignore := filepath.Join(d.Path, ".gitignore")
 	if _, err := os.Stat(ignore); errors.Is(err, fs.ErrNotExist) {
