@@ -1,17 +1,15 @@
 package checks
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
-	"syscall"
-	"time"
+
+	"github.com/massgen/massgen-hook/internal/proc"
 )
 
 // gitLog runs `git log --oneline -n` in dir without a shell. It is killed,
@@ -21,25 +19,22 @@ func gitLog(ctx context.Context, dir string, n int) (string, error) {
 	if !inRepository(dir) {
 		return "", errNotRepo
 	}
-	cmd := exec.CommandContext(ctx, "git", "-C", dir, "log", "--oneline", "--no-color", "-n", strconv.Itoa(n))
-	cmd.Env = append(os.Environ(), "GIT_TERMINAL_PROMPT=0", "GIT_OPTIONAL_LOCKS=0", "GIT_PAGER=cat")
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
-	cmd.WaitDelay = time.Second
-	var out, errOut bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errOut
-	err := cmd.Run()
-	if ctx.Err() != nil {
-		return "", fmt.Errorf("git log did not finish in time: %w", ctx.Err())
-	}
-	if err != nil {
-		var exit *exec.ExitError
-		if errors.As(err, &exit) {
-			return "", errNotRepo // git answered: not a repository, or no commits yet
-		}
+	res, err := proc.Run(ctx, proc.Spec{
+		Path:      "git",
+		Args:      []string{"-C", dir, "log", "--oneline", "--no-color", "-n", strconv.Itoa(n)},
+		Env:       append(os.Environ(), "GIT_TERMINAL_PROMPT=0", "GIT_OPTIONAL_LOCKS=0", "GIT_PAGER=cat"),
+		MaxStdout: 1 << 20,
+		MaxStderr: 4 << 10,
+	})
+	switch {
+	case err != nil:
 		return "", err
+	case res.TimedOut:
+		return "", fmt.Errorf("git log did not finish in time: %w", ctx.Err())
+	case res.ExitCode != 0:
+		return "", errNotRepo // git answered: not a repository, or no commits yet
 	}
-	return strings.TrimRight(out.String(), "\n"), nil
+	return strings.TrimRight(string(res.Stdout), "\n"), nil
 }
 
 // errNotRepo means there is simply no log to show: no repository, or no commits.
