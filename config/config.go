@@ -25,6 +25,10 @@ type Config struct {
 	// block, instead of letting the agent proceed.
 	FailClosed bool       `yaml:"fail_closed"`
 	Scratchpad Scratchpad `yaml:"scratchpad"`
+	// Hooks are the global rules, for every agent.
+	Hooks Hooks `yaml:"hooks"`
+	// Agents hold per-agent rules that extend or override the global ones.
+	Agents []Agent `yaml:"agents"`
 }
 
 // Scratchpad configures the scratchpad protocol.

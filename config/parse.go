@@ -15,26 +15,35 @@ import (
 
 // Parse decodes YAML config text over the defaults and validates it. path is
 // only used in error messages.
+//
+// A valid file is read in one strict pass: the config is read on every hook
+// call, so the node tree that error messages use to name keys and lines is
+// only built when there is an error to report.
 func Parse(path string, data []byte) (Config, error) {
 	cfg := Default()
 	cfg.Path = path
-	var doc yaml.Node
-	if err := yaml.Unmarshal(data, &doc); err != nil {
-		return Config{}, yamlError(path, err, nil)
-	}
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	dec.KnownFields(true)
 	if err := dec.Decode(&cfg); err != nil && !errors.Is(err, io.EOF) {
-		return Config{}, yamlError(path, err, &doc)
+		return Config{}, yamlError(path, err, parseTree(data))
 	}
 	if line := secondDocument(data); line > 0 {
 		return Config{}, &Error{Path: path, Line: line,
 			Msg: "a second YAML document starts here; the config must be one document (remove the \"---\")"}
 	}
-	if err := cfg.validate(&doc); err != nil {
+	if err := cfg.validate(func() *yaml.Node { return parseTree(data) }); err != nil {
 		return Config{}, err
 	}
 	return cfg, nil
+}
+
+// parseTree is data's node tree, or nil when it is not valid YAML.
+func parseTree(data []byte) *yaml.Node {
+	var doc yaml.Node
+	if yaml.Unmarshal(data, &doc) != nil {
+		return nil
+	}
+	return &doc
 }
 
 // secondDocument returns the line where a second YAML document starts, or
@@ -42,6 +51,11 @@ func Parse(path string, data []byte) (Config, error) {
 // line reported is the separator's, found by looking back from the
 // document's first node.
 func secondDocument(data []byte) int {
+	// Every way to start a second document has one of these markers; most
+	// files have neither, and are not decoded again.
+	if !bytes.Contains(data, []byte("---")) && !bytes.Contains(data, []byte("...")) {
+		return 0
+	}
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	var first, second yaml.Node
 	if dec.Decode(&first) != nil {
@@ -173,7 +187,8 @@ func keyAtLine(doc *yaml.Node, line int, msg string) string {
 	return first
 }
 
-// lineOfKey returns the line of the dotted key path in doc, or 0.
+// lineOfKey returns the line of the dotted key path in doc, or 0. A part
+// may index a sequence: "agents[1].id".
 func lineOfKey(doc *yaml.Node, path string) int {
 	n := doc
 	if n.Kind == yaml.DocumentNode && len(n.Content) > 0 {
@@ -181,17 +196,26 @@ func lineOfKey(doc *yaml.Node, path string) int {
 	}
 	line := 0
 	for _, part := range strings.Split(path, ".") {
+		name, index, indexed := strings.Cut(part, "[")
 		if n == nil || n.Kind != yaml.MappingNode {
 			return line
 		}
 		var next *yaml.Node
 		for i := 0; i+1 < len(n.Content); i += 2 {
-			if n.Content[i].Value == part {
+			if n.Content[i].Value == name {
 				line, next = n.Content[i].Line, n.Content[i+1]
 				break
 			}
 		}
 		n = next
+		if indexed && n != nil {
+			i, err := strconv.Atoi(strings.TrimSuffix(index, "]"))
+			if err != nil || n.Kind != yaml.SequenceNode || i < 0 || i >= len(n.Content) {
+				return line
+			}
+			n = n.Content[i]
+			line = n.Line
+		}
 	}
 	return line
 }

@@ -13,11 +13,19 @@ import (
 )
 
 // validate checks values the YAML types cannot, naming the key and its line.
-func (c *Config) validate(doc *yaml.Node) error {
+func (c *Config) validate(tree func() *yaml.Node) error {
 	var errs []*Error
-	bad := func(key, format string, args ...any) {
-		errs = append(errs, &Error{Path: c.Path, Line: lineOfKey(doc, key), Msg: key + ": " + fmt.Sprintf(format, args...)})
+	var doc *yaml.Node
+	badAt := func(line int, key, format string, args ...any) {
+		if line == 0 {
+			if doc == nil {
+				doc = tree()
+			}
+			line = lineOfKey(doc, key)
+		}
+		errs = append(errs, &Error{Path: c.Path, Line: line, Msg: key + ": " + fmt.Sprintf(format, args...)})
 	}
+	bad := func(key, format string, args ...any) { badAt(0, key, format, args...) }
 	s := &c.Scratchpad
 	if strings.TrimSpace(s.Root) == "" {
 		bad("scratchpad.root", "must not be empty")
@@ -52,6 +60,7 @@ func (c *Config) validate(doc *yaml.Node) error {
 	if t := time.Duration(s.SessionStart.Timeout); t <= 0 || t > time.Minute {
 		bad("scratchpad.session_start.timeout", "must be more than 0 and at most 1m, got %s", t)
 	}
+	c.validateHooks(badAt)
 	sort.SliceStable(errs, func(i, j int) bool { return errs[i].Line < errs[j].Line })
 	joined := make([]error, len(errs))
 	for i, e := range errs {
