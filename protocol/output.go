@@ -31,6 +31,8 @@ type HookSpecific struct {
 	PermissionDecisionReason string          `json:"permissionDecisionReason,omitempty"`
 	UpdatedInput             json.RawMessage `json:"updatedInput,omitempty"`
 	AdditionalContext        string          `json:"additionalContext,omitempty"`
+	// UpdatedToolOutput replaces, on PostToolUse, the tool output the model sees.
+	UpdatedToolOutput json.RawMessage `json:"updatedToolOutput,omitempty"`
 }
 
 // PreToolUse permission decisions. There is deliberately no "no opinion"
@@ -117,6 +119,9 @@ func (o Output) Validate(event string) error {
 		default:
 			return bad("permissionDecision %q", h.PermissionDecision)
 		}
+	}
+	if h.UpdatedToolOutput != nil && event != PostToolUse {
+		return bad("updatedToolOutput belongs to PostToolUse")
 	}
 	if h.UpdatedInput != nil && !isObject(h.UpdatedInput) {
 		return bad("updatedInput must be a JSON object: it replaces the whole tool input")

@@ -21,7 +21,11 @@ import (
 const DirName = ".claude/massgen-hook"
 
 // Dir is one project's runtime directory.
-type Dir struct{ Path string }
+type Dir struct {
+	Path string
+	// AuditLimit overrides MaxAuditBytes (tests use a small one).
+	AuditLimit int64
+}
 
 // Open returns the runtime directory of project. Nothing is created until
 // something is written.

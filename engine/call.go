@@ -1,0 +1,106 @@
+package engine
+
+import (
+	"encoding/json"
+	"strings"
+	"time"
+
+	"github.com/massgen/massgen-hook/protocol"
+	"github.com/massgen/massgen-hook/state"
+)
+
+// Call is one tool call as the rules see it.
+type Call struct {
+	// Event is the Claude Code event, as read.
+	Event *protocol.Event
+	// HookType is the event name, "PreToolUse" or "PostToolUse".
+	HookType string
+	// Agent is the agent the rules are selected for; "" is the main thread.
+	Agent string
+	// Orchestrator is $MASSGEN_ORCHESTRATOR_ID, "" outside an orchestrator.
+	Orchestrator string
+	Now          time.Time
+	// Project is the project root; command handlers run there.
+	Project string
+	// ToolInput is the input as the current rule sees it: the event's, or
+	// the previous PreToolUse rule's rewrite.
+	ToolInput json.RawMessage
+	// ToolOutput is PostToolUse's tool response, as the current rule sees it.
+	ToolOutput json.RawMessage
+	// State is the runtime directory built-in checks keep their state in.
+	State *state.Dir
+	// DryRun is set by explain: built-in checks must decide without
+	// changing any state (no counter moves, no message is consumed).
+	DryRun bool
+	// Environ is the environment command handlers inherit.
+	Environ []string
+}
+
+// hookEvent is the seeds' HookEvent, what a command handler reads on stdin,
+// with the original Claude Code event under "event".
+type hookEvent struct {
+	HookType       string          `json:"hook_type"`
+	SessionID      string          `json:"session_id"`
+	OrchestratorID string          `json:"orchestrator_id"`
+	AgentID        *string         `json:"agent_id"`
+	Timestamp      string          `json:"timestamp"`
+	ToolName       string          `json:"tool_name"`
+	ToolInput      json.RawMessage `json:"tool_input"`
+	// ToolOutput is a string in MassGen's contract: a string response as
+	// it is, any other JSON as its text.
+	ToolOutput *string         `json:"tool_output,omitempty"`
+	Event      json.RawMessage `json:"event"`
+}
+
+// stdin encodes c as the HookEvent a command handler reads.
+func (c *Call) stdin() ([]byte, error) {
+	he := hookEvent{
+		HookType:       c.HookType,
+		SessionID:      c.Event.SessionID,
+		OrchestratorID: c.Orchestrator,
+		Timestamp:      c.Now.Format(time.RFC3339Nano),
+		ToolName:       c.Event.ToolName,
+		ToolInput:      c.ToolInput,
+		Event:          json.RawMessage(c.Event.Raw),
+	}
+	if he.ToolInput == nil {
+		he.ToolInput = json.RawMessage("{}")
+	}
+	if c.Agent != "" {
+		he.AgentID = &c.Agent
+	}
+	if c.HookType == protocol.PostToolUse {
+		out := toolOutputText(c.ToolOutput)
+		he.ToolOutput = &out
+	}
+	return json.Marshal(he)
+}
+
+// toolOutputText is a tool response as text.
+func toolOutputText(raw json.RawMessage) string {
+	var s string
+	if len(raw) > 0 && raw[0] == '"' && json.Unmarshal(raw, &s) == nil {
+		return s
+	}
+	return string(raw)
+}
+
+// environ is the handler's environment: the hook's own, plus the seeds'
+// MASSGEN_* variables and CLAUDE_PROJECT_DIR. Values come from the event, so
+// NUL bytes (which no environment can hold) are dropped rather than failing
+// the handler's start.
+func (c *Call) environ() []string {
+	env := append([]string(nil), c.Environ...)
+	set := func(k, v string) {
+		env = append(env, k+"="+stripNUL(v))
+	}
+	set("MASSGEN_HOOK_TYPE", c.HookType)
+	set("MASSGEN_TOOL_NAME", c.Event.ToolName)
+	set("MASSGEN_SESSION_ID", c.Event.SessionID)
+	set("MASSGEN_AGENT_ID", c.Agent)
+	set("MASSGEN_ORCHESTRATOR_ID", c.Orchestrator)
+	set("CLAUDE_PROJECT_DIR", c.Project)
+	return env
+}
+
+func stripNUL(s string) string { return strings.ReplaceAll(s, "\x00", "") }

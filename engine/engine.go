@@ -1,0 +1,167 @@
+// Package engine is massgen-hook's hook engine: it picks the configured
+// rules that match a tool call (global ones, then the agent's own), runs
+// them in order (external commands and built-in checks), and combines their
+// answers by fixed rules into one Claude Code hook output.
+//
+// The rules are MassGen's (seeds 000-002): for PreToolUse the first deny
+// wins and stops the chain, updated input chains from hook to hook, and ask
+// survives unless a deny follows; for PostToolUse every injection is kept in
+// order with its own strategy. Failures follow seed 000's decision 6: a
+// timeout or runtime error is no opinion unless the rule is fail_closed; a
+// rule that cannot run at all (its handler is missing) denies.
+package engine
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/massgen/massgen-hook/config"
+)
+
+// Engine holds the compiled rules of one configuration.
+type Engine struct {
+	global map[string][]*Rule
+	agents map[string]map[string]agentRules
+	// Path is the config file the rules came from, for messages.
+	Path string
+}
+
+type agentRules struct {
+	override bool
+	rules    []*Rule
+}
+
+// Rule is one configured hook, ready to run.
+type Rule struct {
+	config.Hook
+	// Scope is "global" or "agent <id>", for explain and the audit trail.
+	Scope   string
+	builtin Builtin
+}
+
+// Compile turns cfg's hooks into an Engine. Built-in checks are looked up
+// in builtins and given their options now, so an unknown check or a bad
+// option is a configuration error naming the file and line, found before
+// any tool call.
+func Compile(cfg *config.Config, builtins Registry) (*Engine, error) {
+	e := &Engine{global: map[string][]*Rule{}, agents: map[string]map[string]agentRules{}, Path: cfg.Path}
+	var errs []error
+	add := func(h config.Hook, scope string) *Rule {
+		r := &Rule{Hook: h, Scope: scope}
+		if h.Type == config.TypeBuiltin {
+			b, err := builtins.make(h)
+			if err != nil {
+				errs = append(errs, err)
+			}
+			r.builtin = b
+		}
+		return r
+	}
+	for _, event := range Events {
+		for _, h := range cfg.Hooks.For(event).Hooks {
+			e.global[event] = append(e.global[event], add(h, "global"))
+		}
+	}
+	for _, a := range cfg.Agents {
+		byEvent := map[string]agentRules{}
+		for _, event := range Events {
+			eh := a.Hooks.For(event)
+			ar := agentRules{override: eh.Override}
+			for _, h := range eh.Hooks {
+				ar.rules = append(ar.rules, add(h, "agent "+a.ID))
+			}
+			byEvent[event] = ar
+		}
+		e.agents[a.ID] = byEvent
+	}
+	if len(errs) > 0 {
+		return nil, joinErrors(errs)
+	}
+	return e, nil
+}
+
+// Events are the hook events the engine runs rules for.
+var Events = []string{"PreToolUse", "PostToolUse"}
+
+// Select returns the rules that apply to tool on event for agent, in the
+// order they run.
+func (e *Engine) Select(event, agent, tool string) []*Rule {
+	var out []*Rule
+	for _, c := range e.Candidates(event, agent, tool) {
+		if c.Applies() {
+			out = append(out, c.Rule)
+		}
+	}
+	return out
+}
+
+// Candidate is a rule considered for a call, and whether it applies.
+type Candidate struct {
+	Rule    *Rule
+	Matches bool
+	// Overridden is a global rule the agent's override drops.
+	Overridden bool
+}
+
+// Applies reports whether the rule runs for the call.
+func (c Candidate) Applies() bool { return c.Matches && !c.Overridden }
+
+// Candidates lists every rule for event that could apply to agent ("" is
+// the main thread, which has only the global rules): global rules first,
+// then the agent's own, each marked with whether it matches tool.
+func (e *Engine) Candidates(event, agent, tool string) []Candidate {
+	var out []Candidate
+	own, hasOwn := e.agents[agent][event], agent != ""
+	for _, r := range e.global[event] {
+		out = append(out, Candidate{Rule: r, Matches: r.Matcher.Match(tool), Overridden: hasOwn && own.override})
+	}
+	if hasOwn {
+		for _, r := range own.rules {
+			out = append(out, Candidate{Rule: r, Matches: r.Matcher.Match(tool)})
+		}
+	}
+	return out
+}
+
+// Agents lists the agents that have rules of their own, sorted.
+func (e *Engine) Agents() []string {
+	ids := make([]string, 0, len(e.agents))
+	for id := range e.agents {
+		ids = append(ids, id)
+	}
+	sort.Strings(ids)
+	return ids
+}
+
+// KnowsAgent reports whether agent has rules of its own.
+func (e *Engine) KnowsAgent(agent string) bool {
+	_, ok := e.agents[agent]
+	return ok
+}
+
+// Describe is a rule's one-line summary for explain.
+func (r *Rule) Describe() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s (%s", r.Name, r.Type)
+	switch {
+	case r.Type == config.TypeBuiltin:
+		if r.Name != r.Handler {
+			fmt.Fprintf(&b, " %s", r.Handler)
+		}
+	case r.Shell != "":
+		fmt.Fprintf(&b, ", shell %q", r.Shell)
+	default:
+		fmt.Fprintf(&b, ", %s", strings.Join(append([]string{r.Handler}, r.Args...), " "))
+	}
+	m := r.Matcher.String()
+	if r.Matcher.MatchesAll() {
+		m = "every tool"
+	}
+	fmt.Fprintf(&b, "; matcher %s; timeout %s", m, r.Timeout)
+	if r.FailClosed {
+		b.WriteString("; fail_closed")
+	}
+	fmt.Fprintf(&b, "; %s; %s)", r.Scope, r.Where())
+	return b.String()
+}

@@ -1,0 +1,53 @@
+package engine
+
+import (
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
+
+// separator sets tool_result injections apart from the tool's own output
+// (seed 000, "Visual Separation"): the model must not mistake them for what
+// the tool returned.
+const separator = "═══════════════════════════════════════════════════════"
+
+// renderInjections turns injections into one additionalContext text, in
+// order, each in the form its strategy asks for.
+func renderInjections(injections []Injection) string {
+	parts := make([]string, 0, len(injections))
+	for _, in := range injections {
+		c := strings.TrimRight(in.Content, "\n")
+		switch in.Strategy {
+		case ToolResult:
+			parts = append(parts, separator+"\nSYSTEM CONTEXT (not part of tool output):\n"+c+"\n"+separator)
+		case UserMessage:
+			parts = append(parts, "<system-reminder>\n"+c+"\n</system-reminder>")
+		default:
+			parts = append(parts, c)
+		}
+	}
+	return strings.Join(parts, "\n\n")
+}
+
+func joinLines(lines []string) string { return strings.Join(lines, "\n") }
+
+// quoteList is `"a"`, `"a" and "b"`, `"a", "b" and "c"`.
+func quoteList(names []string) string {
+	q := make([]string, len(names))
+	for i, n := range names {
+		q[i] = strconv.Quote(n)
+	}
+	if len(q) == 1 {
+		return "hook " + q[0]
+	}
+	return "hooks " + strings.Join(q[:len(q)-1], ", ") + " and " + q[len(q)-1]
+}
+
+// previewText is the first n runes of s on one line, for records.
+func previewText(s string, n int) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	return string([]rune(s)[:n]) + "…"
+}

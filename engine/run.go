@@ -1,0 +1,251 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/massgen/massgen-hook/protocol"
+)
+
+// HookRecord is what one rule did, for the audit trail and explain.
+type HookRecord struct {
+	Name  string `json:"name"`
+	Type  string `json:"type"`
+	Scope string `json:"scope"`
+	// Decision is deny, ask, allow, defer, none (no opinion) or skipped
+	// (an earlier deny ended the chain).
+	Decision   string  `json:"decision"`
+	Reason     string  `json:"reason,omitempty"`
+	DurationMS float64 `json:"duration_ms"`
+	// Error is why the rule failed; Outcome says what was done about it.
+	Error     string   `json:"error,omitempty"`
+	Injection string   `json:"injection_preview,omitempty"`
+	Rewrote   bool     `json:"rewrote_input,omitempty"`
+	Notes     []string `json:"notes,omitempty"`
+}
+
+// Result is the engine's answer to one call.
+type Result struct {
+	Output protocol.Output
+	// Decision sums up Output: deny, ask, allow, defer, block, inject or none.
+	Decision string
+	Reason   string
+	Hooks    []HookRecord
+}
+
+// Run runs the rules that apply to call, in order, and combines their
+// answers. It never fails: a rule's failure is an outcome decided by the
+// failure rules, recorded in its HookRecord.
+func (e *Engine) Run(ctx context.Context, call *Call) Result {
+	rules := e.Select(call.HookType, call.Agent, call.Event.ToolName)
+	if len(rules) == 0 {
+		return Result{Decision: "none"}
+	}
+	agg := newAggregate(call)
+	for i, r := range rules {
+		v, rec := runRule(ctx, r, call)
+		agg.add(r, v)
+		agg.records = append(agg.records, rec)
+		if call.HookType == protocol.PreToolUse && v.Decision == Deny {
+			for _, skipped := range rules[i+1:] {
+				agg.records = append(agg.records, HookRecord{Name: skipped.Name, Type: skipped.Type, Scope: skipped.Scope, Decision: "skipped"})
+			}
+			break
+		}
+	}
+	return agg.result()
+}
+
+// runRule runs one rule and applies the failure rules (seed 000, decision
+// 6) to what went wrong:
+//
+//	cannot run at all (configuration)  deny, always
+//	timeout, crash, exit≠0/2, garbage  no opinion; deny when fail_closed
+func runRule(ctx context.Context, r *Rule, call *Call) (Verdict, HookRecord) {
+	start := time.Now()
+	var v Verdict
+	var err error
+	if r.builtin != nil {
+		v, err = checkBuiltin(ctx, r, call)
+	} else {
+		v, err = runCommand(ctx, r, call)
+	}
+	rec := HookRecord{Name: r.Name, Type: r.Type, Scope: r.Scope,
+		DurationMS: float64(time.Since(start).Microseconds()) / 1000}
+	if err != nil {
+		rec.Error = err.Error()
+		var ce *configError
+		switch {
+		case errors.As(err, &ce):
+			v = Verdict{Decision: Deny, SystemMessage: "massgen-hook: " + ce.msg,
+				Reason: fmt.Sprintf("massgen-hook: hook %q cannot run: %s", r.Name, ce.msg)}
+		case r.FailClosed:
+			v = Verdict{Decision: Deny,
+				Reason: fmt.Sprintf("massgen-hook: hook %q failed and is fail_closed: %v", r.Name, err)}
+		default:
+			v = Verdict{SystemMessage: fmt.Sprintf("massgen-hook: hook %q failed (%v); the call went ahead (fail open).", r.Name, err)}
+		}
+	}
+	if v.Decision == Deny && v.Reason == "" {
+		// Claude Code needs a reason to tell the agent why.
+		v.Reason = fmt.Sprintf("denied by hook %q (it gave no reason)", r.Name)
+	}
+	rec.Decision = v.Decision
+	if rec.Decision == "" {
+		rec.Decision = "none"
+	}
+	if call.HookType == protocol.PostToolUse && rec.Decision == Deny {
+		rec.Decision = "block"
+	}
+	rec.Reason = v.Reason
+	rec.Rewrote = v.UpdatedInput != nil
+	rec.Notes = v.Notes
+	if len(v.Injections) > 0 {
+		rec.Injection = previewText(v.Injections[0].Content, 120)
+	}
+	return v, rec
+}
+
+// checkBuiltin runs a built-in check, turning a panic into a runtime error:
+// one broken check must not take the hook down with it.
+func checkBuiltin(ctx context.Context, r *Rule, call *Call) (v Verdict, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			v, err = Verdict{}, fmt.Errorf("built-in check %q panicked: %v", r.Handler, p)
+		}
+	}()
+	ctx, cancel := context.WithTimeout(ctx, r.Timeout)
+	defer cancel()
+	return r.builtin.Check(ctx, call)
+}
+
+// aggregate combines the verdicts of one call's rules.
+type aggregate struct {
+	call    *Call
+	records []HookRecord
+	// PreToolUse
+	deny, denyReason string
+	decision         string // strongest of allow < ask < defer
+	reasons          []string
+	rewrittenBy      []string
+	// allowSawFinal is false when the input was rewritten after the last
+	// allow: that allow approved a call that is no longer the one to run.
+	allowSawFinal bool
+	// both
+	injections []Injection
+	messages   []string
+	stop       bool
+	stopReason string
+	// PostToolUse
+	blockReasons []string
+	outputBy     string
+}
+
+func newAggregate(call *Call) *aggregate { return &aggregate{call: call} }
+
+var rank = map[string]int{"": 0, Allow: 1, Ask: 2, Defer: 3}
+
+func (a *aggregate) add(r *Rule, v Verdict) {
+	if v.SystemMessage != "" {
+		a.messages = append(a.messages, v.SystemMessage)
+	}
+	if v.Stop && !a.stop {
+		a.stop, a.stopReason = true, v.StopReason
+	}
+	a.injections = append(a.injections, v.Injections...)
+	if a.call.HookType == protocol.PostToolUse {
+		if v.Decision == Deny {
+			a.blockReasons = append(a.blockReasons, v.Reason)
+		}
+		if v.UpdatedToolOutput != nil {
+			// Later rules see the rewritten output, as they would the
+			// rewritten input on PreToolUse.
+			a.call.ToolOutput, a.outputBy = v.UpdatedToolOutput, r.Name
+		}
+		return
+	}
+	if v.UpdatedInput != nil {
+		a.call.ToolInput = v.UpdatedInput
+		a.rewrittenBy = append(a.rewrittenBy, r.Name)
+		a.allowSawFinal = false
+	}
+	if v.Decision == Allow {
+		a.allowSawFinal = true // it saw the current input, or rewrote it itself
+	}
+	switch {
+	case v.Decision == Deny:
+		a.deny, a.denyReason = r.Name, v.Reason
+	case rank[v.Decision] > rank[a.decision]:
+		a.decision, a.reasons = v.Decision, nil
+		fallthrough
+	case v.Decision != "" && v.Decision == a.decision:
+		if v.Reason != "" {
+			a.reasons = append(a.reasons, v.Reason)
+		}
+	}
+}
+
+// result maps the combined verdicts to Claude Code's output for the event.
+func (a *aggregate) result() Result {
+	res := Result{Hooks: a.records}
+	out := &res.Output
+	if a.stop {
+		f := false
+		out.Continue, out.StopReason = &f, a.stopReason
+	}
+	out.SystemMessage = joinLines(a.messages)
+	ctxText := renderInjections(a.injections)
+	if a.call.HookType == protocol.PostToolUse {
+		res.Decision = "none"
+		if len(a.blockReasons) > 0 {
+			*out = withBlock(*out, joinLines(a.blockReasons))
+			res.Decision, res.Reason = "block", out.Reason
+		} else if ctxText != "" {
+			res.Decision = "inject"
+		}
+		if a.outputBy != "" && res.Decision == "none" {
+			res.Decision = "rewrite"
+		}
+		if ctxText != "" || a.outputBy != "" {
+			out.HookSpecificOutput = &protocol.HookSpecific{HookEventName: protocol.PostToolUse, AdditionalContext: ctxText}
+			if a.outputBy != "" {
+				out.HookSpecificOutput.UpdatedToolOutput = a.call.ToolOutput
+			}
+		}
+		return res
+	}
+	h := &protocol.HookSpecific{HookEventName: protocol.PreToolUse, AdditionalContext: ctxText}
+	switch {
+	case a.deny != "":
+		h.PermissionDecision, h.PermissionDecisionReason = Deny, a.denyReason
+	case a.decision != "" && !(a.decision == Allow && len(a.rewrittenBy) > 0 && !a.allowSawFinal):
+		h.PermissionDecision, h.PermissionDecisionReason = a.decision, joinLines(a.reasons)
+	case len(a.rewrittenBy) > 0:
+		// A rewrite with no decision must not become an allow, which would
+		// skip the user's permission prompt for a call they never saw: the
+		// user is asked to confirm the rewritten call.
+		h.PermissionDecision = Ask
+		h.PermissionDecisionReason = fmt.Sprintf("massgen-hook: %s rewrote this call's input; confirm the rewritten call.", quoteList(a.rewrittenBy))
+	}
+	if h.PermissionDecision != "" && h.PermissionDecision != Deny && len(a.rewrittenBy) > 0 {
+		h.UpdatedInput = a.call.ToolInput
+	}
+	if h.PermissionDecision != "" || h.AdditionalContext != "" {
+		out.HookSpecificOutput = h
+	}
+	res.Decision, res.Reason = h.PermissionDecision, h.PermissionDecisionReason
+	if res.Decision == "" {
+		res.Decision = "none"
+		if ctxText != "" {
+			res.Decision = "inject"
+		}
+	}
+	return res
+}
+
+func withBlock(o protocol.Output, reason string) protocol.Output {
+	o.Decision, o.Reason = "block", reason
+	return o
+}
