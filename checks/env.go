@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/massgen/massgen-hook/config"
+	"github.com/massgen/massgen-hook/engine"
 	"github.com/massgen/massgen-hook/scratchpad"
 	"github.com/massgen/massgen-hook/state"
 )
@@ -27,6 +28,18 @@ type Env struct {
 	Notes io.Writer
 	// GitLog returns `git log --oneline -n` for dir; nil uses the git on PATH.
 	GitLog func(ctx context.Context, dir string, n int) (string, error)
+
+	// Rules is the compiled hook engine of Config.
+	Rules *engine.Engine
+	// Agent is the agent whose rules apply ("" is the main thread).
+	Agent string
+	// Orchestrator is $MASSGEN_ORCHESTRATOR_ID.
+	Orchestrator string
+	// Environ is the environment command handlers inherit.
+	Environ []string
+	// DryRun is explain's mode: decide, but write no audit line and change
+	// no state.
+	DryRun bool
 }
 
 // Today is the local date of Now as a scratchpad day.

@@ -63,7 +63,7 @@ func (a *app) runCheck(cmd *cobra.Command, o checkOptions) error {
 	if err != nil {
 		return &usageError{err: err}
 	}
-	cfg, err := a.loadConfig(project)
+	cfg, _, err := a.loadConfig(project)
 	if err != nil {
 		return err
 	}

@@ -5,11 +5,13 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/massgen/massgen-hook/checks"
 	"github.com/massgen/massgen-hook/config"
+	"github.com/massgen/massgen-hook/engine"
 	"github.com/massgen/massgen-hook/protocol"
 	"github.com/massgen/massgen-hook/state"
 )
@@ -22,11 +24,14 @@ type hookSpec struct {
 	use, short, long, example string
 	event                     string
 	decide                    func(ctx context.Context, env *checks.Env, ev *protocol.Event) (protocol.Output, error)
+	// toolRules marks the tool hooks, which run the configured rules and
+	// take --agent.
+	toolRules bool
 }
 
 // hookCommand builds the cobra command of a hook subcommand.
 func (a *app) hookCommand(s hookSpec) *cobra.Command {
-	return &cobra.Command{
+	cmd := &cobra.Command{
 		Use:         s.use,
 		Short:       s.short,
 		Long:        s.long + "\n\nReads one " + s.event + " event as JSON on stdin; writes nothing (no opinion) or one JSON object on stdout.",
@@ -40,7 +45,13 @@ func (a *app) hookCommand(s hookSpec) *cobra.Command {
 		},
 		RunE: func(cmd *cobra.Command, _ []string) error { return a.runHook(cmd.Context(), s) },
 	}
+	if s.toolRules {
+		cmd.Flags().StringVar(&a.agent, "agent", "", agentFlagHelp)
+	}
+	return cmd
 }
+
+const agentFlagHelp = "agent whose rules apply (default: $MASSGEN_AGENT_ID, else the event's agent_type, else the main thread: global rules only)"
 
 // runHook reads the event, builds the environment, decides and answers. Any
 // failure comes back as a *hookFailure, whose exit code says fail open or
@@ -63,7 +74,7 @@ func (a *app) runHook(ctx context.Context, s hookSpec) error {
 	if err != nil {
 		return fail(err)
 	}
-	cfg, err := a.loadConfig(project)
+	cfg, rules, err := a.loadConfig(project)
 	if err != nil {
 		return fail(err)
 	}
@@ -75,13 +86,7 @@ func (a *app) runHook(ctx context.Context, s hookSpec) error {
 	if err != nil {
 		return fail(err)
 	}
-	env := &checks.Env{
-		Layout: layoutOf(project, cfg),
-		Config: cfg,
-		Now:    now,
-		State:  state.Open(project),
-		Notes:  a.stderr,
-	}
+	env := a.checksEnv(project, cfg, rules, now, ev)
 	out, err := s.decide(ctx, env, ev)
 	if err != nil {
 		return fail(err)
@@ -92,9 +97,35 @@ func (a *app) runHook(ctx context.Context, s hookSpec) error {
 	return nil
 }
 
-func (a *app) loadConfig(project string) (config.Config, error) {
+// loadConfig reads the project's configuration and compiles its rules: a
+// rule naming an unknown built-in check is a configuration error like any
+// other, found whichever command loads the file.
+func (a *app) loadConfig(project string) (config.Config, *engine.Engine, error) {
 	path, required := config.Locate(a.configPath, a.getenv("MASSGEN_HOOK_CONFIG"), project)
-	return config.Load(path, required)
+	cfg, err := config.Load(path, required)
+	if err != nil {
+		return config.Config{}, nil, err
+	}
+	rules, err := engine.Compile(&cfg, checks.Builtins())
+	if err != nil {
+		return config.Config{}, nil, err
+	}
+	return cfg, rules, nil
+}
+
+// checksEnv is what the checks see of this invocation.
+func (a *app) checksEnv(project string, cfg config.Config, rules *engine.Engine, now time.Time, ev *protocol.Event) *checks.Env {
+	return &checks.Env{
+		Layout:       layoutOf(project, cfg),
+		Config:       cfg,
+		Now:          now,
+		State:        state.Open(project),
+		Notes:        a.stderr,
+		Rules:        rules,
+		Agent:        a.resolveAgent(ev),
+		Orchestrator: a.getenv("MASSGEN_ORCHESTRATOR_ID"),
+		Environ:      a.environ(),
+	}
 }
 
 // isTerminal reports whether r is an interactive terminal, where a hook

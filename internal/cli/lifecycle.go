@@ -63,23 +63,31 @@ After 3 blocks in a row it lets the session end with a warning.`,
 
 func (a *app) preToolUseCommand() *cobra.Command {
 	return a.hookCommand(hookSpec{
-		use:     "pre-tool-use",
-		short:   "PreToolUse hook: validate the tool call event (no rules yet: no opinion)",
-		long:    `Parses and validates the event. It gives no opinion: silence, never "allow".`,
-		example: `  echo '{"hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"ls"}}' | massgen-hook pre-tool-use`,
-		event:   protocol.PreToolUse,
-		decide:  noOpinion,
+		use:   "pre-tool-use",
+		short: "PreToolUse hook: run the configured rules before a tool call",
+		long: `Runs the PreToolUse rules that match the tool (global ones, then the agent's
+own) in order: the first deny wins and ends the chain, a rewritten input
+passes to the next rule, ask holds unless a deny follows. With no matching
+rule it gives no opinion: silence, never "allow". See "massgen-hook explain".`,
+		example: `  echo '{"hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"ls"}}' | massgen-hook pre-tool-use
+  massgen-hook pre-tool-use --agent reviewer < event.json`,
+		event:     protocol.PreToolUse,
+		decide:    checks.ToolUse,
+		toolRules: true,
 	})
 }
 
 func (a *app) postToolUseCommand() *cobra.Command {
 	return a.hookCommand(hookSpec{
-		use:     "post-tool-use",
-		short:   "PostToolUse hook: validate the tool result event (no rules yet: no opinion)",
-		long:    `Parses and validates the event, however large its tool_response. It gives no opinion.`,
-		example: `  echo '{"hook_event_name":"PostToolUse","tool_name":"Read","tool_input":{},"tool_response":{}}' | massgen-hook post-tool-use`,
-		event:   protocol.PostToolUse,
-		decide:  noOpinion,
+		use:   "post-tool-use",
+		short: "PostToolUse hook: run the configured rules after a tool call",
+		long: `Runs every PostToolUse rule that matches the tool, in order, and passes on
+everything they inject, each in its own strategy. Reads the event whole,
+however large its tool_response.`,
+		example:   `  echo '{"hook_event_name":"PostToolUse","tool_name":"Read","tool_input":{},"tool_response":{}}' | massgen-hook post-tool-use`,
+		event:     protocol.PostToolUse,
+		decide:    checks.ToolUse,
+		toolRules: true,
 	})
 }
 
@@ -87,8 +95,4 @@ func withoutContext(f func(*checks.Env, *protocol.Event) (protocol.Output, error
 	return func(_ context.Context, env *checks.Env, ev *protocol.Event) (protocol.Output, error) {
 		return f(env, ev)
 	}
-}
-
-func noOpinion(context.Context, *checks.Env, *protocol.Event) (protocol.Output, error) {
-	return protocol.Output{}, nil
 }

@@ -20,16 +20,18 @@ type app struct {
 	stdin          io.Reader
 	stdout, stderr io.Writer
 	getenv         func(string) string
+	environ        func() []string
 	now            func() time.Time
 
 	projectDir string
 	configPath string
 	failClosed bool
+	agent      string
 }
 
 // Main runs massgen-hook with args and returns the process exit code.
 func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	a := &app{stdin: stdin, stdout: stdout, stderr: stderr, getenv: os.Getenv, now: time.Now}
+	a := &app{stdin: stdin, stdout: stdout, stderr: stderr, getenv: os.Getenv, environ: os.Environ, now: time.Now}
 	return a.run(args)
 }
 
@@ -78,6 +80,7 @@ its decision as JSON on stdout. "check" verifies a project in CI.`,
 		a.preToolUseCommand(),
 		a.postToolUseCommand(),
 		a.checkCommand(),
+		a.explainCommand(),
 		a.versionCommand(),
 	} {
 		root.AddCommand(c)

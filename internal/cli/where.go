@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/massgen/massgen-hook/config"
+	"github.com/massgen/massgen-hook/protocol"
 	"github.com/massgen/massgen-hook/scratchpad"
 )
 
@@ -61,4 +62,21 @@ func (a *app) clock() (time.Time, error) {
 		return time.Time{}, fmt.Errorf("MASSGEN_HOOK_NOW=%q is not an RFC 3339 time (like 2026-11-20T09:30:00Z)", v)
 	}
 	return t, nil
+}
+
+// resolveAgent is the agent whose rules apply: --agent, else
+// $MASSGEN_AGENT_ID (an orchestrator sets it per agent process), else the
+// event's agent_type (a Claude Code subagent), else "" (the main thread,
+// which has only the global rules).
+func (a *app) resolveAgent(ev *protocol.Event) string {
+	if a.agent != "" {
+		return a.agent
+	}
+	if id := a.getenv("MASSGEN_AGENT_ID"); id != "" {
+		return id
+	}
+	if ev != nil {
+		return ev.AgentType
+	}
+	return ""
 }

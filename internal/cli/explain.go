@@ -1,0 +1,292 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/massgen/massgen-hook/engine"
+	"github.com/massgen/massgen-hook/protocol"
+)
+
+type explainOptions struct {
+	tool, event, input, format string
+	noRun                      bool
+}
+
+func (a *app) explainCommand() *cobra.Command {
+	var o explainOptions
+	cmd := &cobra.Command{
+		Use:   "explain",
+		Short: "Show which rules match a tool call, what each decides, and the final output",
+		Long: `Reads a PreToolUse or PostToolUse event on stdin (or builds one from --tool,
+--event and --input) and shows the rules considered for it in order: which
+match and which do not, what each decided and why, how long it took, and
+the output the hook would print.
+
+It runs the matching command handlers, since that is the only way to know
+what they decide, but writes no audit line and changes no state: built-in
+checks decide without consuming anything. --no-run lists the rules only.`,
+		Example: `  massgen-hook explain --tool Write --agent reviewer
+  massgen-hook explain --tool Bash --input '{"command":"rm -rf /"}'
+  massgen-hook explain < recorded-event.json`,
+		Args: func(cmd *cobra.Command, args []string) error {
+			if len(args) > 0 {
+				return a.usage(cmd, fmt.Errorf("explain takes no arguments, got %q", args))
+			}
+			return nil
+		},
+		RunE: func(cmd *cobra.Command, _ []string) error { return a.runExplain(cmd, o) },
+	}
+	f := cmd.Flags()
+	f.StringVar(&o.tool, "tool", "", "explain a call of this tool instead of reading an event")
+	f.StringVar(&o.event, "event", "", "PreToolUse or PostToolUse (default: the event's, else PreToolUse)")
+	f.StringVar(&o.input, "input", "", "with --tool: the tool input as a JSON object (default {})")
+	f.StringVar(&a.agent, "agent", "", agentFlagHelp)
+	f.BoolVar(&o.noRun, "no-run", false, "list the rules without running them")
+	f.StringVar(&o.format, "format", "text", "output format: text or json")
+	return cmd
+}
+
+// explanation is explain's answer; the json format prints it as it is.
+type explanation struct {
+	Event     string `json:"event"`
+	Tool      string `json:"tool"`
+	Agent     string `json:"agent"`
+	AgentFrom string `json:"agent_from"`
+	// KnownAgent is set when the config has rules for Agent.
+	KnownAgent bool `json:"known_agent"`
+	// Agents are the agents with rules of their own.
+	Agents []string        `json:"agents_with_rules"`
+	Config string          `json:"config"`
+	Rules  []explainedRule `json:"rules"`
+	Ran    bool            `json:"ran"`
+	Output json.RawMessage `json:"output"`
+}
+
+type explainedRule struct {
+	engine.HookRecord
+	Where      string `json:"where"`
+	Matcher    string `json:"matcher"`
+	Matches    bool   `json:"matches"`
+	Overridden bool   `json:"overridden"`
+	Summary    string `json:"-"`
+}
+
+func (a *app) runExplain(cmd *cobra.Command, o explainOptions) error {
+	if o.format != "text" && o.format != "json" {
+		return a.usage(cmd, fmt.Errorf("--format %q: use text or json", o.format))
+	}
+	if o.event != "" && o.event != protocol.PreToolUse && o.event != protocol.PostToolUse {
+		return a.usage(cmd, fmt.Errorf("--event %q: use PreToolUse or PostToolUse", o.event))
+	}
+	ev, err := a.explainEvent(o)
+	if err != nil {
+		return &usageError{err: err}
+	}
+	project, err := a.resolveProject(ev.Cwd)
+	if err != nil {
+		return &usageError{err: err}
+	}
+	cfg, rules, err := a.loadConfig(project)
+	if err != nil {
+		return err
+	}
+	now, err := a.clock()
+	if err != nil {
+		return &usageError{err: err}
+	}
+	env := a.checksEnv(project, cfg, rules, now, ev)
+	env.DryRun = true
+	x := explanation{Event: ev.HookEventName, Tool: ev.ToolName, Agent: env.Agent, AgentFrom: a.agentSource(ev), KnownAgent: rules.KnowsAgent(env.Agent), Agents: rules.Agents(), Config: cfg.Path}
+	if x.Config == "" {
+		x.Config = "(none: built-in defaults)"
+	}
+	byName := map[*engine.Rule]int{}
+	for _, c := range rules.Candidates(ev.HookEventName, env.Agent, ev.ToolName) {
+		byName[c.Rule] = len(x.Rules)
+		x.Rules = append(x.Rules, explainedRule{
+			HookRecord: engine.HookRecord{Name: c.Rule.Name, Type: c.Rule.Type, Scope: c.Rule.Scope},
+			Where:      c.Rule.Where(), Matcher: c.Rule.Matcher.String(), Matches: c.Matches, Overridden: c.Overridden,
+			Summary: c.Rule.Describe(),
+		})
+	}
+	if !o.noRun {
+		x.Ran = true
+		res, _ := env.RunRules(context.Background(), ev)
+		applied := rules.Select(ev.HookEventName, env.Agent, ev.ToolName)
+		for i, rec := range res.Hooks {
+			x.Rules[byName[applied[i]]].HookRecord = rec
+		}
+		var buf bytes.Buffer
+		if err := protocol.Write(&buf, ev.HookEventName, res.Output); err != nil {
+			return err
+		}
+		x.Output = json.RawMessage(bytes.TrimSpace(buf.Bytes()))
+	}
+	if o.format == "json" {
+		enc := json.NewEncoder(a.stdout)
+		enc.SetEscapeHTML(false)
+		enc.SetIndent("", "  ")
+		return enc.Encode(x)
+	}
+	return writeExplanation(a.stdout, &x)
+}
+
+// explainEvent is the event to explain: built from the flags, or read from stdin.
+func (a *app) explainEvent(o explainOptions) (*protocol.Event, error) {
+	if o.tool != "" {
+		event := o.event
+		if event == "" {
+			event = protocol.PreToolUse
+		}
+		input := o.input
+		if input == "" {
+			input = "{}"
+		}
+		if t := strings.TrimSpace(input); !json.Valid([]byte(t)) || t[0] != '{' {
+			return nil, fmt.Errorf("--input %q is not a JSON object", preview(input))
+		}
+		raw, err := json.Marshal(map[string]any{"hook_event_name": event, "tool_name": o.tool, "tool_input": json.RawMessage(input), "session_id": "explain"})
+		if err != nil {
+			return nil, fmt.Errorf("--input is not a JSON object: %v", err)
+		}
+		return protocol.ParseEvent(raw, event)
+	}
+	if o.input != "" {
+		return nil, errors.New("--input goes with --tool")
+	}
+	if isTerminal(a.stdin) {
+		return nil, errors.New("explain needs an event on stdin, or --tool NAME")
+	}
+	raw, err := io.ReadAll(a.stdin)
+	if err != nil {
+		return nil, fmt.Errorf("reading the event from stdin: %w", err)
+	}
+	ev, err := protocol.ParseEvent(raw, o.event)
+	var ie *protocol.InputError
+	if o.event == "" && errors.As(err, &ie) && ie.Field == "hook_event_name" && strings.Contains(ie.Msg, "missing") {
+		ev, err = protocol.ParseEvent(raw, protocol.PreToolUse)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if ev.HookEventName != protocol.PreToolUse && ev.HookEventName != protocol.PostToolUse {
+		return nil, fmt.Errorf("explain reads PreToolUse and PostToolUse events; this one is %s", ev.HookEventName)
+	}
+	return ev, nil
+}
+
+// agentSource says where the agent identity came from, mirroring resolveAgent.
+func (a *app) agentSource(ev *protocol.Event) string {
+	switch {
+	case a.agent != "":
+		return "--agent"
+	case a.getenv("MASSGEN_AGENT_ID") != "":
+		return "MASSGEN_AGENT_ID"
+	case ev.AgentType != "":
+		return "the event's agent_type"
+	}
+	return "main thread"
+}
+
+func writeExplanation(w io.Writer, x *explanation) error {
+	agent := "the main thread (global rules only)"
+	if x.Agent != "" {
+		agent = fmt.Sprintf("agent %q (from %s)", x.Agent, x.AgentFrom)
+	}
+	fmt.Fprintf(w, "%s of tool %q, for %s\nconfig: %s\n", x.Event, x.Tool, agent, x.Config)
+	if x.Agent != "" && !x.KnownAgent {
+		fmt.Fprintf(w, "agent %q has no rules of its own: only the global rules apply (agents with rules: %s)\n", x.Agent, orNone(x.Agents))
+	}
+	if len(x.Rules) == 0 {
+		fmt.Fprintf(w, "\nno %s rules are configured for this agent\n", x.Event)
+	}
+	n := 0
+	for _, r := range x.Rules {
+		if !r.Matches || r.Overridden {
+			continue
+		}
+		if n == 0 {
+			fmt.Fprintln(w, "\nrules that apply, in the order they run:")
+		}
+		n++
+		fmt.Fprintf(w, "  %d. %s\n", n, r.Summary)
+		if !x.Ran {
+			continue
+		}
+		fmt.Fprintf(w, "     -> %s", r.Decision)
+		if r.Reason != "" {
+			fmt.Fprintf(w, ": %s", oneLine(r.Reason))
+		}
+		if r.Decision != "skipped" {
+			fmt.Fprintf(w, " (%.1f ms)", r.DurationMS)
+		} else {
+			fmt.Fprint(w, " (an earlier deny ended the chain)")
+		}
+		fmt.Fprintln(w)
+		if r.Error != "" {
+			fmt.Fprintf(w, "     error: %s\n", oneLine(r.Error))
+		}
+		if r.Rewrote {
+			fmt.Fprintln(w, "     rewrote the tool input")
+		}
+		if r.Injection != "" {
+			fmt.Fprintf(w, "     injects: %s\n", r.Injection)
+		}
+		for _, note := range r.Notes {
+			fmt.Fprintf(w, "     note: %s\n", note)
+		}
+	}
+	if len(x.Rules) > 0 && n == 0 {
+		fmt.Fprintln(w, "\nno rule applies")
+	}
+	header := false
+	for _, r := range x.Rules {
+		if r.Matches && !r.Overridden {
+			continue
+		}
+		if !header {
+			fmt.Fprintln(w, "\nrules that do not apply:")
+			header = true
+		}
+		why := fmt.Sprintf("matcher %q does not match %q", r.Matcher, x.Tool)
+		if r.Overridden {
+			why = fmt.Sprintf("agent %q overrides the global %s rules", x.Agent, x.Event)
+		}
+		fmt.Fprintf(w, "  - %s (%s): %s\n", r.Name, r.Where, why)
+	}
+	if !x.Ran {
+		_, err := fmt.Fprintln(w, "\nnot run (--no-run)")
+		return err
+	}
+	out := string(x.Output)
+	if out == "" {
+		out = "(nothing: no opinion)"
+	}
+	_, err := fmt.Fprintf(w, "\noutput:\n%s\n", out)
+	return err
+}
+
+func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+func orNone(names []string) string {
+	if len(names) == 0 {
+		return "none"
+	}
+	return strings.Join(names, ", ")
+}
+
+// preview is the start of s, for an error message.
+func preview(s string) string {
+	if r := []rune(s); len(r) > 40 {
+		return string(r[:40]) + "…"
+	}
+	return s
+}
