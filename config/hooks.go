@@ -79,10 +79,11 @@ type Hook struct {
 	FailClosed bool
 	// Options configure a built-in check; it decodes them itself.
 	Options yaml.Node
-	// File and Line are where the rule is written, for messages that tell
-	// the user what to fix.
+	// File, Line and Key (the dotted path, hooks.PreToolUse[0]) are where
+	// the rule is written, for messages that tell the user what to fix.
 	File string
 	Line int
+	Key  string
 
 	raw   rawHook
 	lines map[string]int
@@ -180,8 +181,9 @@ func (h *Hook) decode(n *yaml.Node) error {
 	return n.Decode(&h.raw)
 }
 
-// lineOf returns the line of the hook's key, or of the hook itself.
-func (h *Hook) lineOf(key string) int {
+// LineOf returns the line of the rule's field (handler, options, ...), or
+// of the rule itself when the field is not written.
+func (h *Hook) LineOf(key string) int {
 	if l := h.lines[key]; l > 0 {
 		return l
 	}
@@ -276,9 +278,9 @@ func (c *Config) checkScope(h *Hooks, key string, agent bool, bad func(line int,
 func (c *Config) checkHook(h *Hook, key string, bad func(line int, key, format string, args ...any)) {
 	r := &h.raw
 	fail := func(field, format string, args ...any) {
-		bad(h.lineOf(field), key+"."+field, format, args...)
+		bad(h.LineOf(field), key+"."+field, format, args...)
 	}
-	h.File = c.Path
+	h.File, h.Key = c.Path, key
 	h.Name, h.Handler, h.Args, h.Shell, h.FailClosed, h.Options = r.Name, r.Handler, r.Args, r.Shell, r.FailClosed, r.Options
 	m, err := match.Compile(r.Matcher)
 	if err != nil {
