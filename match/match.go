@@ -15,6 +15,7 @@ package match
 import (
 	"fmt"
 	"regexp"
+	"regexp/syntax"
 	"strings"
 )
 
@@ -36,12 +37,17 @@ func Compile(pattern string) (Matcher, error) {
 		if rest == "" {
 			return Matcher{}, fmt.Errorf("matcher %q: empty regular expression after %q", pattern, RegexPrefix)
 		}
-		// Compiled alone first so an error quotes what the user wrote, not
-		// the anchored wrapper.
-		if _, err := regexp.Compile(rest); err != nil {
+		// The expression is parsed alone first: "re:a)|(b" would compile
+		// inside the wrapper while escaping its anchors, and an error then
+		// quotes what the user wrote, not the wrapper.
+		if _, err := syntax.Parse(rest, syntax.Perl); err != nil {
 			return Matcher{}, fmt.Errorf("matcher %q: invalid regular expression: %s", pattern, reError(err))
 		}
-		m.re = regexp.MustCompile(`^(?:` + rest + `)$`)
+		re, err := regexp.Compile(`^(?:` + rest + `)$`)
+		if err != nil {
+			return Matcher{}, fmt.Errorf("matcher %q: invalid regular expression: %s", pattern, reError(err))
+		}
+		m.re = re
 		return m, nil
 	}
 	if pattern == "" || pattern == "*" {
