@@ -35,6 +35,34 @@ for i in range(10000):
         f.write("## What I did\nline\n## Cross-agent observations\nline\n## Unresolved\nline\n")
 PY
 
+# The hook engine: a project with rules, none of which matches a main-thread
+# Bash call, and one whose single rule runs a trivial handler (the floor
+# itself: it answers {}, no opinion) on every Bash call.
+rules=$work/rules
+mkdir -p "$rules/.claude"
+cat > "$rules/.claude/massgen-hook.yaml" <<'YAML'
+hooks:
+  PreToolUse:
+    - matcher: "Write|Edit|MultiEdit"
+      handler: ./hooks/check-write.sh
+      fail_closed: true
+    - matcher: "mcp__*"
+      handler: ./hooks/mcp.sh
+    - matcher: "re:Notebook.*"
+      handler: ./hooks/notebook.sh
+  PostToolUse:
+    - handler: ./hooks/log.sh
+agents:
+  - id: reviewer
+    hooks:
+      PreToolUse:
+        - matcher: "Bash"
+          handler: ./hooks/reviewer-bash.sh
+YAML
+onehook=$work/onehook
+mkdir -p "$onehook/.claude"
+printf 'hooks:\n  PreToolUse:\n    - matcher: Bash\n      handler: %s\n' "$PWD/bin/floor" > "$onehook/.claude/massgen-hook.yaml"
+
 ev=$work/events; mkdir -p "$ev"
 printf '{"session_id":"b1","cwd":"%s","hook_event_name":"SubagentStop","stop_hook_active":false,"agent_id":"a1","agent_type":"spec-writer"}' "$proj" > "$ev/subagent-stop.json"
 printf '{"session_id":"b1","cwd":"%s","hook_event_name":"SubagentStop","stop_hook_active":false,"agent_id":"a2","agent_type":"missing-writer"}' "$proj" > "$ev/subagent-stop-block.json"
@@ -65,6 +93,11 @@ case_json() { # name target max subcommand event-file [project]
   case_json "session-start (no git)" "≤ 2×" 2 session-start "$ev/session-start.json"; echo ,
   case_json "session-start, 10,000 files / 50 agents" "≤ 2×" 2 session-start "$ev/session-start-big.json" "$big"; echo ,
   case_json "pre-tool-use, 200-char Bash" "≤ 1.5×" 1.5 pre-tool-use "$ev/pre-tool-use.json"; echo ,
+  case_json "pre-tool-use, rules configured, none matching" "≤ 1.5×" 1.5 pre-tool-use "$ev/pre-tool-use.json" "$rules"; echo ,
+  # Against the floor that also starts one child (bench/floor -spawn): the
+  # engine's only extra cost for one handler must be that process start.
+  case_json "pre-tool-use, one trivial command handler" "≤ 1.5×" 1.5 pre-tool-use "$ev/pre-tool-use.json" "$onehook" |
+    sed "s#\"argv\":\[\"bin/floor\"\]#\"argv\":[\"bin/floor\",\"-spawn\",\"$PWD/bin/floor\"]#"; echo ,
   case_json "post-tool-use, 1 MiB tool_response" "≤ 2×" 2 post-tool-use "$ev/post-tool-use.json"
   echo ']}'
 } > "$work/spec.json"
