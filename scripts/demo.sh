@@ -28,6 +28,7 @@ hook() {
   printf '%s▶ %s%s  %s(massgen-hook %s, exit %d)%s\n' "$bold" "$event" "$off" "$dim" "$sub" "$status" "$off"
   case "$out" in
     "") printf '  %sno opinion%s: the action proceeds\n' "$green" "$off" ;;
+    *'"permissionDecision":"deny"'*) printf '  %sDENY%s: %s\n' "$red" "$off" "$(field permissionDecisionReason "$out")" ;;
     *'"decision":"block"'*) printf '  %sBLOCK%s: %s\n' "$red" "$off" "$(field reason "$out")" ;;
     *'"systemMessage"'*) printf '  %sLET GO with a warning%s: %s\n' "$red" "$off" "$(field systemMessage "$out")" ;;
     *additionalContext*) printf '  %scontext added%s:\n' "$cyan" "$off"; field additionalContext "$out" | sed 's/^/    │ /'; echo ;;
@@ -58,10 +59,32 @@ write ".claude/scratchpad/ego/2026-01-05.md" <<'MD'
 Assessment: the team converges; watch for duplicated test fixtures.
 MD
 
+# Two rules for the hook engine: a shell check on Bash, and a built-in
+# reminder after a high-priority task is completed.
+write ".claude/massgen-hook.yaml" <<'YAML'
+hooks:
+  PreToolUse:
+    - name: no-rm-rf
+      matcher: Bash
+      shell: 'if grep -q "rm -rf"; then echo "rm -rf is not allowed here: delete the files you mean, one by one" >&2; exit 2; fi'
+  PostToolUse:
+    - matcher: "*update_task_status"
+      type: builtin
+      handler: high_priority_task_reminder
+YAML
+
 hook SessionStart session-start ',"source":"startup"'
 hook SubagentStart subagent-start ',"agent_id":"a1","agent_type":"spec-writer"'
 hook PreToolUse pre-tool-use ',"agent_id":"a1","agent_type":"spec-writer","tool_name":"Write","tool_input":{"file_path":"docs/spec.md","content":"..."},"tool_use_id":"t1"'
 hook PostToolUse post-tool-use ',"agent_id":"a1","agent_type":"spec-writer","tool_name":"Write","tool_input":{"file_path":"docs/spec.md"},"tool_response":{"success":true},"tool_use_id":"t1"'
+
+echo "${dim}# the rules in .claude/massgen-hook.yaml: a harmless command, a dangerous one, a finished task${off}"
+hook PreToolUse pre-tool-use ',"agent_id":"a1","agent_type":"spec-writer","tool_name":"Bash","tool_input":{"command":"ls docs"},"tool_use_id":"t2"'
+hook PreToolUse pre-tool-use ',"agent_id":"a1","agent_type":"spec-writer","tool_name":"Bash","tool_input":{"command":"rm -rf docs"},"tool_use_id":"t3"'
+hook PostToolUse post-tool-use ',"agent_id":"a1","agent_type":"spec-writer","tool_name":"mcp__planning__update_task_status","tool_input":{"task_id":"1"},"tool_response":{"task":{"id":"1","priority":"high","status":"completed"}},"tool_use_id":"t4"'
+echo "${dim}# why was rm -rf denied? (massgen-hook explain)${off}"
+"$project/.claude/hooks/massgen-hook" explain --tool Bash --input '{"command":"rm -rf docs"}' | sed 's/^/    /'
+echo
 
 echo "${dim}# spec-writer tries to finish without a scratchpad...${off}"
 hook SubagentStop subagent-stop ',"stop_hook_active":false,"agent_id":"a1","agent_type":"spec-writer"'
