@@ -150,25 +150,10 @@ func parseHookResult(event string, body []byte) (Verdict, error) {
 	return v, nil
 }
 
-// claudeOutput is the part of Claude Code's hook output the engine reads.
-type claudeOutput struct {
-	Continue      *bool  `json:"continue"`
-	StopReason    string `json:"stopReason"`
-	SystemMessage string `json:"systemMessage"`
-	Decision      string `json:"decision"`
-	Reason        string `json:"reason"`
-	Specific      *struct {
-		HookEventName            string          `json:"hookEventName"`
-		PermissionDecision       string          `json:"permissionDecision"`
-		PermissionDecisionReason string          `json:"permissionDecisionReason"`
-		UpdatedInput             json.RawMessage `json:"updatedInput"`
-		AdditionalContext        string          `json:"additionalContext"`
-		UpdatedToolOutput        json.RawMessage `json:"updatedToolOutput"`
-	} `json:"hookSpecificOutput"`
-}
-
+// parseClaudeOutput reads a Claude Code hook output, in the same type the
+// binary writes its own with.
 func parseClaudeOutput(event string, body []byte) (Verdict, error) {
-	var o claudeOutput
+	var o protocol.Output
 	if err := strictUnmarshal(body, &o); err != nil {
 		return Verdict{}, fmt.Errorf("Claude Code hook output: %w", err)
 	}
@@ -187,7 +172,7 @@ func parseClaudeOutput(event string, body []byte) (Verdict, error) {
 	default:
 		return Verdict{}, fmt.Errorf("Claude Code hook output: decision %q (want block)", o.Decision)
 	}
-	if h := o.Specific; h != nil {
+	if h := o.HookSpecificOutput; h != nil {
 		if h.HookEventName != event {
 			return Verdict{}, fmt.Errorf("Claude Code hook output: hookSpecificOutput.hookEventName is %q, want %q", h.HookEventName, event)
 		}
