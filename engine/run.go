@@ -130,9 +130,6 @@ type aggregate struct {
 	decision         string // strongest of allow < ask < defer
 	reasons          []string
 	rewrittenBy      []string
-	// allowSawFinal is false when the input was rewritten after the last
-	// allow: that allow approved a call that is no longer the one to run.
-	allowSawFinal bool
 	// both
 	injections []Injection
 	messages   []string
@@ -169,10 +166,12 @@ func (a *aggregate) add(r *Rule, v Verdict) {
 	if v.UpdatedInput != nil {
 		a.call.ToolInput = v.UpdatedInput
 		a.rewrittenBy = append(a.rewrittenBy, r.Name)
-		a.allowSawFinal = false
-	}
-	if v.Decision == Allow {
-		a.allowSawFinal = true // it saw the current input, or rewrote it itself
+		if a.decision == Allow {
+			// An allow approved the input it saw, not this rewrite of it.
+			// (A rule that rewrites and allows approves its own rewrite:
+			// its allow is counted below.)
+			a.decision, a.reasons = "", nil
+		}
 	}
 	switch {
 	case v.Decision == Deny:
@@ -198,29 +197,19 @@ func (a *aggregate) result() Result {
 	out.SystemMessage = joinLines(a.messages)
 	ctxText := renderInjections(a.injections)
 	if a.call.HookType == protocol.PostToolUse {
-		res.Decision = "none"
-		if len(a.blockReasons) > 0 {
-			*out = withBlock(*out, joinLines(a.blockReasons))
-			res.Decision, res.Reason = "block", out.Reason
-		} else if ctxText != "" {
-			res.Decision = "inject"
-		}
-		if a.outputBy != "" && res.Decision == "none" {
-			res.Decision = "rewrite"
-		}
-		if ctxText != "" || a.outputBy != "" {
-			out.HookSpecificOutput = &protocol.HookSpecific{HookEventName: protocol.PostToolUse, AdditionalContext: ctxText}
-			if a.outputBy != "" {
-				out.HookSpecificOutput.UpdatedToolOutput = a.call.ToolOutput
-			}
-		}
-		return res
+		a.postResult(&res, ctxText)
+	} else {
+		a.preResult(&res, ctxText)
 	}
+	return res
+}
+
+func (a *aggregate) preResult(res *Result, ctxText string) {
 	h := &protocol.HookSpecific{HookEventName: protocol.PreToolUse, AdditionalContext: ctxText}
 	switch {
 	case a.deny != "":
 		h.PermissionDecision, h.PermissionDecisionReason = Deny, a.denyReason
-	case a.decision != "" && !(a.decision == Allow && len(a.rewrittenBy) > 0 && !a.allowSawFinal):
+	case a.decision != "":
 		h.PermissionDecision, h.PermissionDecisionReason = a.decision, joinLines(a.reasons)
 	case len(a.rewrittenBy) > 0:
 		// A rewrite with no decision must not become an allow, which would
@@ -233,7 +222,7 @@ func (a *aggregate) result() Result {
 		h.UpdatedInput = a.call.ToolInput
 	}
 	if h.PermissionDecision != "" || h.AdditionalContext != "" {
-		out.HookSpecificOutput = h
+		res.Output.HookSpecificOutput = h
 	}
 	res.Decision, res.Reason = h.PermissionDecision, h.PermissionDecisionReason
 	if res.Decision == "" {
@@ -242,10 +231,25 @@ func (a *aggregate) result() Result {
 			res.Decision = "inject"
 		}
 	}
-	return res
 }
 
-func withBlock(o protocol.Output, reason string) protocol.Output {
-	o.Decision, o.Reason = "block", reason
-	return o
+func (a *aggregate) postResult(res *Result, ctxText string) {
+	out := &res.Output
+	switch {
+	case len(a.blockReasons) > 0:
+		out.Decision, out.Reason = "block", joinLines(a.blockReasons)
+		res.Decision, res.Reason = "block", out.Reason
+	case ctxText != "":
+		res.Decision = "inject"
+	case a.outputBy != "":
+		res.Decision = "rewrite"
+	default:
+		res.Decision = "none"
+	}
+	if ctxText != "" || a.outputBy != "" {
+		out.HookSpecificOutput = &protocol.HookSpecific{HookEventName: protocol.PostToolUse, AdditionalContext: ctxText}
+		if a.outputBy != "" {
+			out.HookSpecificOutput.UpdatedToolOutput = a.call.ToolOutput
+		}
+	}
 }
