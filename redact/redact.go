@@ -10,6 +10,12 @@
 // scan lets text that cannot match any rule skip them entirely. When it cannot
 // tell, it masks: an audit line with too much redacted is a nuisance, but a
 // leaked credential is an incident.
+//
+// Known gaps, where a rule would mask too much ordinary text: `curl -u
+// user:pass` (indistinguishable from `docker -u 1000:1000`), `mysql -pSECRET`,
+// `sshpass -p`, names ending in _KEY or _PWD outside the list, Stripe's
+// sk_live_ keys, a bare token as a URL's user name, all-lowercase bearer
+// values, and YAML block values (`password: |`).
 package redact
 
 import (
