@@ -34,8 +34,6 @@ func (env *Env) RunRules(ctx context.Context, ev *protocol.Event) (engine.Result
 		Project:      env.Layout.Project,
 		ToolInput:    ev.ToolInput,
 		ToolOutput:   ev.ToolResponse,
-		State:        env.State,
-		DryRun:       env.DryRun,
 		Environ:      env.Environ,
 	}
 	if env.Rules == nil {

@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"github.com/massgen/massgen-hook/protocol"
-	"github.com/massgen/massgen-hook/state"
 )
 
 // Call is one tool call as the rules see it.
@@ -27,11 +26,6 @@ type Call struct {
 	ToolInput json.RawMessage
 	// ToolOutput is PostToolUse's tool response, as the current rule sees it.
 	ToolOutput json.RawMessage
-	// State is the runtime directory built-in checks keep their state in.
-	State *state.Dir
-	// DryRun is set by explain: built-in checks must decide without
-	// changing any state (no counter moves, no message is consumed).
-	DryRun bool
 	// Environ is the environment command handlers inherit.
 	Environ []string
 }

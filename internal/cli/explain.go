@@ -31,8 +31,7 @@ match and which do not, what each decided and why, how long it took, and
 the output the hook would print.
 
 It runs the matching command handlers, since that is the only way to know
-what they decide, but writes no audit line and changes no state: built-in
-checks decide without consuming anything. --no-run lists the rules only.`,
+what they decide, but writes no audit line. --no-run lists the rules only.`,
 		Example: `  massgen-hook explain --tool Write --agent reviewer
   massgen-hook explain --tool Bash --input '{"command":"rm -rf /"}'
   massgen-hook explain < recorded-event.json`,
