@@ -2,7 +2,6 @@ package engine
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"sort"
 	"strings"
@@ -62,5 +61,3 @@ func (reg Registry) make(h config.Hook) (Builtin, error) {
 	}
 	return b, nil
 }
-
-func joinErrors(errs []error) error { return errors.Join(errs...) }

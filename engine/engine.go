@@ -12,6 +12,7 @@
 package engine
 
 import (
+	"errors"
 	"fmt"
 	"sort"
 	"strings"
@@ -76,7 +77,7 @@ func Compile(cfg *config.Config, builtins Registry) (*Engine, error) {
 		e.agents[a.ID] = byEvent
 	}
 	if len(errs) > 0 {
-		return nil, joinErrors(errs)
+		return nil, errors.Join(errs...)
 	}
 	return e, nil
 }

@@ -13,10 +13,10 @@ import (
 // "allow" (its default) means no objection, which is not Claude Code's
 // allow (that skips the user's permission prompt).
 const (
-	Allow = "allow" // explicit, only from a Claude Code output's permissionDecision
-	Deny  = "deny"
-	Ask   = "ask"
-	Defer = "defer"
+	Allow = protocol.DecisionAllow // explicit, only from a Claude Code output's permissionDecision
+	Deny  = protocol.DecisionDeny
+	Ask   = protocol.DecisionAsk
+	Defer = protocol.DecisionDefer
 )
 
 // Injection strategies (seed 000): tool_result is set apart from the tool

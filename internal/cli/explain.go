@@ -78,6 +78,9 @@ type explainedRule struct {
 	Summary    string `json:"-"`
 }
 
+// applies mirrors engine.Candidate.Applies: the rule runs for the call.
+func (r explainedRule) applies() bool { return r.Matches && !r.Overridden }
+
 func (a *app) runExplain(cmd *cobra.Command, o explainOptions) error {
 	if o.format != "text" && o.format != "json" {
 		return a.usage(cmd, fmt.Errorf("--format %q: use text or json", o.format))
@@ -107,9 +110,7 @@ func (a *app) runExplain(cmd *cobra.Command, o explainOptions) error {
 	if x.Config == "" {
 		x.Config = "(none: built-in defaults)"
 	}
-	byName := map[*engine.Rule]int{}
 	for _, c := range rules.Candidates(ev.HookEventName, env.Agent, ev.ToolName) {
-		byName[c.Rule] = len(x.Rules)
 		x.Rules = append(x.Rules, explainedRule{
 			HookRecord: engine.HookRecord{Name: c.Rule.Name, Type: c.Rule.Type, Scope: c.Rule.Scope},
 			Where:      c.Rule.Where(), Matcher: c.Rule.Matcher.String(), Matches: c.Matches, Overridden: c.Overridden,
@@ -119,9 +120,14 @@ func (a *app) runExplain(cmd *cobra.Command, o explainOptions) error {
 	if !o.noRun {
 		x.Ran = true
 		res, _ := env.RunRules(context.Background(), ev)
-		applied := rules.Select(ev.HookEventName, env.Agent, ev.ToolName)
-		for i, rec := range res.Hooks {
-			x.Rules[byName[applied[i]]].HookRecord = rec
+		// The engine ran exactly the candidates that apply, in this order,
+		// one record each (skipped ones included).
+		next := 0
+		for i := range x.Rules {
+			if r := &x.Rules[i]; r.applies() && next < len(res.Hooks) {
+				r.HookRecord = res.Hooks[next]
+				next++
+			}
 		}
 		var buf bytes.Buffer
 		if err := protocol.Write(&buf, ev.HookEventName, res.Output); err != nil {
@@ -209,7 +215,7 @@ func writeExplanation(w io.Writer, x *explanation) error {
 	}
 	n := 0
 	for _, r := range x.Rules {
-		if !r.Matches || r.Overridden {
+		if !r.applies() {
 			continue
 		}
 		if n == 0 {
@@ -248,7 +254,7 @@ func writeExplanation(w io.Writer, x *explanation) error {
 	}
 	header := false
 	for _, r := range x.Rules {
-		if r.Matches && !r.Overridden {
+		if r.applies() {
 			continue
 		}
 		if !header {
