@@ -1,0 +1,141 @@
+// Package shellcmd reads a Bash command line the way the shell would run it
+// and lists the simple commands in it, wrappers unwrapped, with their words,
+// redirections and working directory, so guards can judge commands without
+// being fooled by quoting, echo, or sudo.
+//
+// The shell grammar is left to mvdan.cc/sh/v3/syntax; this package only
+// walks the tree it builds. Nothing is executed and nothing on disk is
+// consulted: parameters other than HOME and PWD are unknown, and globs are
+// reported as patterns.
+package shellcmd
+
+import (
+	"errors"
+	"fmt"
+	"path"
+	"strings"
+	"sync"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// Options describe the shell the command line would run in.
+type Options struct {
+	Dir  string // the shell's working directory (absolute); "" unknown
+	Home string // $HOME, for ~ and $HOME; "" unknown
+}
+
+// Script is everything a command line would run.
+type Script struct {
+	// Commands lists every simple command, depth-first in the order the
+	// shell starts them: the commands of a word's substitutions come
+	// before the command whose word it is; pipeline stages left to right;
+	// a function body where the function is defined; the commands of a
+	// `bash -c` or eval string where the shell or eval stands; the command
+	// of a `find -exec` right after find.
+	Commands []*Command
+}
+
+// Command is one simple command as it would run.
+//
+// Wrappers (sudo, env, xargs, ...) are not listed themselves: the command
+// they run is, with the wrapper named in Wrappers. A wrapper that runs no
+// command line (`sudo -v`, `command -v x`, `exec >log`, a shell whose -c
+// string is not known) is listed as the command it is. Declarations
+// (export, declare, local, readonly, typeset) are listed as commands, with
+// each assignment as one word; `[[ ]]`, `(( ))` and let are not, though the
+// substitutions inside them are. A statement of redirections without a
+// command word (`> file`) is listed with a zero Name so its writes show.
+type Command struct {
+	Name Word   // the program, after unwrapping (e.g. rm, /bin/rm)
+	Args []Word // the words after Name
+	// Redirects are the file redirections that apply to it: those of the
+	// compound commands around it and of a `bash -c` or xargs that ran it
+	// (outermost first), then its own. Several commands may share one
+	// slice: do not modify it.
+	Redirects []Redirect
+	// Wrappers it ran through, outermost first: "sudo", "env", "xargs",
+	// "bash -c" (with the shell's own name: "sh -c", "su -c"), "eval",
+	// "find -exec" (also for -execdir, -ok, -okdir), "time", "nohup",
+	// "timeout", "$(...)", "`...`", "<(...)", ">(...)", ...
+	// Several commands may share one slice: do not modify it.
+	Wrappers []string
+	// Dir is the working directory when it runs: Options.Dir, changed by
+	// an earlier literal `cd DIR` in the same list, env -C or sudo -D.
+	// "" when unknown: after a cd to a non-literal directory, cd -,
+	// pushd/popd, a cd inside a loop, a cd on only some branches, under
+	// find -execdir, and in function bodies (they run where they are called).
+	Dir string
+	// Pipeline is the id of the innermost pipeline the command belongs to,
+	// unique within the Script; Stage and Stages give its 0-based position
+	// in that pipeline and the pipeline's length (a lone command: 0, 1).
+	// All commands of one stage share its position: in `curl x | { a; b; }`
+	// both a and b are stage 1, and a command run by a wrapper or
+	// `bash -c` in a stage keeps that stage.
+	Pipeline      int
+	Stage, Stages int
+	Background    bool   // it runs asynchronously: in a statement ending in &, or a coprocess
+	Func          string // name of the function whose body contains it ("" at top level)
+}
+
+// Base returns the last element of the program's path ("rm" for /bin/rm),
+// or "" when the program is not known.
+func (c *Command) Base() string {
+	if !c.Name.Known || c.Name.Value == "" {
+		return ""
+	}
+	return path.Base(c.Name.Value)
+}
+
+// maxDepth bounds how many `bash -c` and eval strings are parsed inside one
+// another, so a crafted command line cannot make us parse forever. A shell
+// nested deeper is listed as an ordinary command.
+const maxDepth = 4
+
+// errInternal marks a bug in this package caught at run time: Parse must
+// never take the hook down, whatever it is given.
+var errInternal = errors.New("shellcmd: internal error")
+
+// Parse parses src as bash and returns every simple command it would run.
+// A syntax error, also one in a `bash -c` or eval string, is returned as an
+// error with a nil Script.
+func Parse(src string, opts Options) (script *Script, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			script, err = nil, fmt.Errorf("%w: %v", errInternal, r)
+		}
+	}()
+	f, err := parse(src, syntax.LangBash)
+	if err != nil {
+		return nil, err
+	}
+	w := walker{opts: clean(opts), script: &Script{}}
+	w.stmts(f.Stmts, ctx{src: src, pipe: -1}, w.opts.Dir)
+	if w.err != nil {
+		return nil, w.err
+	}
+	return w.script, nil
+}
+
+// clean drops trailing slashes so that ~/x and $PWD/x join without "//".
+func clean(o Options) Options {
+	if o.Dir != "" {
+		o.Dir = path.Clean(o.Dir)
+	}
+	if o.Home != "" {
+		o.Home = path.Clean(o.Home)
+	}
+	return o
+}
+
+// parsers recycles syntax parsers: each carries a few kilobytes of buffers
+// and Parse runs on every tool call. A parser holds nothing of the trees it
+// built, so it can go back as soon as Parse returns.
+var parsers = sync.Pool{New: func() any { return syntax.NewParser() }}
+
+func parse(src string, lang syntax.LangVariant) (*syntax.File, error) {
+	p := parsers.Get().(*syntax.Parser)
+	defer parsers.Put(p)
+	syntax.Variant(lang)(p)
+	return p.Parse(strings.NewReader(src), "")
+}

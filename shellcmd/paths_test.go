@@ -1,0 +1,169 @@
+package shellcmd
+
+import (
+	"slices"
+	"strings"
+	"testing"
+)
+
+func TestWritesReads(t *testing.T) {
+	tests := []struct {
+		src    string
+		writes []string
+		reads  []string
+	}{
+		// Writers that write or delete every operand.
+		{`rm -rf --no-preserve-root / "$D"`, []string{"/", `"$D"?`}, nil},
+		{`rm -- -f x`, []string{"-f", "x"}, nil},
+		{`rm x -rf`, []string{"x"}, nil},
+		{`rmdir -p a/b`, []string{"a/b"}, nil},
+		{`unlink l`, []string{"l"}, nil},
+		{`shred -n 3 -u -s 1K s --random-source=r`, []string{"s"}, nil},
+		{`tee -a log out.txt`, []string{"log", "out.txt"}, nil},
+		{`touch -d yesterday -r ref -t 2001 f`, []string{"f"}, nil},
+		{`mkdir -p -m 755 a b`, []string{"a", "b"}, nil},
+		{`truncate -s 0 -r ref f`, []string{"f"}, nil},
+		// Copiers: the destination is written, the sources read.
+		{`mv a b dest`, []string{"a", "b", "dest"}, []string{"a", "b"}},
+		{`mv -t dest a b`, []string{"a", "b", "dest"}, []string{"a", "b"}},
+		{`mv -S .bak --target-directory=d a`, []string{"a", "d"}, []string{"a"}},
+		{`cp -r a b dest`, []string{"dest"}, []string{"a", "b"}},
+		{`cp -t dest a b`, []string{"dest"}, []string{"a", "b"}},
+		{`cp --suffix .x a b`, []string{"b"}, []string{"a"}},
+		{`install -m 644 -o root f /usr/local/bin/f`, []string{"/usr/local/bin/f"}, nil},
+		{`install -d -m 755 d1 d2`, []string{"d1", "d2"}, nil},
+		{`ln -sf target link`, []string{"link"}, nil},
+		{`ln -s /x/y`, []string{"y"}, nil},
+		{`ln -t dir a b`, []string{"dir"}, nil},
+		{`rsync -avz -e ssh --exclude .git src/ host:dst/`, []string{"host:dst/"}, []string{"src/"}},
+		{`rsync --exclude-from list a b c`, []string{"c"}, []string{"a", "b"}},
+		{`rsync host:x`, nil, nil},
+		{`scp -P 22 -i key a b host:/tmp/`, []string{"host:/tmp/"}, []string{"a", "b"}},
+		// Mode and owner changers.
+		{`chmod -R 755 d f`, []string{"d", "f"}, nil},
+		{`chmod -x f`, []string{"f"}, nil},
+		{`chmod u+x,go-w f`, []string{"f"}, nil},
+		{`chmod --reference=r f`, []string{"f"}, nil},
+		{`chmod --reference r f`, []string{"f"}, nil},
+		{`chown -R root:root /etc/x`, []string{"/etc/x"}, nil},
+		{`chown --from root user f`, []string{"f"}, nil},
+		{`chgrp --reference=r f`, []string{"f"}, nil},
+		// In-place editors.
+		{`sed -i 's/a/b/' f1 f2`, []string{"f1", "f2"}, nil},
+		{`sed -i.bak -e 's/a/b/' -e 's/c/d/' f`, []string{"f"}, nil},
+		{`sed -i'' 's/a/b/' f`, []string{"f"}, nil},
+		{`sed -Ei 's/a/b/' f`, []string{"f"}, nil},
+		{`sed -ie 's/a/b/' f`, []string{"f"}, nil}, // suffix "e": the script is an operand
+		{`sed --in-place=.orig -f script.sed f`, []string{"f"}, nil},
+		{`sed -i '' 's/a/b/' f`, []string{"f"}, nil},
+		{`sed -i .bak 's/a/b/' f`, []string{"f"}, nil},
+		{`sed -n '1,5p' secret`, nil, []string{"secret"}},
+		{`gsed -i s/a/b/ f`, []string{"f"}, nil},
+		{`perl -pi -e 's/a/b/' f1 f2`, []string{"f1", "f2"}, nil},
+		{`perl -i.bak -pe 's/a/b/' f`, []string{"f"}, nil},
+		{`perl -i -p script.pl f`, []string{"f"}, nil},
+		{`perl -lane 'print' f`, nil, nil},
+		// Other writers.
+		{`dd if=/dev/zero of=/dev/sda bs=1M`, []string{"/dev/sda"}, nil},
+		{`dd if=/etc/shadow`, nil, []string{"/etc/shadow"}},
+		{`curl -fsSL -o out https://x`, []string{"out"}, nil},
+		{`curl -fsSLo out https://x`, []string{"out"}, nil},
+		{`curl --output out2 -H 'a: b' https://x -oout3 --output=out4`, []string{"out2", "out3", "out4"}, nil},
+		{`curl -D headers -c jar -o - https://x`, []string{"headers", "jar"}, nil},
+		{`curl -d -o https://x`, nil, nil}, // -o is -d's data
+		{`wget -O out https://x`, []string{"out"}, nil},
+		{`wget --output-document=out -o log https://x`, []string{"out", "log"}, nil},
+		{`wget -qO- https://x`, nil, nil},
+		{`xxd -r dump bin`, []string{"bin"}, nil},
+		{`xxd -l 64 bin`, nil, []string{"bin"}},
+		{`find /tmp -name '*.log' -delete`, []string{"/tmp"}, nil},
+		{`find -type f -delete`, []string{"."}, nil},
+		{`find . -fprint list -exec echo -delete \;`, []string{"list"}, nil},
+		{`git rm -rf . > /dev/null`, []string{"/dev/null"}, nil},
+		{`git clean -fdx`, nil, nil},
+		// Readers.
+		{`cat -n .env - "$F"`, nil, []string{".env", `"$F"?`}},
+		{`tac -s x f`, nil, []string{"f"}},
+		{`head -n 5 a -c10 b`, nil, []string{"a", "b"}},
+		{`head -5 a`, nil, []string{"a"}},
+		{`tail -f -n +20 --pid 12 log`, nil, []string{"log"}},
+		{`less -p pat +G f`, nil, []string{"f"}},
+		{`more +10 f`, nil, []string{"f"}},
+		{`bat -l json --style=plain f`, nil, []string{"f"}},
+		{`nl -b a f`, nil, []string{"f"}},
+		{`base64 -w 0 f`, nil, []string{"f"}},
+		{`base64 -i f -o out`, nil, []string{"f"}},
+		{`od -A x -t x1z f`, nil, []string{"f"}},
+		{`hexdump -C -n 64 f`, nil, []string{"f"}},
+		{`strings -n 8 bin`, nil, []string{"bin"}},
+		{`diff -u a b`, nil, []string{"a", "b"}},
+		{`diff --from-file=a b c`, nil, []string{"b", "c", "a"}},
+		{`grep -rn pattern src`, nil, []string{"src"}},
+		{`grep -r pattern`, nil, []string{"."}},
+		{`grep -e pat -e pat2 f1 f2`, nil, []string{"f1", "f2"}},
+		{`grep --regexp=pat -A 3 f`, nil, []string{"f"}},
+		{`grep -f patterns f`, nil, []string{"f"}},
+		{`egrep 'a|b' f`, nil, []string{"f"}},
+		{`fgrep -- -x f`, nil, []string{"f"}},
+		{`echo x | grep y`, nil, nil},
+		{`rg -g '*.go' -t go TODO`, nil, []string{"."}},
+		{`rg -e TODO src lib`, nil, []string{"src", "lib"}},
+		{`rg --files src`, nil, nil},
+		{`awk '{print $1}' f`, nil, []string{"f"}},
+		{`awk -F: -v x=1 'NR==1' x=2 /etc/passwd`, nil, []string{"/etc/passwd"}},
+		{`awk -f prog.awk f`, nil, []string{"f"}},
+		{`sort < in > out`, []string{"out"}, []string{"in"}},
+		{`source .env`, nil, nil},
+		{`. ./env.sh`, nil, nil},
+		// Through wrappers, and the real log lines.
+		{`echo x | sudo tee -a /etc/hosts >/dev/null`, []string{"/dev/null", "/etc/hosts"}, nil},
+		{`source /Users/dalton/projects/teamwork/.env 2>/dev/null`, []string{"/dev/null"}, nil},
+		{`npm test 2>&1`, nil, nil},
+		{`sudo rm -rf /etc`, []string{"/etc"}, nil},
+		{`echo / | xargs rm -rf`, nil, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.src, func(t *testing.T) {
+			s := mustParse(t, tt.src, testOpts)
+			// The last command, unless the line starts with find: then
+			// find itself, listed before its -exec command.
+			c := s.Commands[len(s.Commands)-1]
+			if strings.HasPrefix(tt.src, "find ") {
+				c = s.Commands[0]
+			}
+			if got := showWords(c.Writes()); !slices.Equal(got, nonNil(tt.writes)) {
+				t.Errorf("%s\nWrites %q, want %q", show(c), got, tt.writes)
+			}
+			if got := showWords(c.Reads()); !slices.Equal(got, nonNil(tt.reads)) {
+				t.Errorf("%s\nReads %q, want %q", show(c), got, tt.reads)
+			}
+		})
+	}
+}
+
+func nonNil(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
+}
+
+// Writes and Reads must not write into the command's own words.
+func TestWritesKeepArgs(t *testing.T) {
+	s := mustParse(t, `cat - a - b`, testOpts)
+	c := s.Commands[0]
+	before := showWords(c.Args)
+	r := c.Reads()
+	r = append(r, Word{Value: "z"})
+	_ = r
+	if after := showWords(c.Args); !slices.Equal(before, after) {
+		t.Errorf("Args changed: %q -> %q", before, after)
+	}
+	s = mustParse(t, `xxd a b c`, testOpts)
+	c = s.Commands[0]
+	w := c.Writes()
+	_ = append(w, Word{Value: "z"})
+	if c.Args[2].Value != "c" {
+		t.Errorf("Args changed: %q", showWords(c.Args))
+	}
+}
