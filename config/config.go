@@ -23,8 +23,12 @@ type Config struct {
 	Path string `yaml:"-"`
 	// FailClosed makes an internal failure block (exit 2) on events that can
 	// block, instead of letting the agent proceed.
-	FailClosed bool       `yaml:"fail_closed"`
-	Scratchpad Scratchpad `yaml:"scratchpad"`
+	FailClosed bool `yaml:"fail_closed"`
+	// DefaultGuards runs the built-in guards (malformed calls, schemas,
+	// dangerous commands, protected paths) on every tool call unless the
+	// configuration names them; false leaves only the rules written here.
+	DefaultGuards bool       `yaml:"default_guards"`
+	Scratchpad    Scratchpad `yaml:"scratchpad"`
 	// Hooks are the global rules, for every agent.
 	Hooks Hooks `yaml:"hooks"`
 	// Agents hold per-agent rules that extend or override the global ones.
@@ -59,7 +63,7 @@ type SubagentStart struct {
 
 // Default returns the built-in configuration.
 func Default() Config {
-	return Config{Scratchpad: Scratchpad{
+	return Config{DefaultGuards: true, Scratchpad: Scratchpad{
 		Root:             ".claude/scratchpad",
 		DefaultAgent:     "general-purpose",
 		RequiredSections: append([]string(nil), scratchpad.DefaultSections...),

@@ -18,7 +18,7 @@ const file = "cfg.yaml"
 
 func TestDefault(t *testing.T) {
 	d := Default()
-	want := Config{Scratchpad: Scratchpad{
+	want := Config{DefaultGuards: true, Scratchpad: Scratchpad{
 		Root:             ".claude/scratchpad",
 		DefaultAgent:     "general-purpose",
 		RequiredSections: []string{"What I did", "Cross-agent observations", "Unresolved"},
@@ -57,6 +57,7 @@ func TestParseEmptyIsDefaults(t *testing.T) {
 func TestParseEveryKey(t *testing.T) {
 	text := `# full config
 fail_closed: true
+default_guards: false
 scratchpad:
   root: notes/pads
   default_agent: "plugin:worker"

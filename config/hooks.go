@@ -17,7 +17,7 @@ const (
 )
 
 // Hook events a rule can be written for.
-var hookEvents = []string{"PreToolUse", "PostToolUse"}
+var hookEvents = []string{"PreToolUse", "PostToolUse", "PostToolUseFailure"}
 
 // DefaultHookTimeout and MaxHookTimeout bound one handler's run. A hook runs
 // on every matching tool call, so the default is short; the maximum stays
@@ -29,17 +29,21 @@ const (
 
 // Hooks are the rules of one scope, the global one or one agent's, by event.
 type Hooks struct {
-	PreToolUse  EventHooks `yaml:"PreToolUse"`
-	PostToolUse EventHooks `yaml:"PostToolUse"`
+	PreToolUse         EventHooks `yaml:"PreToolUse"`
+	PostToolUse        EventHooks `yaml:"PostToolUse"`
+	PostToolUseFailure EventHooks `yaml:"PostToolUseFailure"`
 }
 
-// For returns the rules for event ("PreToolUse", "PostToolUse").
+// For returns the rules for event ("PreToolUse", "PostToolUse",
+// "PostToolUseFailure").
 func (h *Hooks) For(event string) *EventHooks {
 	switch event {
 	case "PreToolUse":
 		return &h.PreToolUse
 	case "PostToolUse":
 		return &h.PostToolUse
+	case "PostToolUseFailure":
+		return &h.PostToolUseFailure
 	}
 	return nil
 }
@@ -77,6 +81,9 @@ type Hook struct {
 	Shell      string
 	Timeout    time.Duration
 	FailClosed bool
+	// Disabled rules are checked but never run: enabled: false, the way to
+	// switch off a default guard or park a rule.
+	Disabled bool
 	// Options configure a built-in check; it decodes them itself.
 	Options yaml.Node
 	// File, Line and Key (the dotted path, hooks.PreToolUse[0]) are where
@@ -90,7 +97,12 @@ type Hook struct {
 }
 
 // Where is "file:line" of the rule.
-func (h *Hook) Where() string { return fmt.Sprintf("%s:%d", h.File, h.Line) }
+func (h *Hook) Where() string {
+	if h.File == "" {
+		return "built-in default"
+	}
+	return fmt.Sprintf("%s:%d", h.File, h.Line)
+}
 
 // rawHook is a hook as written, before defaults and validation.
 type rawHook struct {
@@ -102,10 +114,11 @@ type rawHook struct {
 	Shell      string    `yaml:"shell"`
 	Timeout    yaml.Node `yaml:"timeout"`
 	FailClosed bool      `yaml:"fail_closed"`
+	Enabled    *bool     `yaml:"enabled"`
 	Options    yaml.Node `yaml:"options"`
 }
 
-var hookKeys = []string{"name", "matcher", "type", "handler", "args", "shell", "timeout", "fail_closed", "options"}
+var hookKeys = []string{"name", "matcher", "type", "handler", "args", "shell", "timeout", "fail_closed", "enabled", "options"}
 
 // Agent is one agent's own rules. MassGen nests them under backend:, which
 // is accepted too.
@@ -282,6 +295,7 @@ func (c *Config) checkHook(h *Hook, key string, bad func(line int, key, format s
 	}
 	h.File, h.Key = c.Path, key
 	h.Name, h.Handler, h.Args, h.Shell, h.FailClosed, h.Options = r.Name, r.Handler, r.Args, r.Shell, r.FailClosed, r.Options
+	h.Disabled = r.Enabled != nil && !*r.Enabled
 	m, err := match.Compile(r.Matcher)
 	if err != nil {
 		fail("matcher", "%v", err)

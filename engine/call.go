@@ -2,17 +2,20 @@ package engine
 
 import (
 	"encoding/json"
+	"io"
 	"strings"
 	"time"
 
 	"github.com/massgen/massgen-hook/protocol"
+	"github.com/massgen/massgen-hook/state"
 )
 
 // Call is one tool call as the rules see it.
 type Call struct {
 	// Event is the Claude Code event, as read.
 	Event *protocol.Event
-	// HookType is the event name, "PreToolUse" or "PostToolUse".
+	// HookType is the event name: PreToolUse, PostToolUse or
+	// PostToolUseFailure.
 	HookType string
 	// Agent is the agent the rules are selected for; "" is the main thread.
 	Agent string
@@ -28,6 +31,15 @@ type Call struct {
 	ToolOutput json.RawMessage
 	// Environ is the environment command handlers inherit.
 	Environ []string
+	// State is the project's runtime directory, where built-in checks keep
+	// their per-session records; read-only in explain's dry run.
+	State *state.Dir
+	// Notes receives the notes of built-in checks, one line each (stderr:
+	// Claude Code keeps it in its debug log); nil drops them.
+	Notes io.Writer
+	// Scope is the scope of the rule being run ("default", "global",
+	// "agent <id>"): checks that count keep one count per scope.
+	Scope string
 }
 
 // hookEvent is the seeds' HookEvent, what a command handler reads on stdin,

@@ -18,6 +18,8 @@ import (
 	"strings"
 
 	"github.com/massgen/massgen-hook/config"
+	"github.com/massgen/massgen-hook/match"
+	"github.com/massgen/massgen-hook/protocol"
 )
 
 // Engine holds the compiled rules of one configuration.
@@ -44,35 +46,48 @@ type Rule struct {
 // Compile turns cfg's hooks into an Engine. Built-in checks are looked up
 // in builtins and given their options now, so an unknown check or a bad
 // option is a configuration error naming the file and line, found before
-// any tool call.
+// any tool call. The default checks the configuration does not name come
+// first in the global chain, unless default_guards is false.
 func Compile(cfg *config.Config, builtins Registry) (*Engine, error) {
 	e := &Engine{global: map[string][]*Rule{}, agents: map[string]map[string]agentRules{}, Path: cfg.Path}
 	var errs []error
-	add := func(h config.Hook, scope string) *Rule {
+	// add compiles h, declared under event, into list, and a check that
+	// runs on later events too into theirs.
+	add := func(lists map[string][]*Rule, h config.Hook, scope, event string) {
 		r := &Rule{Hook: h, Scope: scope}
+		var also []string
 		if h.Type == config.TypeBuiltin {
-			b, err := builtins.make(h)
+			b, more, err := builtins.make(h, event)
 			if err != nil {
 				errs = append(errs, err)
 			}
-			r.builtin = b
+			r.builtin, also = b, more
 		}
-		return r
+		lists[event] = append(lists[event], r)
+		for _, ev := range also {
+			lists[ev] = append(lists[ev], r)
+		}
+	}
+	for _, c := range builtins {
+		if cfg.DefaultGuards && c.Default && len(c.Events) > 0 && !names(cfg.Hooks.For(c.Events[0]).Hooks, c.Name) {
+			add(e.global, defaultHook(c), "default", c.Events[0])
+		}
 	}
 	for _, event := range Events {
 		for _, h := range cfg.Hooks.For(event).Hooks {
-			e.global[event] = append(e.global[event], add(h, "global"))
+			add(e.global, h, "global", event)
 		}
 	}
 	for _, a := range cfg.Agents {
+		lists := map[string][]*Rule{}
+		for _, event := range Events {
+			for _, h := range a.Hooks.For(event).Hooks {
+				add(lists, h, "agent "+a.ID, event)
+			}
+		}
 		byEvent := map[string]agentRules{}
 		for _, event := range Events {
-			eh := a.Hooks.For(event)
-			ar := agentRules{override: eh.Override}
-			for _, h := range eh.Hooks {
-				ar.rules = append(ar.rules, add(h, "agent "+a.ID))
-			}
-			byEvent[event] = ar
+			byEvent[event] = agentRules{override: a.Hooks.For(event).Override, rules: lists[event]}
 		}
 		e.agents[a.ID] = byEvent
 	}
@@ -82,8 +97,26 @@ func Compile(cfg *config.Config, builtins Registry) (*Engine, error) {
 	return e, nil
 }
 
+// names reports whether hooks has a rule for built-in check name.
+func names(hooks []config.Hook, name string) bool {
+	for _, h := range hooks {
+		if h.Type == config.TypeBuiltin && h.Handler == name {
+			return true
+		}
+	}
+	return false
+}
+
+// defaultHook is the rule a default check runs as when the configuration
+// does not name it: every tool, default timeout, default options.
+func defaultHook(c Check) config.Hook {
+	all, _ := match.Compile("")
+	return config.Hook{Name: c.Name, Matcher: all, Type: config.TypeBuiltin, Handler: c.Name,
+		Timeout: config.DefaultHookTimeout, Key: "default " + c.Name}
+}
+
 // Events are the hook events the engine runs rules for.
-var Events = []string{"PreToolUse", "PostToolUse"}
+var Events = []string{protocol.PreToolUse, protocol.PostToolUse, protocol.PostToolUseFailure}
 
 // Select returns the rules that apply to tool on event for agent, in the
 // order they run.
@@ -101,12 +134,13 @@ func (e *Engine) Select(event, agent, tool string) []*Rule {
 type Candidate struct {
 	Rule    *Rule
 	Matches bool
-	// Overridden is a global rule the agent's override drops.
+	// Overridden is a global rule the agent's override drops, or a default
+	// check the agent names in its own rules.
 	Overridden bool
 }
 
 // Applies reports whether the rule runs for the call.
-func (c Candidate) Applies() bool { return c.Matches && !c.Overridden }
+func (c Candidate) Applies() bool { return c.Matches && !c.Overridden && !c.Rule.Disabled }
 
 // Candidates lists every rule for event that could apply to agent ("" is
 // the main thread, which has only the global rules): global rules first,
@@ -115,7 +149,8 @@ func (e *Engine) Candidates(event, agent, tool string) []Candidate {
 	var out []Candidate
 	own, hasOwn := e.agents[agent][event], agent != ""
 	for _, r := range e.global[event] {
-		out = append(out, Candidate{Rule: r, Matches: r.Matcher.Match(tool), Overridden: hasOwn && own.override})
+		dropped := hasOwn && (own.override || r.Scope == "default" && ownNames(own.rules, r.Handler))
+		out = append(out, Candidate{Rule: r, Matches: r.Matcher.Match(tool), Overridden: dropped})
 	}
 	if hasOwn {
 		for _, r := range own.rules {
@@ -123,6 +158,15 @@ func (e *Engine) Candidates(event, agent, tool string) []Candidate {
 		}
 	}
 	return out
+}
+
+func ownNames(rules []*Rule, check string) bool {
+	for _, r := range rules {
+		if r.Type == config.TypeBuiltin && r.Handler == check {
+			return true
+		}
+	}
+	return false
 }
 
 // Agents lists the agents that have rules of their own, sorted.

@@ -97,7 +97,7 @@ func toJSON(v any) json.RawMessage {
 //	picky   rejects any options
 func testRegistry(rec *recorder) Registry {
 	return Registry{
-		"script": func(options *yaml.Node) (Builtin, error) {
+		{Name: "script", New: func(options *yaml.Node) (Builtin, error) {
 			var s script
 			if options != nil {
 				if err := options.Decode(&s); err != nil {
@@ -124,14 +124,14 @@ func testRegistry(rec *recorder) Registry {
 				}
 				return v, nil
 			}), nil
-		},
-		"noop": func(options *yaml.Node) (Builtin, error) {
+		}},
+		{Name: "noop", New: func(options *yaml.Node) (Builtin, error) {
 			if options != nil {
 				return nil, errors.New("noop takes no options")
 			}
 			return BuiltinFunc(func(context.Context, *Call) (Verdict, error) { return Verdict{}, nil }), nil
-		},
-		"picky": func(options *yaml.Node) (Builtin, error) {
+		}},
+		{Name: "picky", New: func(options *yaml.Node) (Builtin, error) {
 			if options == nil {
 				return nil, errors.New("picky needs options")
 			}
@@ -143,7 +143,7 @@ func testRegistry(rec *recorder) Registry {
 				return nil, fmt.Errorf("missing level (got %d keys)", len(m))
 			}
 			return BuiltinFunc(func(context.Context, *Call) (Verdict, error) { return Verdict{}, nil }), nil
-		},
+		}},
 	}
 }
 
@@ -411,10 +411,10 @@ agents:
 
 func TestCompileGivesOptionsToFactory(t *testing.T) {
 	var got []*yaml.Node
-	reg := Registry{"opt": func(options *yaml.Node) (Builtin, error) {
+	reg := Registry{{Name: "opt", New: func(options *yaml.Node) (Builtin, error) {
 		got = append(got, options)
 		return BuiltinFunc(func(context.Context, *Call) (Verdict, error) { return Verdict{}, nil }), nil
-	}}
+	}}}
 	text := "hooks:\n  PreToolUse:\n    - {type: builtin, handler: opt}\n    - type: builtin\n      handler: opt\n      options:\n        level: 3\n"
 	compileYAML(t, text, reg)
 	if len(got) != 2 {

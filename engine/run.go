@@ -49,6 +49,7 @@ func (e *Engine) Run(ctx context.Context, call *Call) Result {
 		agg.add(r, v)
 		agg.records = append(agg.records, rec)
 		if call.HookType == protocol.PreToolUse && v.Decision == Deny {
+			revert(ctx, rules[:i], agg.records, call)
 			for _, skipped := range rules[i+1:] {
 				agg.records = append(agg.records, HookRecord{Name: skipped.Name, Type: skipped.Type, Scope: skipped.Scope, Decision: "skipped"})
 			}
@@ -56,6 +57,21 @@ func (e *Engine) Run(ctx context.Context, call *Call) Result {
 		}
 	}
 	return agg.result()
+}
+
+// revert undoes the counts of the rules before a deny: the call they let
+// through is not going ahead. A failure is recorded on the rule's record.
+func revert(ctx context.Context, before []*Rule, records []HookRecord, call *Call) {
+	for i, r := range before {
+		rv, ok := r.builtin.(Reverter)
+		if !ok || records[i].Error != "" {
+			continue // a rule that failed counted nothing
+		}
+		call.Scope = r.Scope
+		if err := rv.Revert(ctx, call); err != nil {
+			records[i].Notes = append(records[i].Notes, "could not undo its count after the deny: "+err.Error())
+		}
+	}
 }
 
 // runRule runs one rule and applies the failure rules (seed 000, decision
@@ -102,6 +118,11 @@ func runRule(ctx context.Context, r *Rule, call *Call) (Verdict, HookRecord) {
 	rec.Reason = v.Reason
 	rec.Rewrote = v.UpdatedInput != nil
 	rec.Notes = v.Notes
+	if call.Notes != nil {
+		for _, n := range v.Notes {
+			fmt.Fprintf(call.Notes, "massgen-hook: rule %q: %s\n", r.Name, n)
+		}
+	}
 	if len(v.Injections) > 0 {
 		rec.Injection = previewText(v.Injections[0].Content, 120)
 	}
@@ -118,6 +139,7 @@ func checkBuiltin(ctx context.Context, r *Rule, call *Call) (v Verdict, err erro
 	}()
 	ctx, cancel := context.WithTimeout(ctx, r.Timeout)
 	defer cancel()
+	call.Scope = r.Scope
 	return r.builtin.Check(ctx, call)
 }
 
@@ -152,6 +174,14 @@ func (a *aggregate) add(r *Rule, v Verdict) {
 		a.stop, a.stopReason = true, v.StopReason
 	}
 	a.injections = append(a.injections, v.Injections...)
+	if a.call.HookType == protocol.PostToolUseFailure {
+		if v.Decision == Deny {
+			// Nothing is left to block after a failure: the reason
+			// reaches the agent as context instead of being dropped.
+			a.injections = append(a.injections, Injection{Content: v.Reason, Strategy: Context})
+		}
+		return
+	}
 	if a.call.HookType == protocol.PostToolUse {
 		if v.Decision == Deny {
 			a.blockReasons = append(a.blockReasons, v.Reason)
@@ -196,9 +226,16 @@ func (a *aggregate) result() Result {
 	}
 	out.SystemMessage = joinLines(a.messages)
 	ctxText := renderInjections(a.injections)
-	if a.call.HookType == protocol.PostToolUse {
+	switch a.call.HookType {
+	case protocol.PostToolUse:
 		a.postResult(&res, ctxText)
-	} else {
+	case protocol.PostToolUseFailure:
+		res.Decision = "none"
+		if ctxText != "" {
+			res.Decision = "inject"
+			res.Output.HookSpecificOutput = &protocol.HookSpecific{HookEventName: protocol.PostToolUseFailure, AdditionalContext: ctxText}
+		}
+	default:
 		a.preResult(&res, ctxText)
 	}
 	return res

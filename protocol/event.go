@@ -37,6 +37,9 @@ type Event struct {
 	// ToolInput and ToolResponse are the raw JSON values, sub-slices of Raw.
 	ToolInput    json.RawMessage
 	ToolResponse json.RawMessage
+	// Error is PostToolUseFailure's error message (its JSON text when it is
+	// not a string).
+	Error string
 	// Raw is the whole event as read, without a leading UTF-8 byte order mark.
 	Raw []byte
 }
@@ -90,8 +93,12 @@ var fieldKinds = map[string]kind{
 	"background_tasks": kArray,
 	"tool_name":        kString,
 	"tool_use_id":      kString,
-	"tool_input":       kObject,
-	"tool_response":    kAny,
+	// tool_input is an object from a sane client; anything else reaches
+	// the malformed_tool_call check, which tells the agent what to fix,
+	// rather than failing the hook.
+	"tool_input":    kAny,
+	"tool_response": kAny,
+	"error":         kAny,
 }
 
 var bom = []byte{0xEF, 0xBB, 0xBF}
@@ -182,6 +189,8 @@ func (ev *Event) set(key string, v gjson.Result, body []byte) error {
 		ev.ToolInput = rawOf(v, body)
 	case "tool_response":
 		ev.ToolResponse = rawOf(v, body)
+	case "error":
+		ev.Error = v.String()
 	}
 	return nil
 }

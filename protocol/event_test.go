@@ -73,8 +73,6 @@ func TestParseEventWrongTypes(t *testing.T) {
 		{"agent_type bool", `{"agent_type":true}`, "agent_type", "must be a string, got a boolean"},
 		{"stop_hook_active string", `{"stop_hook_active":"yes"}`, "stop_hook_active", "must be a boolean, got a string"},
 		{"stop_hook_active number", `{"stop_hook_active":1}`, "stop_hook_active", "must be a boolean, got a number"},
-		{"tool_input string", `{"tool_input":"x"}`, "tool_input", "must be an object, got a string"},
-		{"tool_input array", `{"tool_input":[1]}`, "tool_input", "must be an object, got an array"},
 		{"background_tasks object", `{"background_tasks":{}}`, "background_tasks", "must be an array, got an object"},
 		{"background_tasks number", `{"background_tasks":3}`, "background_tasks", "must be an array, got a number"},
 		{"hook_event_name number", `{"hook_event_name":1}`, "hook_event_name", "must be a string, got a number"},
@@ -96,6 +94,32 @@ func TestParseEventWrongTypes(t *testing.T) {
 			}
 			inputErr(t, err, tt.field, `field "`+tt.field+`"`, tt.msg)
 		})
+	}
+}
+
+// A tool_input that is not an object is read as it is, for the
+// malformed_tool_call check to deny with guidance.
+func TestParseEventToolInputAnyType(t *testing.T) {
+	for _, in := range []string{`"x"`, `[1]`, `5`, `{"command":"ls"}`} {
+		ev, err := ParseEvent([]byte(`{"hook_event_name":"PreToolUse","tool_input":`+in+`}`), PreToolUse)
+		if err != nil {
+			t.Fatalf("%s: %v", in, err)
+		}
+		if string(ev.ToolInput) != in {
+			t.Errorf("ToolInput = %s, want %s", ev.ToolInput, in)
+		}
+	}
+}
+
+func TestParseEventError(t *testing.T) {
+	for in, want := range map[string]string{`"Exit code 1"`: "Exit code 1", `{"code":2}`: `{"code":2}`} {
+		ev, err := ParseEvent([]byte(`{"hook_event_name":"PostToolUseFailure","error":`+in+`}`), PostToolUseFailure)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ev.Error != want {
+			t.Errorf("Error = %q, want %q", ev.Error, want)
+		}
 	}
 }
 

@@ -6,10 +6,12 @@
 package state
 
 import (
+	"bytes"
 	"encoding/hex"
 	"errors"
 	"fmt"
 	"hash/fnv"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -25,6 +27,19 @@ type Dir struct {
 	Path string
 	// AuditLimit overrides MaxAuditBytes (tests use a small one).
 	AuditLimit int64
+	// ReadOnly makes every update a dry run: records are read and the
+	// change computed, nothing is written (explain uses it).
+	ReadOnly bool
+	// Notes receives one line for each thing worth telling the user that
+	// does not stop the hook, such as a corrupt record reset (stderr).
+	Notes io.Writer
+}
+
+// note writes one "massgen-hook: ..." line to Notes.
+func (d *Dir) note(format string, args ...any) {
+	if d.Notes != nil {
+		fmt.Fprintf(d.Notes, "massgen-hook: "+format+"\n", args...)
+	}
 }
 
 // Open returns the runtime directory of project. Nothing is created until
@@ -90,8 +105,11 @@ func (d *Dir) Update(name string, fn func(old []byte) ([]byte, error)) error {
 		return fmt.Errorf("reading state %s: %w", path, err)
 	}
 	next, err := fn(old)
-	if err != nil {
+	if err != nil || d.ReadOnly {
 		return err
+	}
+	if next != nil && old != nil && bytes.Equal(next, old) {
+		return nil // unchanged: no write, no rename
 	}
 	if next == nil {
 		if err := os.Remove(path); err != nil && !errors.Is(err, fs.ErrNotExist) {
@@ -113,6 +131,10 @@ func (d *Dir) Remove(name string) error {
 }
 
 func (d *Dir) lock(name string) (path string, unlock func(), err error) {
+	if d.ReadOnly {
+		// A dry run creates nothing, not even the lock file.
+		return filepath.Join(d.Path, filepath.FromSlash(name)), func() {}, nil
+	}
 	dir, err := d.ensure(filepath.Dir(filepath.FromSlash(name)))
 	if err != nil {
 		return "", nil, err

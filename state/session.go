@@ -1,0 +1,172 @@
+package state
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"reflect"
+	"sort"
+	"strings"
+	"time"
+)
+
+// sessionsDir holds one folder per session, each with one JSON record per
+// check, so checks never contend for one another's lock.
+const sessionsDir = "sessions"
+
+// SessionMaxAge is how long a session's records outlive its last update.
+// Older folders are pruned when a new session writes its first record.
+const SessionMaxAge = 7 * 24 * time.Hour
+
+// SessionRecord names the record of one check (and key, such as an agent)
+// in one session. Both parts pass through Key, so no event field can steer
+// the path.
+func SessionRecord(session, record string) string {
+	return sessionsDir + "/" + Key(session) + "/" + Key(record) + ".json"
+}
+
+// ReadJSON reads record name into v without taking its lock (writers
+// replace records atomically, so a reader sees a whole one). It reports
+// whether the record exists; a corrupt one reads as absent, with a note.
+func (d *Dir) ReadJSON(name string, v any) (bool, error) {
+	path := filepath.Join(d.Path, filepath.FromSlash(name))
+	data, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return false, nil
+	}
+	if err != nil {
+		return false, fmt.Errorf("reading state %s: %w", path, err)
+	}
+	if err := json.Unmarshal(data, v); err != nil {
+		d.note("state %s is corrupt (%v); ignoring it", path, err)
+		return false, nil
+	}
+	return true, nil
+}
+
+// UpdateJSON loads record name into v under the record's lock (v keeps
+// its zero value when the record is absent), calls fn, and writes v back
+// when fn reports a change. A record that does not parse is set aside as
+// name.corrupt for a look, noted on stderr, and started afresh: a bad file
+// must never crash the hook or wedge the agent.
+func (d *Dir) UpdateJSON(name string, v any, fn func() (changed bool, err error)) error {
+	return d.Update(name, func(old []byte) ([]byte, error) {
+		corrupt := false
+		if old != nil {
+			if err := json.Unmarshal(old, v); err != nil {
+				d.setAside(name, old, err)
+				reflect.ValueOf(v).Elem().SetZero()
+				corrupt = true
+			}
+		}
+		changed, err := fn()
+		if err != nil {
+			return nil, err
+		}
+		if !changed && !corrupt {
+			return old, nil
+		}
+		return json.Marshal(v)
+	})
+}
+
+// UpdateSession is UpdateJSON for a session record. The first record a
+// session writes prunes the folders of sessions idle for SessionMaxAge, so
+// the runtime directory does not grow without bound and no call pays for a
+// scan but a session's first.
+func (d *Dir) UpdateSession(session, record string, v any, fn func() (bool, error)) error {
+	name := SessionRecord(session, record)
+	dir := filepath.Dir(filepath.Join(d.Path, filepath.FromSlash(name)))
+	_, statErr := os.Stat(dir)
+	if err := d.UpdateJSON(name, v, fn); err != nil {
+		return err
+	}
+	if errors.Is(statErr, fs.ErrNotExist) && !d.ReadOnly {
+		if err := d.PruneSessions(time.Now().Add(-SessionMaxAge)); err != nil {
+			d.note("could not prune old sessions: %v", err)
+		}
+	}
+	return nil
+}
+
+// setAside keeps a corrupt record beside the state for a look and says so.
+func (d *Dir) setAside(name string, data []byte, why error) {
+	path := filepath.Join(d.Path, filepath.FromSlash(name))
+	if d.ReadOnly {
+		d.note("state %s is corrupt (%v); ignoring it", path, why)
+		return
+	}
+	if err := writeAtomic(path+".corrupt", data); err != nil {
+		d.note("state %s is corrupt (%v) and could not be set aside (%v); starting it afresh", path, why, err)
+		return
+	}
+	d.note("state %s is corrupt (%v); set aside as %s.corrupt and started afresh", path, why, filepath.Base(path))
+}
+
+// PruneSessions removes the folders of sessions not updated since before.
+func (d *Dir) PruneSessions(before time.Time) error {
+	entries, err := os.ReadDir(filepath.Join(d.Path, sessionsDir))
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil
+		}
+		return err
+	}
+	var errs []error
+	for _, e := range entries {
+		info, err := e.Info()
+		if err != nil || !e.IsDir() || !info.ModTime().Before(before) {
+			continue
+		}
+		if err := os.RemoveAll(filepath.Join(d.Path, sessionsDir, e.Name())); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// SessionRecords lists the names of a session's records, sorted.
+func (d *Dir) SessionRecords(session string) ([]string, error) {
+	entries, err := os.ReadDir(filepath.Join(d.Path, sessionsDir, Key(session)))
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	var names []string
+	for _, e := range entries {
+		if n, ok := strings.CutSuffix(e.Name(), ".json"); ok && !e.IsDir() {
+			names = append(names, n)
+		}
+	}
+	return names, err
+}
+
+// Sessions lists the keys of the sessions with records, most recently
+// updated first (a record's atomic replace touches its folder).
+func (d *Dir) Sessions() ([]string, error) {
+	entries, err := os.ReadDir(filepath.Join(d.Path, sessionsDir))
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	type dated struct {
+		key string
+		mod time.Time
+	}
+	var ds []dated
+	for _, e := range entries {
+		if info, err := e.Info(); err == nil && e.IsDir() {
+			ds = append(ds, dated{e.Name(), info.ModTime()})
+		}
+	}
+	sort.SliceStable(ds, func(i, j int) bool { return ds[i].mod.After(ds[j].mod) })
+	keys := make([]string, len(ds))
+	for i, x := range ds {
+		keys[i] = x.key
+	}
+	return keys, nil
+}
