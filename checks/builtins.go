@@ -6,12 +6,31 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/massgen/massgen-hook/engine"
+	"github.com/massgen/massgen-hook/protocol"
 )
 
-// Builtins are the checks a rule can name with type: builtin.
+var (
+	pre          = []string{protocol.PreToolUse}
+	post         = []string{protocol.PostToolUse}
+	preAndPost   = []string{protocol.PreToolUse, protocol.PostToolUse}
+	everyOutcome = []string{protocol.PreToolUse, protocol.PostToolUse, protocol.PostToolUseFailure}
+)
+
+// Builtins are the checks a rule can name with type: builtin. The default
+// guards come first, in the order they run: a malformed call is not worth
+// validating, an invalid one not worth parsing, and a dangerous command
+// deserves its own message before the generic one of a protected path.
 func Builtins() engine.Registry {
 	return engine.Registry{
-		"high_priority_task_reminder": noOptions(engine.BuiltinFunc(taskReminder)),
+		{Name: "malformed_tool_call", New: newMalformedToolCall, Events: pre, Default: true},
+		{Name: "tool_schema", New: newToolSchema, Events: pre, Default: true},
+		{Name: "dangerous_commands", New: newDangerousCommands, Events: pre, Default: true},
+		{Name: "protected_paths", New: newProtectedPaths, Events: pre, Default: true},
+		{Name: "budget", New: newBudget, Events: pre},
+		{Name: "smart_retry", New: newSmartRetry, Events: everyOutcome},
+		{Name: "round_timeout", New: newRoundTimeout, Events: preAndPost},
+		{Name: "debug_delay", New: newDebugDelay, Events: pre},
+		{Name: "high_priority_task_reminder", New: noOptions(engine.BuiltinFunc(taskReminder)), Events: post},
 	}
 }
 

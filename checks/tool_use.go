@@ -7,19 +7,33 @@ import (
 	"github.com/massgen/massgen-hook/protocol"
 )
 
-// ToolUse runs the configured rules for a PreToolUse or PostToolUse event
-// and records the decision in the audit trail. With no rule for the event
-// it answers at once: that is the path every tool call of an unconfigured
-// project takes.
+// ToolUse runs the rules for a PreToolUse, PostToolUse or
+// PostToolUseFailure event (the default guards and the configured rules)
+// and records the decision in the audit trail.
 func ToolUse(ctx context.Context, env *Env, ev *protocol.Event) (protocol.Output, error) {
 	res, call := env.RunRules(ctx, ev)
-	if len(res.Hooks) > 0 && !env.DryRun {
+	if worthAuditing(res) && !env.DryRun {
 		if err := env.State.Audit(res.Audit(call)); err != nil {
 			// The decision stands; only its record is lost, and the user is told.
 			env.note("could not append to the audit trail: %v", err)
 		}
 	}
 	return res.Output, nil
+}
+
+// worthAuditing reports whether a call goes in the audit trail: when a
+// configured rule ran, or a default guard decided something. The default
+// guards' silence on every ordinary call is not worth a write per call.
+func worthAuditing(res engine.Result) bool {
+	if res.Decision != "none" {
+		return true
+	}
+	for _, h := range res.Hooks {
+		if h.Scope != "default" {
+			return true
+		}
+	}
+	return false
 }
 
 // RunRules runs the rules that apply to ev and returns their combined
@@ -35,6 +49,8 @@ func (env *Env) RunRules(ctx context.Context, ev *protocol.Event) (engine.Result
 		ToolInput:    ev.ToolInput,
 		ToolOutput:   ev.ToolResponse,
 		Environ:      env.Environ,
+		State:        env.State,
+		Notes:        env.Notes,
 	}
 	if env.Rules == nil {
 		return engine.Result{Decision: "none"}, call

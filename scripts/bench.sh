@@ -63,6 +63,19 @@ onehook=$work/onehook
 mkdir -p "$onehook/.claude"
 printf 'hooks:\n  PreToolUse:\n    - matcher: Bash\n      handler: %s\n' "$PWD/bin/floor" > "$onehook/.claude/massgen-hook.yaml"
 
+# Every guard on: the defaults plus the stateful ones, so each call takes
+# the budget's lock and rewrites its record, reads the retry streak, checks
+# the round clock, and appends an audit line.
+guards=$work/guards
+mkdir -p "$guards/.claude"
+cat > "$guards/.claude/massgen-hook.yaml" <<'YAML'
+hooks:
+  PreToolUse:
+    - {type: builtin, handler: budget, options: {limits: {"*": 100000000}}}
+    - {type: builtin, handler: smart_retry}
+    - {type: builtin, handler: round_timeout, options: {initial_timeout: 100000000}}
+YAML
+
 ev=$work/events; mkdir -p "$ev"
 printf '{"session_id":"b1","cwd":"%s","hook_event_name":"SubagentStop","stop_hook_active":false,"agent_id":"a1","agent_type":"spec-writer"}' "$proj" > "$ev/subagent-stop.json"
 printf '{"session_id":"b1","cwd":"%s","hook_event_name":"SubagentStop","stop_hook_active":false,"agent_id":"a2","agent_type":"missing-writer"}' "$proj" > "$ev/subagent-stop-block.json"
@@ -92,7 +105,8 @@ case_json() { # name target max subcommand event-file [project]
   case_json "subagent-start" "≤ 1.3×" 1.3 subagent-start "$ev/subagent-start.json"; echo ,
   case_json "session-start (no git)" "≤ 2×" 2 session-start "$ev/session-start.json"; echo ,
   case_json "session-start, 10,000 files / 50 agents" "≤ 2×" 2 session-start "$ev/session-start-big.json" "$big"; echo ,
-  case_json "pre-tool-use, 200-char Bash" "≤ 1.5×" 1.5 pre-tool-use "$ev/pre-tool-use.json"; echo ,
+  case_json "pre-tool-use, 200-char Bash, default guards" "≤ 1.5×" 1.5 pre-tool-use "$ev/pre-tool-use.json"; echo ,
+  case_json "pre-tool-use, 200-char Bash, every guard (state writes)" "≤ 1.5×" 1.5 pre-tool-use "$ev/pre-tool-use.json" "$guards"; echo ,
   case_json "pre-tool-use, rules configured, none matching" "≤ 1.5×" 1.5 pre-tool-use "$ev/pre-tool-use.json" "$rules"; echo ,
   # Against the floor that also starts one child (bench/floor -spawn): the
   # engine's only extra cost for one handler must be that process start.

@@ -15,12 +15,13 @@ import (
 
 // subcommands maps the events massgen-hook handles to their subcommands.
 var subcommands = map[string]string{
-	"PreToolUse":    "pre-tool-use",
-	"PostToolUse":   "post-tool-use",
-	"SessionStart":  "session-start",
-	"SubagentStart": "subagent-start",
-	"SubagentStop":  "subagent-stop",
-	"Stop":          "stop",
+	"PreToolUse":         "pre-tool-use",
+	"PostToolUse":        "post-tool-use",
+	"PostToolUseFailure": "post-tool-use-failure",
+	"SessionStart":       "session-start",
+	"SubagentStart":      "subagent-start",
+	"SubagentStop":       "subagent-stop",
+	"Stop":               "stop",
 }
 
 // TestConformanceEvents replays every real Claude Code event in

@@ -25,13 +25,15 @@ func (a *app) explainCommand() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "explain",
 		Short: "Show which rules match a tool call, what each decides, and the final output",
-		Long: `Reads a PreToolUse or PostToolUse event on stdin (or builds one from --tool,
+		Long: `Reads a PreToolUse, PostToolUse or PostToolUseFailure event on stdin (or builds one from --tool,
 --event and --input) and shows the rules considered for it in order: which
 match and which do not, what each decided and why, how long it took, and
 the output the hook would print.
 
 It runs the matching command handlers, since that is the only way to know
-what they decide, but writes no audit line. --no-run lists the rules only.`,
+what they decide, but writes no audit line and changes no state (budgets,
+failure streaks and round clocks are read, not counted). --no-run lists the
+rules only.`,
 		Example: `  massgen-hook explain --tool Write --agent reviewer
   massgen-hook explain --tool Bash --input '{"command":"rm -rf /"}'
   massgen-hook explain < recorded-event.json`,
@@ -45,7 +47,7 @@ what they decide, but writes no audit line. --no-run lists the rules only.`,
 	}
 	f := cmd.Flags()
 	f.StringVar(&o.tool, "tool", "", "explain a call of this tool instead of reading an event")
-	f.StringVar(&o.event, "event", "", "PreToolUse or PostToolUse (default: the event's, else PreToolUse)")
+	f.StringVar(&o.event, "event", "", "PreToolUse, PostToolUse or PostToolUseFailure (default: the event's, else PreToolUse)")
 	f.StringVar(&o.input, "input", "", "with --tool: the tool input as a JSON object (default {})")
 	f.StringVar(&a.agent, "agent", "", agentFlagHelp)
 	f.BoolVar(&o.noRun, "no-run", false, "list the rules without running them")
@@ -75,18 +77,19 @@ type explainedRule struct {
 	Matcher    string `json:"matcher"`
 	Matches    bool   `json:"matches"`
 	Overridden bool   `json:"overridden"`
+	Disabled   bool   `json:"disabled"`
+	Applies    bool   `json:"applies"`
 	Summary    string `json:"-"`
 }
 
-// applies mirrors engine.Candidate.Applies: the rule runs for the call.
-func (r explainedRule) applies() bool { return r.Matches && !r.Overridden }
+func (r explainedRule) applies() bool { return r.Applies }
 
 func (a *app) runExplain(cmd *cobra.Command, o explainOptions) error {
 	if o.format != "text" && o.format != "json" {
 		return a.usage(cmd, fmt.Errorf("--format %q: use text or json", o.format))
 	}
-	if o.event != "" && o.event != protocol.PreToolUse && o.event != protocol.PostToolUse {
-		return a.usage(cmd, fmt.Errorf("--event %q: use PreToolUse or PostToolUse", o.event))
+	if o.event != "" && o.event != protocol.PreToolUse && o.event != protocol.PostToolUse && o.event != protocol.PostToolUseFailure {
+		return a.usage(cmd, fmt.Errorf("--event %q: use PreToolUse, PostToolUse or PostToolUseFailure", o.event))
 	}
 	ev, err := a.explainEvent(o)
 	if err != nil {
@@ -106,6 +109,7 @@ func (a *app) runExplain(cmd *cobra.Command, o explainOptions) error {
 	}
 	env := a.checksEnv(project, cfg, rules, now, ev)
 	env.DryRun = true
+	env.State.ReadOnly = true
 	x := explanation{Event: ev.HookEventName, Tool: ev.ToolName, Agent: env.Agent, AgentFrom: a.agentSource(ev), KnownAgent: rules.KnowsAgent(env.Agent), Agents: rules.Agents(), Config: cfg.Path}
 	if x.Config == "" {
 		x.Config = "(none: built-in defaults)"
@@ -114,7 +118,7 @@ func (a *app) runExplain(cmd *cobra.Command, o explainOptions) error {
 		x.Rules = append(x.Rules, explainedRule{
 			HookRecord: engine.HookRecord{Name: c.Rule.Name, Type: c.Rule.Type, Scope: c.Rule.Scope},
 			Where:      c.Rule.Where(), Matcher: c.Rule.Matcher.String(), Matches: c.Matches, Overridden: c.Overridden,
-			Summary: c.Rule.Describe(),
+			Disabled: c.Rule.Disabled, Applies: c.Applies(), Summary: c.Rule.Describe(),
 		})
 	}
 	if !o.noRun {
@@ -182,8 +186,8 @@ func (a *app) explainEvent(o explainOptions) (*protocol.Event, error) {
 	if err != nil {
 		return nil, err
 	}
-	if ev.HookEventName != protocol.PreToolUse && ev.HookEventName != protocol.PostToolUse {
-		return nil, fmt.Errorf("explain reads PreToolUse and PostToolUse events; this one is %s", ev.HookEventName)
+	if ev.HookEventName != protocol.PreToolUse && ev.HookEventName != protocol.PostToolUse && ev.HookEventName != protocol.PostToolUseFailure {
+		return nil, fmt.Errorf("explain reads PreToolUse, PostToolUse and PostToolUseFailure events; this one is %s", ev.HookEventName)
 	}
 	return ev, nil
 }
@@ -262,7 +266,12 @@ func writeExplanation(w io.Writer, x *explanation) error {
 			header = true
 		}
 		why := fmt.Sprintf("matcher %q does not match %q", r.Matcher, x.Tool)
-		if r.Overridden {
+		switch {
+		case r.Disabled:
+			why = "enabled: false"
+		case r.Overridden && r.Scope == "default":
+			why = fmt.Sprintf("agent %q configures this check in its own rules", x.Agent)
+		case r.Overridden:
 			why = fmt.Sprintf("agent %q overrides the global %s rules", x.Agent, x.Event)
 		}
 		fmt.Fprintf(w, "  - %s (%s): %s\n", r.Name, r.Where, why)

@@ -119,13 +119,20 @@ func (a *app) checksEnv(project string, cfg config.Config, rules *engine.Engine,
 		Layout:       layoutOf(project, cfg),
 		Config:       cfg,
 		Now:          now,
-		State:        state.Open(project),
+		State:        a.stateDir(project),
 		Notes:        a.stderr,
 		Rules:        rules,
 		Agent:        a.resolveAgent(ev),
 		Orchestrator: a.getenv("MASSGEN_ORCHESTRATOR_ID"),
 		Environ:      a.environ(),
 	}
+}
+
+// stateDir is the project's runtime directory, noting on stderr.
+func (a *app) stateDir(project string) *state.Dir {
+	d := state.Open(project)
+	d.Notes = a.stderr
+	return d
 }
 
 // isTerminal reports whether r is an interactive terminal, where a hook

@@ -91,6 +91,20 @@ however large its tool_response.`,
 	})
 }
 
+func (a *app) postToolUseFailureCommand() *cobra.Command {
+	return a.hookCommand(hookSpec{
+		use:   "post-tool-use-failure",
+		short: "PostToolUseFailure hook: run the configured rules after a failed tool call",
+		long: `Runs every PostToolUseFailure rule that matches the tool, in order (smart_retry
+counts the failure here). What they inject reaches the agent as additional
+context; a failed call has nothing left to block.`,
+		example:   `  echo '{"hook_event_name":"PostToolUseFailure","tool_name":"Bash","tool_input":{"command":"make"},"error":"Exit code 2"}' | massgen-hook post-tool-use-failure`,
+		event:     protocol.PostToolUseFailure,
+		decide:    checks.ToolUse,
+		toolRules: true,
+	})
+}
+
 func withoutContext(f func(*checks.Env, *protocol.Event) (protocol.Output, error)) func(context.Context, *checks.Env, *protocol.Event) (protocol.Output, error) {
 	return func(_ context.Context, env *checks.Env, ev *protocol.Event) (protocol.Output, error) {
 		return f(env, ev)

@@ -1,0 +1,327 @@
+package checks
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/bmatcuk/doublestar/v4"
+	"github.com/tidwall/gjson"
+	"go.yaml.in/yaml/v3"
+
+	"github.com/massgen/massgen-hook/engine"
+	"github.com/massgen/massgen-hook/shellcmd"
+)
+
+// protectedPaths keeps tool calls away from paths the project protects
+// (default on). Reading means showing a file's content to the model
+// (Read, Grep's path, cat/head/grep/cp-from... in Bash); writing means
+// changing or deleting it (Write, Edit, MultiEdit, NotebookEdit, and in
+// Bash every redirection and the path operands of rm, mv, cp, tee,
+// sed -i, truncate, chmod and the like, through sudo, env, xargs and
+// bash -c). Paths are made absolute against the call's working directory,
+// .. removed and symlinks resolved before matching, so neither
+// "a/../.env" nor a link to .env gets past.
+//
+//	options:
+//	  read:   [...]   # replace the default read list
+//	  write:  [...]   # replace the default write list
+//	  except: [...]   # replace the default exceptions (templates)
+//	  add: {read: [...], write: [...], except: [...]}   # extend them
+//	  outside_project: deny       # or allow: writes outside the project
+//	  outside_allowed: [...]      # replace the places outside it that may be written
+//
+// Patterns are doublestar globs, matched against the path relative to the
+// project when it is inside, absolute otherwise (so "**/.env" also covers
+// ~/.env).
+type protectedPaths struct {
+	read, write, except []string
+	outsideDeny         bool
+	outsideAllowed      []string
+}
+
+// Secrets are protected from reading and writing; .git internals and
+// massgen-hook's own files from writing (git, and the hook, manage them).
+var (
+	defaultSecretPaths = []string{
+		"**/.env", "**/.env.*",
+		"**/*.pem", "**/*.key", "**/*.p12", "**/*.pfx",
+		"**/id_rsa", "**/id_dsa", "**/id_ecdsa", "**/id_ed25519",
+		"**/.aws/credentials", "**/.netrc",
+	}
+	defaultWriteOnly = []string{"**/.git", "**/.git/**",
+		// The guards' own configuration and state: an agent must not be
+		// able to switch its guards off or reset its budget.
+		".claude/massgen-hook.yaml", ".claude/massgen-hook", ".claude/massgen-hook/**"}
+	defaultExcept = []string{"**/.env.example", "**/.env.sample", "**/.env.template", "**/.env.dist"}
+	// defaultOutsideAllowed are the places outside the project a call may
+	// write: temporary files, the null and standard devices, and Claude
+	// Code's plan files. $TMPDIR is added at check time.
+	defaultOutsideAllowed = []string{
+		"/tmp/**", "/private/tmp/**", "/var/tmp/**", "/var/folders/**",
+		"/dev/null", "/dev/stdout", "/dev/stderr", "/dev/tty", "/dev/fd/*",
+		"~/.claude/plans/**",
+	}
+)
+
+type protectedOptions struct {
+	Read           *[]string `yaml:"read"`
+	Write          *[]string `yaml:"write"`
+	Except         *[]string `yaml:"except"`
+	Add            pathLists `yaml:"add"`
+	OutsideProject string    `yaml:"outside_project"`
+	OutsideAllowed *[]string `yaml:"outside_allowed"`
+}
+
+type pathLists struct {
+	Read           []string `yaml:"read"`
+	Write          []string `yaml:"write"`
+	Except         []string `yaml:"except"`
+	OutsideAllowed []string `yaml:"outside_allowed"`
+}
+
+func newProtectedPaths(options *yaml.Node) (engine.Builtin, error) {
+	var o protectedOptions
+	if err := decodeOptions(options, &o); err != nil {
+		return nil, err
+	}
+	pick := func(given *[]string, def []string) []string {
+		if given != nil {
+			return slices.Clone(*given)
+		}
+		return slices.Clone(def) // callers append: never into the defaults
+	}
+	p := &protectedPaths{
+		read:           append(pick(o.Read, defaultSecretPaths), o.Add.Read...),
+		write:          append(pick(o.Write, slices.Concat(defaultSecretPaths, defaultWriteOnly)), o.Add.Write...),
+		except:         append(pick(o.Except, defaultExcept), o.Add.Except...),
+		outsideAllowed: append(pick(o.OutsideAllowed, defaultOutsideAllowed), o.Add.OutsideAllowed...),
+	}
+	switch o.OutsideProject {
+	case "", "deny":
+		p.outsideDeny = true
+	case "allow":
+	default:
+		return nil, fmt.Errorf("outside_project: use deny or allow, got %q", o.OutsideProject)
+	}
+	for _, l := range []struct {
+		key  string
+		list []string
+	}{{"read", p.read}, {"write", p.write}, {"except", p.except}, {"outside_allowed", p.outsideAllowed}} {
+		for _, pat := range l.list {
+			if !doublestar.ValidatePattern(strings.TrimPrefix(pat, "~/")) {
+				return nil, fmt.Errorf("%s: %q is not a valid glob pattern", l.key, pat)
+			}
+		}
+	}
+	return p, nil
+}
+
+// fileTools are the built-in tools that name one path, with its field and
+// whether they write it. Glob and LS list names, not content: not reads.
+var fileTools = map[string]struct {
+	field string
+	write bool
+}{
+	"Read":         {"file_path", false},
+	"Grep":         {"path", false},
+	"Write":        {"file_path", true},
+	"Edit":         {"file_path", true},
+	"MultiEdit":    {"file_path", true},
+	"NotebookEdit": {"notebook_path", true},
+}
+
+func (p *protectedPaths) Check(_ context.Context, call *engine.Call) (engine.Verdict, error) {
+	g := p.guardFor(call)
+	input := gjson.ParseBytes(call.ToolInput)
+	if ft, ok := fileTools[call.Event.ToolName]; ok {
+		path := input.Get(ft.field)
+		if path.Type != gjson.String || path.Str == "" {
+			return engine.Verdict{}, nil
+		}
+		return g.verdict(g.judge(path.Str, g.cwd, ft.write)), nil
+	}
+	if call.Event.ToolName != "Bash" {
+		return engine.Verdict{}, nil
+	}
+	command := input.Get("command")
+	if command.Type != gjson.String {
+		return engine.Verdict{}, nil
+	}
+	script, err := shellcmd.Parse(command.Str, shellcmd.Options{Dir: g.cwd, Home: g.home})
+	if err != nil {
+		return engine.Verdict{Notes: []string{fmt.Sprintf("protected_paths: could not read the Bash command (%v); it went unchecked", err)}}, nil
+	}
+	for _, c := range script.Commands {
+		for _, w := range c.Writes() {
+			if v := g.word(w, c.Dir, true); v != nil {
+				return g.verdict(v), nil
+			}
+		}
+		for _, w := range c.Reads() {
+			if v := g.word(w, c.Dir, false); v != nil {
+				return g.verdict(v), nil
+			}
+		}
+	}
+	return engine.Verdict{}, nil
+}
+
+// guard is protectedPaths applied to one call.
+type guard struct {
+	*protectedPaths
+	project   project
+	cwd, home string
+	tmpdir    string
+}
+
+func (p *protectedPaths) guardFor(call *engine.Call) *guard {
+	g := &guard{protectedPaths: p, project: newProject(call.Project), cwd: call.Event.Cwd}
+	if g.cwd == "" || !filepath.IsAbs(g.cwd) {
+		g.cwd = call.Project
+	}
+	g.home, g.tmpdir = envValue(call.Environ, "HOME"), envValue(call.Environ, "TMPDIR")
+	return g
+}
+
+// finding is one protected path a call touches.
+type finding struct {
+	path    string
+	write   bool
+	pattern string // "" for a write outside the project
+}
+
+// word judges a shell word: unknown words (a $VAR, a $(...)) cannot be
+// judged and pass; globs are expanded against the directory, as the shell
+// would, and each match judged.
+func (g *guard) word(w shellcmd.Word, dir string, write bool) *finding {
+	if !w.Known || w.Value == "" {
+		return nil
+	}
+	if dir == "" {
+		dir = g.cwd
+	}
+	if w.Glob {
+		pattern := w.Value
+		if !filepath.IsAbs(pattern) {
+			// The directory is a path, not a pattern: a project in
+			// "app[1]" must not turn into a character class.
+			pattern = filepath.Join(escapeGlob(dir), pattern)
+		}
+		if matches, err := filepath.Glob(pattern); err == nil && len(matches) > 0 {
+			for _, m := range matches {
+				if f := g.judge(m, dir, write); f != nil {
+					return f
+				}
+			}
+			return nil
+		}
+	}
+	return g.judge(w.Value, dir, write)
+}
+
+// judge reports the rule path p breaks, if any.
+func (g *guard) judge(p, dir string, write bool) *finding {
+	if strings.HasPrefix(p, "~/") && g.home != "" {
+		p = filepath.Join(g.home, p[2:])
+	}
+	rp := resolve(p, dir)
+	shown := g.project.display(rp)
+	patterns := g.read
+	if write {
+		patterns = g.write
+	}
+	for _, form := range g.project.forms(rp) {
+		if g.matchAny(g.except, form) != "" {
+			continue
+		}
+		if pat := g.matchAny(patterns, form); pat != "" {
+			return &finding{path: shown, write: write, pattern: pat}
+		}
+	}
+	if write && g.outsideDeny && !g.project.inside(rp) && !g.outsideOK(rp) {
+		return &finding{path: shown, write: true}
+	}
+	return nil
+}
+
+// outsideOK reports whether an outside path may be written. Only the path
+// with its symlinks resolved counts: a link in /tmp that points at
+// ~/.bashrc writes ~/.bashrc.
+func (g *guard) outsideOK(rp resolvedPath) bool {
+	allowed := g.outsideAllowed
+	if g.tmpdir != "" {
+		allowed = append(allowed[:len(allowed):len(allowed)], filepath.Join(resolveSymlinks(g.tmpdir), "**"))
+	}
+	if g.matchAny(allowed, rp.real) != "" {
+		return true
+	}
+	// Devices are the exception: /dev/stdout and /dev/fd/N are links into
+	// /proc by nature, and writing them writes no file.
+	return strings.HasPrefix(rp.lexical, "/dev/") && g.matchAny(allowed, rp.lexical) != ""
+}
+
+// matchAny returns the first pattern that matches path, "" if none. A
+// leading ~/ is the home directory, as written and with symlinks resolved.
+func (g *guard) matchAny(patterns []string, path string) string {
+	for _, pat := range patterns {
+		full := []string{pat}
+		if rest, ok := strings.CutPrefix(pat, "~/"); ok {
+			if g.home == "" {
+				continue
+			}
+			full = []string{filepath.Join(g.home, rest), filepath.Join(resolveSymlinks(g.home), rest)}
+		} else if filepath.IsAbs(pat) {
+			// /tmp is /private/tmp on macOS: the resolved path must still match.
+			if dir, _ := doublestar.SplitPattern(pat); dir != "/" {
+				full = append(full, filepath.Join(resolveSymlinks(dir), strings.TrimPrefix(pat, dir)))
+			}
+		}
+		for _, f := range full {
+			if ok, _ := doublestar.Match(f, path); ok {
+				return pat
+			}
+		}
+	}
+	return ""
+}
+
+func (g *guard) verdict(f *finding) engine.Verdict {
+	if f == nil {
+		return engine.Verdict{}
+	}
+	if f.pattern == "" {
+		return engine.Verdict{Decision: engine.Deny,
+			Reason: fmt.Sprintf("⚠️ BLOCKED: %s is outside the project (%s), and this project does not let tools write outside it. Write inside the project instead (or under /tmp for scratch files); if the change outside is really needed, ask the user to make it.", f.path, g.project.root)}
+	}
+	verb := "reading"
+	if f.write {
+		verb = "writing or deleting"
+	}
+	return engine.Verdict{Decision: engine.Deny,
+		Reason: fmt.Sprintf("⚠️ BLOCKED: %s %s is not allowed: it is a protected path (rule %q). Leave it alone and carry on without it; if it really must change, ask the user to do it.", verb, f.path, f.pattern)}
+}
+
+// escapeGlob quotes the characters filepath.Match treats as special.
+func escapeGlob(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		if strings.ContainsRune(`*?[\`, r) {
+			b.WriteByte('\\')
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+// envValue is the value of key in an environment list.
+func envValue(environ []string, key string) string {
+	for i := len(environ) - 1; i >= 0; i-- {
+		if v, ok := strings.CutPrefix(environ[i], key+"="); ok {
+			return v
+		}
+	}
+	return ""
+}

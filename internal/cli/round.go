@@ -1,0 +1,106 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/massgen/massgen-hook/checks"
+	"github.com/massgen/massgen-hook/state"
+)
+
+// roundCommand drives the round_timeout check from outside a session: an
+// orchestrator starts each round and may ask for an answer now.
+func (a *app) roundCommand() *cobra.Command {
+	var session, agent string
+	cmd := &cobra.Command{
+		Use:   "round",
+		Short: "Start a new round, or ask agents to wrap up now (round_timeout)",
+		Long: `Drives the round_timeout check. "round start" starts a new round (its clock
+from now, the later-round time limit); "round wrap-up" asks for an answer
+now: the agent's next finished tool call carries the wrap-up warning, and
+after the grace period every tool but the terminal ones is refused.
+
+The session is --session, else the one whose hooks ran most recently in
+this project. The agent is --agent, else $MASSGEN_AGENT_ID, else every
+agent with a round in that session (the main thread if none has one).`,
+		Example: `  massgen-hook round start --session "$SESSION_ID"
+  massgen-hook round wrap-up --agent agent_b`,
+		// Runs only when no subcommand matched: a typo must not look like
+		// success to the orchestrator that asked for a wrap-up.
+		Args: cobra.ArbitraryArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if len(args) == 0 {
+				return &usageError{err: errors.New("round needs a subcommand: start or wrap-up")}
+			}
+			return &usageError{err: fmt.Errorf("unknown round subcommand %q (use start or wrap-up)", args[0])}
+		},
+	}
+	cmd.PersistentFlags().StringVar(&session, "session", "", "session id (default: the most recently active session)")
+	cmd.PersistentFlags().StringVar(&agent, "agent", "", "agent (default: $MASSGEN_AGENT_ID, else every agent with a round)")
+	sub := func(use, short, verb string, apply func(*state.Dir, string, string, time.Time) (int, error)) *cobra.Command {
+		return &cobra.Command{
+			Use:   use,
+			Short: short,
+			Args: func(_ *cobra.Command, args []string) error {
+				if len(args) > 0 {
+					return &usageError{err: fmt.Errorf("round %s takes no arguments, got %q", use, args)}
+				}
+				return nil
+			},
+			RunE: func(cmd *cobra.Command, _ []string) error {
+				return a.runRound(session, agent, verb, apply)
+			},
+		}
+	}
+	cmd.AddCommand(
+		sub("start", "Start the next round now", "started", checks.StartRound),
+		sub("wrap-up", "Ask for an answer now", "asked to wrap up", checks.WrapUp),
+	)
+	return cmd
+}
+
+func (a *app) runRound(session, agent, verb string, apply func(*state.Dir, string, string, time.Time) (int, error)) error {
+	project, err := a.resolveProject("")
+	if err != nil {
+		return &usageError{err: err}
+	}
+	now, err := a.clock()
+	if err != nil {
+		return &usageError{err: err}
+	}
+	st := a.stateDir(project)
+	if session == "" {
+		keys, err := st.Sessions()
+		if err != nil {
+			return fmt.Errorf("listing sessions in %s: %w", st.Path, err)
+		}
+		if len(keys) == 0 {
+			return &usageError{err: errors.New("no session has run hooks in this project yet; give --session")}
+		}
+		session = keys[0]
+	}
+	if agent == "" {
+		agent = a.getenv("MASSGEN_AGENT_ID")
+	}
+	records := []string{checks.RoundRecordName(agent)}
+	if agent == "" {
+		found, err := checks.RoundRecords(st, session)
+		if err != nil {
+			return fmt.Errorf("listing rounds of session %s: %w", session, err)
+		}
+		if len(found) > 0 {
+			records = found
+		}
+	}
+	for _, rec := range records {
+		n, err := apply(st, session, rec, now)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(a.stdout, "session %s: %s: round %d %s\n", state.Key(session), rec, n, verb)
+	}
+	return nil
+}
