@@ -3,6 +3,7 @@ package checks
 import (
 	"context"
 	"fmt"
+	"os"
 	"path"
 	"path/filepath"
 	"strings"
@@ -272,12 +273,26 @@ func recursiveDelete(_ context.Context, d *dangerCall, c *shellcmd.Command) (str
 			continue
 		}
 		for _, target := range deleteTargets(w, d.dir(c)) {
-			if what, instead := d.judgeDelete(c, resolve(target, d.dir(c))); what != "" {
+			if what, instead := d.judgeDelete(c, resolveOperand(target, d.dir(c))); what != "" {
 				return what, instead
 			}
 		}
 	}
 	return "", ""
+}
+
+// resolveOperand resolves an rm operand as rm treats it: a symlink named
+// without a trailing slash is removed itself, its target left alone, so
+// only the folders above it are resolved.
+func resolveOperand(target, dir string) resolvedPath {
+	if strings.HasSuffix(target, "/") {
+		return resolve(target, dir)
+	}
+	rp := resolve(target, dir)
+	if info, err := os.Lstat(rp.lexical); err == nil && info.Mode()&os.ModeSymlink != 0 {
+		rp.real = filepath.Join(resolveSymlinks(filepath.Dir(rp.lexical)), filepath.Base(rp.lexical))
+	}
+	return rp
 }
 
 // deleteTargets are the paths an rm operand deletes: itself; for a glob
@@ -288,7 +303,8 @@ func deleteTargets(w shellcmd.Word, dir string) []string {
 		return []string{w.Value}
 	}
 	if base := path.Base(w.Value); base == "*" || base == ".*" || base == "**" {
-		return []string{globDir(w.Value)}
+		// The folder's contents go: a link to it is followed, like dir/.
+		return []string{strings.TrimSuffix(globDir(w.Value), "/") + "/"}
 	}
 	pattern := w.Value
 	if !filepath.IsAbs(pattern) && dir != "" {

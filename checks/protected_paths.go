@@ -52,9 +52,10 @@ var (
 		"**/.aws/credentials", "**/.netrc",
 	}
 	defaultWriteOnly = []string{"**/.git", "**/.git/**",
-		// The guards' own configuration and state: an agent must not be
-		// able to switch its guards off or reset its budget.
-		".claude/massgen-hook.yaml", ".claude/massgen-hook", ".claude/massgen-hook/**"}
+		// The guards' own configuration, state and wiring: an agent must
+		// not be able to switch its guards off or reset its budget.
+		".claude/massgen-hook.yaml", ".claude/massgen-hook", ".claude/massgen-hook/**",
+		".claude/settings.json", ".claude/settings.local.json", ".claude/hooks/**"}
 	defaultExcept = []string{"**/.env.example", "**/.env.sample", "**/.env.template", "**/.env.dist"}
 	// defaultOutsideAllowed are the places outside the project a call may
 	// write: temporary files, the null and standard devices, and Claude

@@ -1,0 +1,562 @@
+package checks
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/massgen/massgen-hook/engine"
+)
+
+// protectedDenial is the reason protected_paths gives for a protected path.
+func protectedDenial(write bool, path, pattern string) string {
+	verb := "reading"
+	if write {
+		verb = "writing or deleting"
+	}
+	return fmt.Sprintf("⚠️ BLOCKED: %s %s is not allowed: it is a protected path (rule %q). Leave it alone and carry on without it; if it really must change, ask the user to do it.", verb, path, pattern)
+}
+
+// outsideDenial is the reason for a write outside the project.
+func outsideDenial(path, project string) string {
+	return fmt.Sprintf("⚠️ BLOCKED: %s is outside the project (%s), and this project does not let tools write outside it. Write inside the project instead (or under /tmp for scratch files); if the change outside is really needed, ask the user to make it.", path, project)
+}
+
+func newProtected(t *testing.T, options string) engine.Builtin {
+	t.Helper()
+	b, err := newProtectedPaths(optionsNode(t, options))
+	if err != nil {
+		t.Fatalf("newProtectedPaths(%q): %v", options, err)
+	}
+	return b
+}
+
+// checkVerdict runs b on call and compares its verdict with a denial of
+// wantReason ("" means no opinion at all).
+func checkVerdict(t *testing.T, b engine.Builtin, call *engine.Call, wantReason string) engine.Verdict {
+	t.Helper()
+	v, err := b.Check(context.Background(), call)
+	if err != nil {
+		t.Fatalf("Check: %v", err)
+	}
+	if wantReason == "" {
+		if v.Decision != "" || v.Reason != "" || v.SystemMessage != "" || v.Stop || len(v.Injections) > 0 {
+			t.Errorf("got %+v, want no opinion", v)
+		}
+		return v
+	}
+	if v.Decision != engine.Deny || v.Reason != wantReason {
+		t.Errorf("got decision %q reason\n  %q\nwant deny\n  %q", v.Decision, v.Reason, wantReason)
+	}
+	return v
+}
+
+// TestProtectedDefaultPatterns: every default pattern, read and write
+// separately, and the near-misses that must pass.
+func TestProtectedDefaultPatterns(t *testing.T) {
+	g := newGuardEnv(t)
+	p := newProtected(t, "")
+	for _, tc := range []struct {
+		path          string
+		read, written string // the pattern each breaks; "" passes
+	}{
+		{".env", "**/.env", "**/.env"},
+		{"sub/dir/.env", "**/.env", "**/.env"},
+		{".env.local", "**/.env.*", "**/.env.*"},
+		{".env.production", "**/.env.*", "**/.env.*"},
+		{"x.pem", "**/*.pem", "**/*.pem"},
+		{"certs/server.key", "**/*.key", "**/*.key"},
+		{"cert.p12", "**/*.p12", "**/*.p12"},
+		{"cert.pfx", "**/*.pfx", "**/*.pfx"},
+		{"id_rsa", "**/id_rsa", "**/id_rsa"},
+		{".ssh/id_dsa", "**/id_dsa", "**/id_dsa"},
+		{".ssh/id_ecdsa", "**/id_ecdsa", "**/id_ecdsa"},
+		{".ssh/id_ed25519", "**/id_ed25519", "**/id_ed25519"},
+		{".aws/credentials", "**/.aws/credentials", "**/.aws/credentials"},
+		{".netrc", "**/.netrc", "**/.netrc"},
+		// .git: git's own, protected from writing only.
+		{".git/config", "", "**/.git/**"},
+		{".git/hooks/pre-commit", "", "**/.git/**"},
+		{".git", "", "**/.git"},
+		{"vendor/lib/.git/HEAD", "", "**/.git/**"},
+		// Near-misses.
+		{".env.example", "", ""},
+		{".env.sample", "", ""},
+		{".env.template", "", ""},
+		{".env.dist", "", ""},
+		{"config/.env.example", "", ""},
+		{"id_rsa.pub", "", ""},
+		{".gitignore", "", ""},
+		{".gitattributes", "", ""},
+		{".github/workflows/x.yml", "", ""},
+		{"env.txt", "", ""},
+		{".envrc", "", ""},
+		{"notes.pem.txt", "", ""},
+		{".aws/config", "", ""},
+		{"credentials", "", ""},
+		{"src/main.go", "", ""},
+	} {
+		for _, write := range []bool{false, true} {
+			tool, want := "Read", tc.read
+			if write {
+				tool, want = "Write", tc.written
+			}
+			t.Run(tool+" "+tc.path, func(t *testing.T) {
+				reason := ""
+				if want != "" {
+					reason = protectedDenial(write, tc.path, want)
+				}
+				checkVerdict(t, p, g.makeCall(t, callSpec{tool: tool, input: jsonInput("file_path", tc.path)}), reason)
+				// The same path written absolute, or with a detour, is the same path.
+				checkVerdict(t, p, g.makeCall(t, callSpec{tool: tool, input: jsonInput("file_path", filepath.Join(g.project, tc.path))}), reason)
+				checkVerdict(t, p, g.makeCall(t, callSpec{tool: tool, input: jsonInput("file_path", "nowhere/../"+tc.path)}), reason)
+			})
+		}
+	}
+}
+
+// TestProtectedFileTools: each file tool's path field, read or write.
+func TestProtectedFileTools(t *testing.T) {
+	g := newGuardEnv(t)
+	p := newProtected(t, "")
+	for _, tc := range []struct {
+		tool, input string
+		want        string
+	}{
+		{"Read", `{"file_path":".env"}`, protectedDenial(false, ".env", "**/.env")},
+		{"Grep", `{"pattern":"KEY","path":".env"}`, protectedDenial(false, ".env", "**/.env")},
+		{"Write", `{"file_path":".env","content":"x"}`, protectedDenial(true, ".env", "**/.env")},
+		{"Edit", `{"file_path":".env","old_string":"a","new_string":"b"}`, protectedDenial(true, ".env", "**/.env")},
+		{"MultiEdit", `{"file_path":".env","edits":[]}`, protectedDenial(true, ".env", "**/.env")},
+		{"NotebookEdit", `{"notebook_path":".env","new_source":"x"}`, protectedDenial(true, ".env", "**/.env")},
+		// .git is written by Edit, read by Read and Grep freely.
+		{"Edit", `{"file_path":".git/config"}`, protectedDenial(true, ".git/config", "**/.git/**")},
+		{"Read", `{"file_path":".git/config"}`, ""},
+		{"Grep", `{"pattern":"x","path":".git"}`, ""},
+		// The field that is not the tool's is not read.
+		{"NotebookEdit", `{"file_path":".env"}`, ""},
+		{"Grep", `{"pattern":".env"}`, ""},
+		{"Read", `{"path":".env"}`, ""},
+		// Not a string, or empty: nothing to judge.
+		{"Read", `{"file_path":42}`, ""},
+		{"Read", `{"file_path":["/x/.env"]}`, ""},
+		{"Write", `{"file_path":""}`, ""},
+		{"Write", `{}`, ""},
+		{"Write", ``, ""},
+		// Glob and LS list names, not content; other tools have no paths.
+		{"Glob", `{"pattern":".env","path":"."}`, ""},
+		{"LS", `{"path":".env"}`, ""},
+		{"WebFetch", `{"url":"file:///x/.env"}`, ""},
+		{"mcp__fs__read_file", `{"file_path":".env"}`, ""},
+		// Bash without a string command.
+		{"Bash", `{"command":["cat",".env"]}`, ""},
+		{"Bash", `{}`, ""},
+	} {
+		t.Run(tc.tool+" "+tc.input, func(t *testing.T) {
+			checkVerdict(t, p, g.makeCall(t, callSpec{tool: tc.tool, input: tc.input}), tc.want)
+		})
+	}
+}
+
+// TestProtectedCwd: relative paths are taken from the call's cwd, and an
+// absent or relative cwd means the project.
+func TestProtectedCwd(t *testing.T) {
+	g := newGuardEnv(t)
+	p := newProtected(t, "")
+	sub := filepath.Join(g.project, "sub")
+	checkVerdict(t, p, g.makeCall(t, callSpec{tool: "Read", input: `{"file_path":".env"}`, cwd: sub}), protectedDenial(false, "sub/.env", "**/.env"))
+	checkVerdict(t, p, g.makeCall(t, callSpec{tool: "Read", input: `{"file_path":"../.env"}`, cwd: sub}), protectedDenial(false, ".env", "**/.env"))
+	checkVerdict(t, p, g.makeCall(t, callSpec{tool: "Read", input: `{"file_path":".env"}`, cwd: "-"}), protectedDenial(false, ".env", "**/.env"))
+	checkVerdict(t, p, g.makeCall(t, callSpec{tool: "Read", input: `{"file_path":".env"}`, cwd: "sub"}), protectedDenial(false, ".env", "**/.env"))
+	checkVerdict(t, p, g.makeCall(t, callSpec{tool: "Bash", input: bashInput("cat .env"), cwd: sub}), protectedDenial(false, "sub/.env", "**/.env"))
+}
+
+// TestProtectedOutsideProject: writes outside the project are denied
+// unless in a scratch place; reads outside are fine unless secret.
+func TestProtectedOutsideProject(t *testing.T) {
+	g := newGuardEnv(t)
+	g.environ = append(g.environ, "TMPDIR=/massgen-test-tmpdir/")
+	p := newProtected(t, "")
+	for _, tc := range []struct {
+		tool, path, want string
+	}{
+		{"Write", "/etc/hosts", outsideDenial("/etc/hosts", g.project)},
+		{"Edit", "/usr/local/bin/tool", outsideDenial("/usr/local/bin/tool", g.project)},
+		{"Write", "~/.bashrc", outsideDenial(testHome+"/.bashrc", g.project)},
+		{"Write", testHome + "/notes.md", outsideDenial(testHome+"/notes.md", g.project)},
+		{"Write", "~/.claude/settings.json", outsideDenial(testHome+"/.claude/settings.json", g.project)},
+		{"Write", "/dev/sda", outsideDenial("/dev/sda", g.project)},
+		{"Write", "/", outsideDenial("/", g.project)},
+		// The scratch places.
+		{"Write", "/tmp/x", ""},
+		{"Write", "/tmp/deep/er/x.txt", ""},
+		{"Write", "/var/tmp/x", ""},
+		{"Write", "/private/tmp/x", ""},
+		{"Write", "/massgen-test-tmpdir/a/b.txt", ""}, // $TMPDIR, from Environ
+		{"Write", "/dev/null", ""},
+		{"Write", "/dev/stderr", ""},
+		{"Write", "/dev/fd/3", ""},
+		{"Write", "~/.claude/plans/x.md", ""},
+		{"Write", testHome + "/.claude/plans/sub/x.md", ""},
+		// A secret is a secret in a scratch place too.
+		{"Write", "/tmp/.env", protectedDenial(true, "/tmp/.env", "**/.env")},
+		{"Write", "~/.claude/plans/id_rsa", protectedDenial(true, testHome+"/.claude/plans/id_rsa", "**/id_rsa")},
+		// Reads outside the project are allowed, unless secret.
+		{"Read", "/etc/hosts", ""},
+		{"Read", "~/.bashrc", ""},
+		{"Read", "~/.aws/credentials", protectedDenial(false, testHome+"/.aws/credentials", "**/.aws/credentials")},
+		{"Read", "~/.ssh/id_ed25519", protectedDenial(false, testHome+"/.ssh/id_ed25519", "**/id_ed25519")},
+		{"Read", "~/.netrc", protectedDenial(false, testHome+"/.netrc", "**/.netrc")},
+		{"Grep", "/srv/app/.env", protectedDenial(false, "/srv/app/.env", "**/.env")},
+	} {
+		t.Run(tc.tool+" "+tc.path, func(t *testing.T) {
+			field := "file_path"
+			if tc.tool == "Grep" {
+				field = "path"
+			}
+			checkVerdict(t, p, g.makeCall(t, callSpec{tool: tc.tool, input: jsonInput(field, tc.path)}), tc.want)
+		})
+	}
+
+	// Without TMPDIR in the call's environment, that place is outside.
+	g.environ = g.environ[:len(g.environ)-1]
+	checkVerdict(t, p, g.makeCall(t, callSpec{tool: "Write", input: jsonInput("file_path", "/massgen-test-tmpdir/a/b.txt")}),
+		outsideDenial("/massgen-test-tmpdir/a/b.txt", g.project))
+	// Without HOME, ~ is not expanded and plan files are not known.
+	g.environ = nil
+	checkVerdict(t, p, g.makeCall(t, callSpec{tool: "Write", input: jsonInput("file_path", testHome+"/.claude/plans/x.md")}),
+		outsideDenial(testHome+"/.claude/plans/x.md", g.project))
+}
+
+// TestProtectedSymlinks: a link does not hide what it points at. The
+// scratch places are narrowed to one directory, since the test project
+// itself lives under /tmp.
+func TestProtectedSymlinks(t *testing.T) {
+	g := newGuardEnv(t)
+	scratch := realTempDir(t)
+	writeFiles(t, g.project, ".env", "real/notes.txt")
+	symlink(t, ".env", filepath.Join(g.project, "harmless.txt"))
+	symlink(t, "/etc", filepath.Join(g.project, "etc-link"))
+	symlink(t, scratch, filepath.Join(g.project, "scratch-link"))
+	symlink(t, "missing/new.txt", filepath.Join(g.project, "dangling"))
+	symlink(t, "/etc/massgen-test-new.conf", filepath.Join(g.project, "dangling-out"))
+	p := newProtected(t, `outside_allowed: ["`+scratch+`/**"]`)
+	for _, tc := range []struct {
+		tool, path, want string
+	}{
+		{"Read", "harmless.txt", protectedDenial(false, "harmless.txt", "**/.env")},
+		{"Write", "harmless.txt", protectedDenial(true, "harmless.txt", "**/.env")},
+		{"Write", "etc-link/hosts", outsideDenial("etc-link/hosts", g.project)},
+		{"Write", "etc-link/new/file", outsideDenial("etc-link/new/file", g.project)},
+		{"Read", "etc-link/hosts", ""},
+		{"Write", "scratch-link/x", ""},
+		{"Write", "real/notes.txt", ""},
+		{"Write", "dangling", ""},
+		{"Write", "dangling-out", outsideDenial("dangling-out", g.project)},
+	} {
+		checkVerdict(t, p, g.makeCall(t, callSpec{tool: tc.tool, input: jsonInput("file_path", tc.path)}), tc.want)
+	}
+}
+
+// TestProtectedScratchLinkOut: a link inside a scratch place (/tmp) that
+// points out of it leads out of it, as a link in the project does: writing
+// through /tmp/x/etc-link/hosts writes /etc/hosts.
+func TestProtectedScratchLinkOut(t *testing.T) {
+	g := newGuardEnv(t)
+	scratch := realTempDir(t) // under /tmp
+	symlink(t, "/etc", filepath.Join(scratch, "etc-link"))
+	symlink(t, testHome+"/.bashrc", filepath.Join(scratch, "rc"))
+	p := newProtected(t, "")
+	for _, path := range []string{scratch + "/etc-link/hosts", scratch + "/rc"} {
+		t.Run(path, func(t *testing.T) {
+			checkVerdict(t, p, g.makeCall(t, callSpec{tool: "Write", input: jsonInput("file_path", path)}), outsideDenial(path, g.project))
+			checkVerdict(t, p, g.makeCall(t, callSpec{tool: "Bash", input: bashInput("echo x > " + path)}), outsideDenial(path, g.project))
+		})
+	}
+}
+
+// TestProtectedBash: writes and reads in Bash commands, seen through the
+// shell parser.
+func TestProtectedBash(t *testing.T) {
+	g := newGuardEnv(t)
+	writeFiles(t, g.project, ".env", ".env.local", ".env.example", "sub/.env", "notes.txt", "README.md")
+	p := newProtected(t, "")
+	r := func(path, pattern string) string { return protectedDenial(false, path, pattern) }
+	w := func(path, pattern string) string { return protectedDenial(true, path, pattern) }
+	for _, tc := range []struct {
+		command, want string
+	}{
+		// Redirections.
+		{"echo hi > .env", w(".env", "**/.env")},
+		{"echo hi >> sub/.env", w("sub/.env", "**/.env")},
+		{"echo hi 2> .git/config", w(".git/config", "**/.git/**")},
+		{"echo hi &> .env.local", w(".env.local", "**/.env.*")},
+		{"echo hi > notes.txt", ""},
+		{"echo hi > /dev/null", ""},
+		{"echo hi > /tmp/out.txt", ""},
+		{"echo hi > /etc/motd", outsideDenial("/etc/motd", g.project)},
+		{"echo hi > ~/.bashrc", outsideDenial(testHome+"/.bashrc", g.project)},
+		{"wc -l < .env", r(".env", "**/.env")},
+		// Writers, plain and through wrappers.
+		{"rm .env", w(".env", "**/.env")},
+		{"rm -f notes.txt", ""},
+		{"sudo rm .env", w(".env", "**/.env")},
+		{"sudo -u root tee .env.local", w(".env.local", "**/.env.*")},
+		{"env FOO=1 truncate -s 0 .env", w(".env", "**/.env")},
+		{"xargs rm -f .env.local", w(".env.local", "**/.env.*")},
+		{"bash -c 'echo x > .env'", w(".env", "**/.env")},
+		{`sh -c "rm -f id_rsa"`, w("id_rsa", "**/id_rsa")},
+		{"sed -i s/a/b/ .env", w(".env", "**/.env")},
+		{"mv notes.txt .env", w(".env", "**/.env")},
+		{"cp notes.txt .env", w(".env", "**/.env")},
+		{"chmod 600 .netrc", w(".netrc", "**/.netrc")},
+		{"touch .git/index.lock", w(".git/index.lock", "**/.git/**")},
+		{"rm -rf .git", w(".git", "**/.git")},
+		{"git commit -am x", ""}, // git manages .git itself
+		// Readers.
+		{"cat .env", r(".env", "**/.env")},
+		{"head -n 3 .env", r(".env", "**/.env")},
+		{"tail -f .env.local", r(".env.local", "**/.env.*")},
+		{"grep SECRET .env", r(".env", "**/.env")},
+		{"grep -r .env src", ""}, // the pattern is not a file
+		{"cp .env /tmp/leak", r(".env", "**/.env")},
+		{"cat .env.example", ""},
+		{"cat .git/config", ""},
+		{"cat notes.txt README.md", ""},
+		{"ls -la .env", ""},
+		{"source .env", ""},
+		{`echo "cat .env"`, ""},
+		{"echo .env", ""},
+		{"cat ~/.netrc", r(testHome+"/.netrc", "**/.netrc")},
+		{`cat "$HOME/.aws/credentials"`, r(testHome+"/.aws/credentials", "**/.aws/credentials")},
+		// Globs are expanded against the directory.
+		{"cat .env*", r(".env", "**/.env")},
+		{"cat sub/.e*", r("sub/.env", "**/.env")},
+		{"cat *.txt", ""},
+		// Unknown words cannot be judged and pass.
+		{"cat $F", ""},
+		{`cat "$(ls)"`, ""},
+		{"echo x > $OUT", ""},
+		// A cd changes where relative paths are.
+		{"cd sub && cat .env", r("sub/.env", "**/.env")},
+		{"cd sub && cat ../notes.txt", ""},
+		{"cd /etc && echo x > motd", outsideDenial("/etc/motd", g.project)},
+		{"cd sub; cd ..; cat .env", r(".env", "**/.env")},
+		// Writes are judged before reads, command by command.
+		{"cat .env > .env.local", w(".env.local", "**/.env.*")},
+		{"cat notes.txt; rm id_rsa", w("id_rsa", "**/id_rsa")},
+	} {
+		t.Run(tc.command, func(t *testing.T) {
+			checkVerdict(t, p, g.makeCall(t, callSpec{tool: "Bash", input: bashInput(tc.command)}), tc.want)
+		})
+	}
+}
+
+// TestProtectedBashGlobNoSecret: a glob whose matches are all harmless
+// passes, though its pattern would name a secret.
+func TestProtectedBashGlobNoSecret(t *testing.T) {
+	g := newGuardEnv(t)
+	writeFiles(t, g.project, ".env.example", ".env.sample")
+	p := newProtected(t, "")
+	checkVerdict(t, p, g.makeCall(t, callSpec{tool: "Bash", input: bashInput("cat .env*")}), "")
+	writeFiles(t, g.project, ".env.staging")
+	checkVerdict(t, p, g.makeCall(t, callSpec{tool: "Bash", input: bashInput("cat .env*")}), protectedDenial(false, ".env.staging", "**/.env.*"))
+}
+
+func TestProtectedBashParseError(t *testing.T) {
+	g := newGuardEnv(t)
+	p := newProtected(t, "")
+	for _, command := range []string{`cat ".env`, "cat .env |", "bash -c 'cat \"'"} {
+		v := checkVerdict(t, p, g.makeCall(t, callSpec{tool: "Bash", input: bashInput(command)}), "")
+		if len(v.Notes) != 1 || !strings.HasPrefix(v.Notes[0], "protected_paths: could not read the Bash command (") ||
+			!strings.HasSuffix(v.Notes[0], "); it went unchecked") {
+			t.Errorf("%q: notes %q, want one saying it went unchecked", command, v.Notes)
+		}
+	}
+}
+
+func TestProtectedOptions(t *testing.T) {
+	g := newGuardEnv(t)
+	type probe struct {
+		tool, path, want string
+	}
+	for _, tc := range []struct {
+		name, options string
+		probes        []probe
+	}{
+		{"read replaces", `read: ["secret/**"]`, []probe{
+			{"Read", "secret/a.txt", protectedDenial(false, "secret/a.txt", "secret/**")},
+			{"Read", ".env", ""},
+			{"Write", ".env", protectedDenial(true, ".env", "**/.env")}, // the write list is untouched
+		}},
+		{"write replaces", `write: ["docs/**"]`, []probe{
+			{"Write", "docs/a.md", protectedDenial(true, "docs/a.md", "docs/**")},
+			{"Write", ".env", ""},
+			{"Edit", ".git/config", ""},
+			{"Read", ".env", protectedDenial(false, ".env", "**/.env")},
+		}},
+		{"except emptied", `except: []`, []probe{
+			{"Read", ".env.example", protectedDenial(false, ".env.example", "**/.env.*")},
+		}},
+		{"except replaces", `except: ["**/.env.local"]`, []probe{
+			{"Read", ".env.local", ""},
+			{"Read", ".env.example", protectedDenial(false, ".env.example", "**/.env.*")},
+		}},
+		{"add extends", `add: {read: ["**/*.sqlite"], write: ["migrations/**"], except: ["**/.env.test"]}`, []probe{
+			{"Read", "db/app.sqlite", protectedDenial(false, "db/app.sqlite", "**/*.sqlite")},
+			{"Read", ".env", protectedDenial(false, ".env", "**/.env")},
+			{"Write", "migrations/001.sql", protectedDenial(true, "migrations/001.sql", "migrations/**")},
+			{"Write", ".git/HEAD", protectedDenial(true, ".git/HEAD", "**/.git/**")},
+			{"Read", "migrations/001.sql", ""},
+			{"Read", ".env.test", ""},
+			{"Read", ".env.example", ""},
+			{"Read", ".env.local", protectedDenial(false, ".env.local", "**/.env.*")},
+		}},
+		{"add to replaced", `{read: ["a/**"], add: {read: ["b/**"]}}`, []probe{
+			{"Read", "a/x", protectedDenial(false, "a/x", "a/**")},
+			{"Read", "b/x", protectedDenial(false, "b/x", "b/**")},
+			{"Read", ".env", ""},
+		}},
+		{"home pattern", `add: {read: ["~/private/**"]}`, []probe{
+			{"Read", "~/private/diary.txt", protectedDenial(false, testHome+"/private/diary.txt", "~/private/**")},
+			{"Read", testHome + "/private/diary.txt", protectedDenial(false, testHome+"/private/diary.txt", "~/private/**")},
+			{"Read", "private/diary.txt", ""},
+		}},
+		{"outside allow", `outside_project: allow`, []probe{
+			{"Write", "/etc/hosts", ""},
+			{"Write", "/etc/ssl/x.pem", protectedDenial(true, "/etc/ssl/x.pem", "**/*.pem")},
+		}},
+		{"outside deny", `outside_project: deny`, []probe{
+			{"Write", "/etc/hosts", outsideDenial("/etc/hosts", g.project)},
+			{"Write", "/tmp/x", ""},
+		}},
+		{"outside allowed replaces", `outside_allowed: ["/opt/scratch/**"]`, []probe{
+			{"Write", "/opt/scratch/a/b", ""},
+			{"Write", "/tmp/x", outsideDenial("/tmp/x", g.project)},
+			{"Write", "../sibling.txt", outsideDenial(filepath.Join(filepath.Dir(g.project), "sibling.txt"), g.project)},
+			{"Write", "/dev/null", outsideDenial("/dev/null", g.project)},
+			{"Write", "inside.txt", ""},
+		}},
+		{"outside allowed home", `outside_allowed: ["~/.cache/**"]`, []probe{
+			{"Write", "~/.cache/x", ""},
+			{"Write", "~/.claude/plans/x.md", outsideDenial(testHome+"/.claude/plans/x.md", g.project)},
+		}},
+		{"add outside allowed", `add: {outside_allowed: ["/opt/scratch/**"]}`, []probe{
+			{"Write", "/opt/scratch/a", ""},
+			{"Write", "/tmp/x", ""},
+			{"Write", "~/.claude/plans/x.md", ""},
+			{"Write", "/opt/other", outsideDenial("/opt/other", g.project)},
+		}},
+		{"null options", `~`, []probe{
+			{"Read", ".env", protectedDenial(false, ".env", "**/.env")},
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p := newProtected(t, tc.options)
+			for _, pr := range tc.probes {
+				checkVerdict(t, p, g.makeCall(t, callSpec{tool: pr.tool, input: jsonInput("file_path", pr.path)}), pr.want)
+			}
+		})
+	}
+}
+
+func TestProtectedOptionErrors(t *testing.T) {
+	for _, tc := range []struct {
+		options, want string
+	}{
+		{`outside_project: maybe`, `outside_project: use deny or allow, got "maybe"`},
+		{`outside_project: Deny`, `outside_project: use deny or allow, got "Deny"`},
+		{`read: ["[abc"]`, `read: "[abc" is not a valid glob pattern`},
+		{`write: ["ok/**", "{a,b"]`, `write: "{a,b" is not a valid glob pattern`},
+		{`except: ["[z-"]`, `except: "[z-" is not a valid glob pattern`},
+		{`add: {read: ["[x"]}`, `read: "[x" is not a valid glob pattern`},
+		{`add: {outside_allowed: ["/ok/**", "[bad"]}`, `outside_allowed: "[bad" is not a valid glob pattern`},
+		{`outside_allowed: ["~/[bad"]`, `outside_allowed: "~/[bad" is not a valid glob pattern`},
+		{`reads: ["x"]`, `line 1: unknown option "reads" (known: add, except, outside_allowed, outside_project, read, write)`},
+		{"add:\n  bogus: [x]", `line 2: unknown option "add.bogus" (known: except, outside_allowed, read, write)`},
+		{`read: "x"`, `cannot unmarshal`},
+		{`[read]`, `line 1: options must be a mapping, got !!seq`},
+	} {
+		t.Run(tc.options, func(t *testing.T) {
+			_, err := newProtectedPaths(optionsNode(t, tc.options))
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("err %v, want one containing %q", err, tc.want)
+			}
+		})
+	}
+}
+
+// TestProtectedOptionsKeepDefaults: one rule's options never leak into the
+// defaults another rule starts from.
+func TestProtectedOptionsKeepDefaults(t *testing.T) {
+	g := newGuardEnv(t)
+	for _, options := range []string{
+		`add: {read: ["**/*.txt"], write: ["**/*.txt"], except: ["**/.env"], outside_allowed: ["/etc/**"]}`,
+		`add: {read: ["**/*.md"], write: ["**/*.md"], except: ["**/.env.local"], outside_allowed: ["/usr/**"]}`,
+	} {
+		newProtected(t, options)
+	}
+	p := newProtected(t, "")
+	for _, pr := range []struct{ tool, path, want string }{
+		{"Read", "a.txt", ""},
+		{"Write", "a.md", ""},
+		{"Read", ".env", protectedDenial(false, ".env", "**/.env")},
+		{"Read", ".env.local", protectedDenial(false, ".env.local", "**/.env.*")},
+		{"Write", "/etc/x", outsideDenial("/etc/x", g.project)},
+		{"Write", "/usr/x", outsideDenial("/usr/x", g.project)},
+	} {
+		checkVerdict(t, p, g.makeCall(t, callSpec{tool: pr.tool, input: jsonInput("file_path", pr.path)}), pr.want)
+	}
+}
+
+// TestProtectedBashGlobBracketDir: a glob is expanded in its directory
+// whatever that directory's name holds: glob characters in the project's
+// path are not part of the pattern.
+func TestProtectedBashGlobBracketDir(t *testing.T) {
+	g := newGuardEnv(t)
+	g.project = filepath.Join(g.project, "app[1]")
+	writeFiles(t, g.project, ".env")
+	p := newProtected(t, "")
+	checkVerdict(t, p, g.makeCall(t, callSpec{tool: "Bash", input: bashInput("cat .env*")}), protectedDenial(false, ".env", "**/.env"))
+}
+
+// TestProtectedOwnFiles: the hook's own configuration and state may be
+// read, not written.
+func TestProtectedOwnFiles(t *testing.T) {
+	g := newGuardEnv(t)
+	p := newProtected(t, "")
+	for _, tc := range []struct{ tool, path, want string }{
+		{"Write", ".claude/massgen-hook.yaml", protectedDenial(true, ".claude/massgen-hook.yaml", ".claude/massgen-hook.yaml")},
+		{"Edit", ".claude/massgen-hook/sessions/s1/budget.json", protectedDenial(true, ".claude/massgen-hook/sessions/s1/budget.json", ".claude/massgen-hook/**")},
+		{"Write", ".claude/massgen-hook", protectedDenial(true, ".claude/massgen-hook", ".claude/massgen-hook")},
+		{"Read", ".claude/massgen-hook.yaml", ""},
+		{"Read", ".claude/massgen-hook/audit.jsonl", ""},
+		{"Write", ".claude/massgen-hook.yaml.bak", ""},
+		{"Write", "sub/.claude/massgen-hook.yaml", ""},
+	} {
+		checkVerdict(t, p, g.makeCall(t, callSpec{tool: tc.tool, input: jsonInput("file_path", tc.path)}), tc.want)
+	}
+	checkVerdict(t, p, g.makeCall(t, callSpec{tool: "Bash", input: bashInput("rm -rf .claude/massgen-hook")}),
+		protectedDenial(true, ".claude/massgen-hook", ".claude/massgen-hook"))
+	checkVerdict(t, p, g.makeCall(t, callSpec{tool: "Bash", input: bashInput("echo 'default_guards: false' > .claude/massgen-hook.yaml")}),
+		protectedDenial(true, ".claude/massgen-hook.yaml", ".claude/massgen-hook.yaml"))
+}
+
+func TestEscapeGlob(t *testing.T) {
+	for in, want := range map[string]string{
+		"/plain/path": "/plain/path",
+		"/a[1]/b":     `/a\[1]/b`, // an unmatched ] is literal
+		"/x*y?z":      `/x\*y\?z`,
+		`/back\slash`: `/back\\slash`,
+		"/{a,b}":      "/{a,b}", // filepath.Match has no braces
+	} {
+		if got := escapeGlob(in); got != want {
+			t.Errorf("escapeGlob(%q) = %q, want %q", in, got, want)
+		}
+		if ok, err := filepath.Match(escapeGlob(in), in); !ok || err != nil {
+			t.Errorf("escaped %q does not match itself: %v %v", in, ok, err)
+		}
+	}
+}
