@@ -584,7 +584,7 @@ func pipeToShell(_ context.Context, d *dangerCall, c *shellcmd.Command) (string,
 	return "", ""
 }
 
-const instead = "Download the script to a file, read it, and run it only if it is what you expect (or ask the user to)"
+const instead = "Download the script to a file, read it, and run it only if it is what you expect (or ask the user to)."
 
 // readsScriptFromStdin reports whether an interpreter takes its program
 // from stdin: no program option (programFlags) and no script operand, or

@@ -22,7 +22,7 @@ const (
 	insteadPushForce      = "Push without --force (pull and rebase or merge first), or push a new branch and open a pull request."
 	insteadReset          = "Commit or stash them first (git stash), or discard only the files you mean with git restore <file>."
 	insteadClean          = "Run it with -n first to see the list, and delete only what you mean (ignored files often include .env and local config)."
-	insteadPipe           = "Download the script to a file, read it, and run it only if it is what you expect (or ask the user to)"
+	insteadPipe           = "Download the script to a file, read it, and run it only if it is what you expect (or ask the user to)."
 	insteadChmod          = "Give only the permission needed to the file that needs it (e.g. chmod u+x script.sh)."
 	insteadFork           = "Do not run it."
 	insteadFormat         = "Never format disks from here; ask the user."

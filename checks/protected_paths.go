@@ -297,12 +297,12 @@ func (g *guard) verdict(f *finding) engine.Verdict {
 		return engine.Verdict{Decision: engine.Deny,
 			Reason: fmt.Sprintf("⚠️ BLOCKED: %s is outside the project (%s), and this project does not let tools write outside it. Write inside the project instead (or under /tmp for scratch files); if the change outside is really needed, ask the user to make it.", f.path, g.project.root)}
 	}
-	verb := "reading"
+	verb, ask := "reading", "if you really need what is in it, ask the user"
 	if f.write {
-		verb = "writing or deleting"
+		verb, ask = "writing or deleting", "if it really must change, ask the user to do it"
 	}
 	return engine.Verdict{Decision: engine.Deny,
-		Reason: fmt.Sprintf("⚠️ BLOCKED: %s %s is not allowed: it is a protected path (rule %q). Leave it alone and carry on without it; if it really must change, ask the user to do it.", verb, f.path, f.pattern)}
+		Reason: fmt.Sprintf("⚠️ BLOCKED: %s %s is not allowed: it is a protected path (rule %q). Leave it alone and carry on without it; %s.", verb, f.path, f.pattern, ask)}
 }
 
 // escapeGlob quotes the characters filepath.Match treats as special.

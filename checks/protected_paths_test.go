@@ -12,11 +12,11 @@ import (
 
 // protectedDenial is the reason protected_paths gives for a protected path.
 func protectedDenial(write bool, path, pattern string) string {
-	verb := "reading"
+	verb, ask := "reading", "if you really need what is in it, ask the user"
 	if write {
-		verb = "writing or deleting"
+		verb, ask = "writing or deleting", "if it really must change, ask the user to do it"
 	}
-	return fmt.Sprintf("⚠️ BLOCKED: %s %s is not allowed: it is a protected path (rule %q). Leave it alone and carry on without it; if it really must change, ask the user to do it.", verb, path, pattern)
+	return fmt.Sprintf("⚠️ BLOCKED: %s %s is not allowed: it is a protected path (rule %q). Leave it alone and carry on without it; %s.", verb, path, pattern, ask)
 }
 
 // outsideDenial is the reason for a write outside the project.
