@@ -9,7 +9,6 @@ import (
 	"strings"
 
 	"github.com/bmatcuk/doublestar/v4"
-	"github.com/tidwall/gjson"
 	"go.yaml.in/yaml/v3"
 
 	"github.com/massgen/massgen-hook/engine"
@@ -123,28 +122,20 @@ func newDangerousCommands(options *yaml.Node) (engine.Builtin, error) {
 // dangerCall is the pack applied to one call.
 type dangerCall struct {
 	*dangerousCommands
-	project project
-	cwd     string
-	home    string
-	script  *shellcmd.Script
+	shellCall
+	script *shellcmd.Script
 }
 
 func (d *dangerousCommands) Check(ctx context.Context, call *engine.Call) (engine.Verdict, error) {
-	if call.Event.ToolName != "Bash" {
+	sc := shellCallOf(call)
+	script, ok, err := bashScript(call, sc)
+	if !ok {
 		return engine.Verdict{}, nil
 	}
-	command := gjson.GetBytes(call.ToolInput, "command")
-	if command.Type != gjson.String {
-		return engine.Verdict{}, nil
-	}
-	dc := &dangerCall{dangerousCommands: d, project: newProject(call.Project), cwd: call.Event.Cwd, home: envValue(call.Environ, "HOME")}
-	if dc.cwd == "" || !filepath.IsAbs(dc.cwd) {
-		dc.cwd = call.Project
-	}
-	script, err := shellcmd.Parse(command.Str, shellcmd.Options{Dir: dc.cwd, Home: dc.home})
 	if err != nil {
 		return engine.Verdict{Notes: []string{fmt.Sprintf("dangerous_commands: could not read the Bash command (%v); it went unchecked", err)}}, nil
 	}
+	dc := &dangerCall{dangerousCommands: d, shellCall: sc}
 	dc.script = script
 	for _, c := range script.Commands {
 		for _, r := range dangerRules {

@@ -136,22 +136,17 @@ var fileTools = map[string]struct {
 
 func (p *protectedPaths) Check(_ context.Context, call *engine.Call) (engine.Verdict, error) {
 	g := p.guardFor(call)
-	input := gjson.ParseBytes(call.ToolInput)
 	if ft, ok := fileTools[call.Event.ToolName]; ok {
-		path := input.Get(ft.field)
+		path := gjson.GetBytes(call.ToolInput, ft.field)
 		if path.Type != gjson.String || path.Str == "" {
 			return engine.Verdict{}, nil
 		}
 		return g.verdict(g.judge(path.Str, g.cwd, ft.write)), nil
 	}
-	if call.Event.ToolName != "Bash" {
+	script, ok, err := bashScript(call, g.shellCall)
+	if !ok {
 		return engine.Verdict{}, nil
 	}
-	command := input.Get("command")
-	if command.Type != gjson.String {
-		return engine.Verdict{}, nil
-	}
-	script, err := shellcmd.Parse(command.Str, shellcmd.Options{Dir: g.cwd, Home: g.home})
 	if err != nil {
 		return engine.Verdict{Notes: []string{fmt.Sprintf("protected_paths: could not read the Bash command (%v); it went unchecked", err)}}, nil
 	}
@@ -173,18 +168,12 @@ func (p *protectedPaths) Check(_ context.Context, call *engine.Call) (engine.Ver
 // guard is protectedPaths applied to one call.
 type guard struct {
 	*protectedPaths
-	project   project
-	cwd, home string
-	tmpdir    string
+	shellCall
+	tmpdir string
 }
 
 func (p *protectedPaths) guardFor(call *engine.Call) *guard {
-	g := &guard{protectedPaths: p, project: newProject(call.Project), cwd: call.Event.Cwd}
-	if g.cwd == "" || !filepath.IsAbs(g.cwd) {
-		g.cwd = call.Project
-	}
-	g.home, g.tmpdir = envValue(call.Environ, "HOME"), envValue(call.Environ, "TMPDIR")
-	return g
+	return &guard{protectedPaths: p, shellCall: shellCallOf(call), tmpdir: envValue(call.Environ, "TMPDIR")}
 }
 
 // finding is one protected path a call touches.

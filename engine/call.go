@@ -40,6 +40,24 @@ type Call struct {
 	// Scope is the scope of the rule being run ("default", "global",
 	// "agent <id>"): checks that count keep one count per scope.
 	Scope string
+
+	memo map[any]any
+}
+
+// Memo returns what compute gives for key, computing it once per call, so
+// checks that derive the same thing from a call (the parsed Bash command,
+// the resolved project) share the work. Key on everything the value
+// depends on: a rewrite of the input by an earlier rule is a new key.
+func (c *Call) Memo(key any, compute func() any) any {
+	if v, ok := c.memo[key]; ok {
+		return v
+	}
+	if c.memo == nil {
+		c.memo = map[any]any{}
+	}
+	v := compute()
+	c.memo[key] = v
+	return v
 }
 
 // hookEvent is the seeds' HookEvent, what a command handler reads on stdin,

@@ -1,0 +1,59 @@
+package checks
+
+import (
+	"path/filepath"
+
+	"github.com/tidwall/gjson"
+
+	"github.com/massgen/massgen-hook/engine"
+	"github.com/massgen/massgen-hook/shellcmd"
+)
+
+// shellCall is what the path and command guards need of a call: the
+// project, where the call runs (the event's cwd, else the project root),
+// and $HOME.
+type shellCall struct {
+	project   project
+	cwd, home string
+}
+
+type shellCallKey struct{}
+
+// shellCallOf derives a call's shellCall once, however many guards ask
+// (resolving the project's symlinks is a system call or more).
+func shellCallOf(call *engine.Call) shellCall {
+	return call.Memo(shellCallKey{}, func() any {
+		sc := shellCall{project: newProject(call.Project), cwd: call.Event.Cwd, home: envValue(call.Environ, "HOME")}
+		if sc.cwd == "" || !filepath.IsAbs(sc.cwd) {
+			sc.cwd = call.Project
+		}
+		return sc
+	}).(shellCall)
+}
+
+// parsedBash is a Bash call's command as shellcmd reads it.
+type parsedBash struct {
+	script *shellcmd.Script
+	err    error
+}
+
+type parsedBashKey struct{ command, dir, home string }
+
+// bashScript parses a Bash call's command once per call, for every guard
+// that reads it. ok is false when the call is not Bash or has no command
+// string; err is a command the parser cannot read.
+func bashScript(call *engine.Call, sc shellCall) (script *shellcmd.Script, ok bool, err error) {
+	if call.Event.ToolName != "Bash" {
+		return nil, false, nil
+	}
+	command := gjson.GetBytes(call.ToolInput, "command")
+	if command.Type != gjson.String {
+		return nil, false, nil
+	}
+	key := parsedBashKey{command.Str, sc.cwd, sc.home}
+	p := call.Memo(key, func() any {
+		s, err := shellcmd.Parse(command.Str, shellcmd.Options{Dir: sc.cwd, Home: sc.home})
+		return parsedBash{s, err}
+	}).(parsedBash)
+	return p.script, true, p.err
+}
