@@ -82,7 +82,7 @@ func TestSessionStartGitFaults(t *testing.T) {
 // started at all (the answer is known without paying for a process).
 func TestGitLogOutsideRepository(t *testing.T) {
 	dir := t.TempDir()
-	if inRepository(dir) {
+	if nearestDotGit(dir) != "" {
 		t.Skip("the temporary directory is inside a git repository")
 	}
 	t.Setenv("PATH", "") // a started git would fail with "not found", not errNotRepo
