@@ -52,7 +52,7 @@ type delayRecord struct {
 }
 
 func (d *debugDelay) Check(ctx context.Context, call *engine.Call) (engine.Verdict, error) {
-	name := "delay-" + state.Key(agentKey(call.Agent))
+	name := agentRecord("delay", call.Agent)
 	var rec delayRecord
 	if _, err := call.State.ReadJSON(state.SessionRecord(call.Event.SessionID, name), &rec); err != nil || rec.Delayed {
 		return engine.Verdict{}, err

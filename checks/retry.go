@@ -64,7 +64,7 @@ type retryRecord struct {
 const maxErrorText = 300
 
 func (s *smartRetry) Check(_ context.Context, call *engine.Call) (engine.Verdict, error) {
-	name := "retry-" + state.Key(agentKey(call.Agent))
+	name := agentRecord("retry", call.Agent)
 	key := callKey(call.Event.ToolName, call.ToolInput)
 	switch call.HookType {
 	case protocol.PreToolUse:
@@ -154,12 +154,14 @@ func callKey(tool string, input json.RawMessage) string {
 	return hex.EncodeToString(h.Sum(nil))
 }
 
-// agentKey names an agent in record names; the main thread is "main".
-func agentKey(agent string) string {
+// agentRecord names a check's per-agent record in a session, e.g.
+// "retry-main" or "round-agent_b": the main thread is "main", and the id
+// passes through state.Key so the name stays plain.
+func agentRecord(check, agent string) string {
 	if agent == "" {
-		return "main"
+		agent = "main"
 	}
-	return agent
+	return check + "-" + state.Key(agent)
 }
 
 // oneLine is s on one line, cut to at most n bytes at a rune boundary.

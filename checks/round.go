@@ -103,7 +103,7 @@ type roundRecord struct {
 }
 
 // RoundRecordName is the name of agent's round record in a session.
-func RoundRecordName(agent string) string { return "round-" + state.Key(agentKey(agent)) }
+func RoundRecordName(agent string) string { return agentRecord("round", agent) }
 
 // RoundRecords lists the round records of a session, one per agent that
 // has a round.
