@@ -14,23 +14,31 @@ var (
 	post         = []string{protocol.PostToolUse}
 	preAndPost   = []string{protocol.PreToolUse, protocol.PostToolUse}
 	everyOutcome = []string{protocol.PreToolUse, protocol.PostToolUse, protocol.PostToolUseFailure}
+	afterTool    = []string{protocol.PostToolUse, protocol.PostToolUseFailure}
 )
 
 // Builtins are the checks a rule can name with type: builtin. The default
 // guards come first, in the order they run: a malformed call is not worth
 // validating, an invalid one not worth parsing, and a dangerous command
 // deserves its own message before the generic one of a protected path.
+// The inbox is a default too, but a feature, not a guard: it is the first
+// rule after every call, so its messages lead the context and a long
+// answer never cuts them.
 func Builtins() engine.Registry {
 	return engine.Registry{
-		{Name: "malformed_tool_call", New: newMalformedToolCall, Events: pre, Default: true},
-		{Name: "tool_schema", New: newToolSchema, Events: pre, Default: true},
-		{Name: "dangerous_commands", New: newDangerousCommands, Events: pre, Default: true},
-		{Name: "protected_paths", New: newProtectedPaths, Events: pre, Default: true},
+		{Name: "malformed_tool_call", New: newMalformedToolCall, Events: pre, Default: true, Guard: true},
+		{Name: "tool_schema", New: newToolSchema, Events: pre, Default: true, Guard: true},
+		{Name: "dangerous_commands", New: newDangerousCommands, Events: pre, Default: true, Guard: true},
+		{Name: "protected_paths", New: newProtectedPaths, Events: pre, Default: true, Guard: true},
+		{Name: "inbox", New: noOptions(engine.BuiltinFunc(deliverInbox)), Events: afterTool, Default: true},
 		{Name: "budget", New: newBudget, Events: pre},
 		{Name: "smart_retry", New: newSmartRetry, Events: everyOutcome},
 		{Name: "round_timeout", New: newRoundTimeout, Events: preAndPost},
 		{Name: "debug_delay", New: newDebugDelay, Events: pre},
 		{Name: "high_priority_task_reminder", New: noOptions(engine.BuiltinFunc(taskReminder)), Events: post},
+		{Name: "output_validation", New: newOutputValidation, Events: afterTool},
+		{Name: "injection_shield", New: newInjectionShield, Events: post},
+		{Name: "observe", New: newObserve, Events: post},
 	}
 }
 

@@ -37,9 +37,32 @@ type Env struct {
 	Orchestrator string
 	// Environ is the environment command handlers inherit.
 	Environ []string
+	// Detach starts massgen-hook again with args, detached (see
+	// engine.Call.Detach); nil in a dry run.
+	Detach func(args ...string) error
 	// DryRun is explain's mode: decide, but write no audit line and change
 	// no state.
 	DryRun bool
+	// Recipient is who the inbox delivers to: the agent whose context this
+	// hook's answer reaches. It differs from Agent inside a Claude Code
+	// subagent of an orchestrated agent: $MASSGEN_AGENT_ID selects the
+	// agent's rules there, but context added there reaches the subagent.
+	Recipient string
+
+	settles []func(answered bool)
+}
+
+// OnAnswer registers f to run once the hook's answer was written (true) or
+// could not be (false).
+func (env *Env) OnAnswer(f ...func(answered bool)) { env.settles = append(env.settles, f...) }
+
+// Settle runs what OnAnswer registered: the CLI calls it after writing the
+// answer, so what a hook handed over is confirmed only when it went out.
+func (env *Env) Settle(answered bool) {
+	for _, f := range env.settles {
+		f(answered)
+	}
+	env.settles = nil
 }
 
 // Today is the local date of Now as a scratchpad day.

@@ -17,8 +17,9 @@ import (
 // Every part fails open on its own: a part that cannot be read is left out
 // with a note, and the rest is still given.
 func SessionStart(ctx context.Context, env *Env, ev *protocol.Event) (protocol.Output, error) {
+	late := env.lateMessages(ev)
 	if ev.Source != "startup" {
-		return protocol.Output{}, nil
+		return env.withLate(protocol.SessionStart, late, protocol.Output{}), nil
 	}
 	cfg := env.Config.Scratchpad.SessionStart
 	ctx, cancel := context.WithTimeout(ctx, time.Duration(cfg.Timeout))
@@ -34,11 +35,12 @@ func SessionStart(ctx context.Context, env *Env, ev *protocol.Event) (protocol.O
 	if s := env.recentCommits(ctx, cfg.GitLogEntries); s != "" {
 		parts = append(parts, s)
 	}
-	if len(parts) == 0 {
-		return protocol.Output{}, nil
+	out := protocol.Output{}
+	if len(parts) > 0 {
+		head := fmt.Sprintf("Session context from the scratchpad protocol (massgen-hook), %s.", env.Today())
+		out = protocol.Context(protocol.SessionStart, head+"\n\n"+strings.Join(parts, "\n\n"))
 	}
-	head := fmt.Sprintf("Session context from the scratchpad protocol (massgen-hook), %s.", env.Today())
-	return protocol.Context(protocol.SessionStart, head+"\n\n"+strings.Join(parts, "\n\n")), nil
+	return env.withLate(protocol.SessionStart, late, out), nil
 }
 
 // latest renders the last n lines of the newest dated file in dir under a

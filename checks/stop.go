@@ -19,22 +19,28 @@ const mainThread = "main"
 // not over (Claude Code will wake the session when they finish), so Stop
 // waits for the final stop before it asks for the log.
 func Stop(env *Env, ev *protocol.Event) (protocol.Output, error) {
+	reason, err := env.stopProblem(ev)
+	if err != nil {
+		return protocol.Output{}, err
+	}
+	return env.capStopsWithLate(ev, mainThread, "the session", reason)
+}
+
+// stopProblem is why the main session may not end yet, or "".
+func (env *Env) stopProblem(ev *protocol.Event) (string, error) {
 	if ev.BackgroundTasks > 0 {
 		env.note("stop: %d background task(s) still running; the coordinator scratchpad is checked at the final stop", ev.BackgroundTasks)
-		return protocol.Output{}, nil
+		return "", nil
 	}
 	day := env.Today()
 	agents, err := env.Layout.Delegated(day)
 	if err != nil {
-		return protocol.Output{}, fmt.Errorf("looking for today's subagent scratchpads: %w", err)
+		return "", fmt.Errorf("looking for today's subagent scratchpads: %w", err)
 	}
-	reason := ""
-	if len(agents) > 0 {
-		if reason, err = env.coordinatorProblem(day, agents); err != nil {
-			return protocol.Output{}, err
-		}
+	if len(agents) == 0 {
+		return "", nil
 	}
-	return env.capStops(ev, mainThread, "the session", reason)
+	return env.coordinatorProblem(day, agents)
 }
 
 func (env *Env) coordinatorProblem(day string, agents []string) (string, error) {

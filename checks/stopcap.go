@@ -3,6 +3,7 @@ package checks
 import (
 	"encoding/json"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/massgen/massgen-hook/protocol"
@@ -15,6 +16,51 @@ type stopRecord struct {
 	Reason string `json:"last_reason,omitempty"`
 }
 
+// capStopsWithLate is capStops with the inbox's late messages: the agent's
+// messages that expired before a tool call could carry them block its stop
+// once, beside the protocol's own reason, and the block counts toward the
+// cap. When the cap lets the agent go, they stay undelivered, for the next
+// session start or stop, and `massgen-hook inbox` shows them.
+func (env *Env) capStopsWithLate(ev *protocol.Event, agent, label, reason string) (protocol.Output, error) {
+	late := env.lateMessages(ev)
+	lateText, lateCount := "", 0
+	if late != nil {
+		lateText, lateCount = late.Text(), len(late.Items)
+	}
+	out, err := env.capStops(ev, agent, label, stopReason{protocol: reason, late: lateText, lateCount: lateCount})
+	if late != nil {
+		if err == nil && out.Decision == "block" {
+			env.OnAnswer(late.Settle)
+		} else {
+			late.Settle(false)
+		}
+	}
+	return out, err
+}
+
+// stopReason is why a stop is blocked: the protocol's own reason, and the
+// inbox's late messages (told to the agent, but only counted when the user
+// is told of a release: they are addressed to the agent).
+type stopReason struct {
+	protocol  string
+	late      string
+	lateCount int
+}
+
+func (r stopReason) forAgent() string { return joinReasons(r.protocol, r.late) }
+
+// forUser says what was not done when the cap let the agent go.
+func (r stopReason) forUser() string {
+	var parts []string
+	if r.protocol != "" {
+		parts = append(parts, "the scratchpad protocol was NOT met: "+r.protocol)
+	}
+	if r.lateCount > 0 {
+		parts = append(parts, fmt.Sprintf("%d inbox message(s) are still undelivered (see massgen-hook inbox)", r.lateCount))
+	}
+	return strings.Join(parts, "; ")
+}
+
 // capStops turns a stop check's verdict into the hook's answer, keeping the
 // loop guard: a stop hook that blocks forever traps the user (Claude Code
 // only gives up after 8 blocks), so after block_cap blocks in a row the agent
@@ -23,8 +69,9 @@ type stopRecord struct {
 //
 // agent keys the count (a subagent's agent_id, so two parallel subagents of
 // one type are counted apart); label names the agent in the message.
-func (env *Env) capStops(ev *protocol.Event, agent, label, reason string) (protocol.Output, error) {
+func (env *Env) capStops(ev *protocol.Event, agent, label string, why stopReason) (protocol.Output, error) {
 	name := "sessions/" + state.Key(ev.SessionID) + "/stop-" + state.Key(agent) + ".json"
+	reason := why.forAgent()
 	if reason == "" {
 		if err := env.State.Remove(name); err != nil {
 			env.note("could not reset the stop counter: %v", err)
@@ -55,11 +102,10 @@ func (env *Env) capStops(ev *protocol.Event, agent, label, reason string) (proto
 	if released == 0 {
 		return protocol.Block(reason), nil
 	}
-	msg := fmt.Sprintf("massgen-hook: let %s stop after %d blocked attempts; the scratchpad protocol was NOT met: %s",
-		label, released, reason)
+	msg := fmt.Sprintf("massgen-hook: let %s stop after %d blocked attempts; %s", label, released, why.forUser())
 	if err := env.State.Audit(map[string]any{
 		"time": env.Now.UTC().Format(time.RFC3339), "event": ev.HookEventName, "session": ev.SessionID,
-		"agent": agent, "rule": "scratchpad.block_cap", "outcome": "released", "blocks": released, "reason": reason,
+		"agent": agent, "rule": "scratchpad.block_cap", "outcome": "released", "blocks": released, "reason": why.forUser(),
 	}); err != nil {
 		env.note("could not record the release: %v", err)
 	}

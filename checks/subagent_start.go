@@ -41,5 +41,6 @@ func SubagentStart(env *Env, ev *protocol.Event) (protocol.Output, error) {
 			fmt.Fprintf(&b, "\n\n%s (%s), last lines:\n%s", src.title, env.Layout.Rel(p), strings.Join(lines, "\n"))
 		}
 	}
-	return protocol.Context(protocol.SubagentStart, b.String()), nil
+	out := protocol.Context(protocol.SubagentStart, b.String())
+	return env.withLate(protocol.SubagentStart, env.lateMessages(ev), out), nil
 }

@@ -28,7 +28,7 @@ func SubagentStop(env *Env, ev *protocol.Event) (protocol.Output, error) {
 	if agent == "" {
 		agent = dir
 	}
-	return env.capStops(ev, agent, "subagent "+scratchpad.DisplayName(dir), reason)
+	return env.capStopsWithLate(ev, agent, "subagent "+scratchpad.DisplayName(dir), reason)
 }
 
 // scratchpadProblem returns why the scratchpad at path does not meet the

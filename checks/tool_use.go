@@ -12,6 +12,7 @@ import (
 // and records the decision in the audit trail.
 func ToolUse(ctx context.Context, env *Env, ev *protocol.Event) (protocol.Output, error) {
 	res, call := env.RunRules(ctx, ev)
+	env.OnAnswer(call.Settlers()...)
 	if worthAuditing(res) && !env.DryRun {
 		if err := env.State.Audit(res.Audit(call)); err != nil {
 			// The decision stands; only its record is lost, and the user is told.
@@ -43,12 +44,14 @@ func (env *Env) RunRules(ctx context.Context, ev *protocol.Event) (engine.Result
 		Event:        ev,
 		HookType:     ev.HookEventName,
 		Agent:        env.Agent,
+		Recipient:    env.Recipient,
 		Orchestrator: env.Orchestrator,
 		Now:          env.Now,
 		Project:      env.Layout.Project,
 		ToolInput:    ev.ToolInput,
 		ToolOutput:   ev.ToolResponse,
 		Environ:      env.Environ,
+		Detach:       env.Detach,
 		State:        env.State,
 		Notes:        env.Notes,
 	}

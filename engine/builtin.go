@@ -48,6 +48,9 @@ type Check struct {
 	// configuration names it (to set options, move it, or switch it off
 	// with enabled: false).
 	Default bool
+	// Guard marks the default checks that default_guards: false switches
+	// off; a default that is a feature (the inbox) stays on.
+	Guard bool
 }
 
 // Registry lists the built-in checks; default checks run in its order.

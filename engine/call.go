@@ -19,6 +19,9 @@ type Call struct {
 	HookType string
 	// Agent is the agent the rules are selected for; "" is the main thread.
 	Agent string
+	// Recipient is who the inbox delivers to at this call: the agent whose
+	// context the hook's answer reaches (see checks.Env.Recipient).
+	Recipient string
 	// Orchestrator is $MASSGEN_ORCHESTRATOR_ID, "" outside an orchestrator.
 	Orchestrator string
 	Now          time.Time
@@ -31,6 +34,10 @@ type Call struct {
 	ToolOutput json.RawMessage
 	// Environ is the environment command handlers inherit.
 	Environ []string
+	// Detach starts massgen-hook again with args, detached, without
+	// waiting: for work that must not delay the agent (observers). Nil
+	// where nothing may be started (explain).
+	Detach func(args ...string) error
 	// State is the project's runtime directory, where built-in checks keep
 	// their per-session records; read-only in explain's dry run.
 	State *state.Dir
@@ -41,8 +48,17 @@ type Call struct {
 	// "agent <id>"): checks that count keep one count per scope.
 	Scope string
 
-	memo map[any]any
+	memo    map[any]any
+	settles []func(answered bool)
 }
+
+// OnAnswer registers f to run once the hook's answer was written (answered
+// true) or could not be (false): a check that hands something over, such as
+// the inbox's messages, confirms it only when it really went out.
+func (c *Call) OnAnswer(f func(answered bool)) { c.settles = append(c.settles, f) }
+
+// Settlers are the functions registered with OnAnswer, in order.
+func (c *Call) Settlers() []func(answered bool) { return c.settles }
 
 // Memo returns what compute gives for key, computing it once per call, so
 // checks that derive the same thing from a call (the parsed Bash command,

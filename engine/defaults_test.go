@@ -73,13 +73,16 @@ var (
 //	plain      not default, PreToolUse
 //	free       not default, no events (runs where declared)
 //	no_events  default without events: never added by default
+//	feature    default but not a guard, PostToolUseFailure (like the
+//	           inbox): default_guards: false leaves it on
 func defaultsRegistry(log *defaultsLog) Registry {
 	return Registry{
-		{Name: "guard_a", New: defaultsCheck(log, "guard_a"), Events: preOnly, Default: true},
-		{Name: "guard_b", New: defaultsCheck(log, "guard_b"), Events: preAndPost, Default: true},
+		{Name: "guard_a", New: defaultsCheck(log, "guard_a"), Events: preOnly, Default: true, Guard: true},
+		{Name: "guard_b", New: defaultsCheck(log, "guard_b"), Events: preAndPost, Default: true, Guard: true},
 		{Name: "plain", New: defaultsCheck(log, "plain"), Events: preOnly},
 		{Name: "free", New: defaultsCheck(log, "free")},
-		{Name: "no_events", New: defaultsCheck(log, "no_events"), Default: true},
+		{Name: "no_events", New: defaultsCheck(log, "no_events"), Default: true, Guard: true},
+		{Name: "feature", New: defaultsCheck(log, "feature"), Events: []string{protocol.PostToolUseFailure}, Default: true},
 	}
 }
 
@@ -119,7 +122,7 @@ func TestDefaultsComeFirst(t *testing.T) {
 		{protocol.PreToolUse, "", "mcp__x__y", []string{"guard_a", "guard_b", "mine"}},
 		{protocol.PreToolUse, "someone", "Read", []string{"guard_a", "guard_b", "mine"}},
 		{protocol.PostToolUse, "", "Bash", []string{"guard_b"}},
-		{protocol.PostToolUseFailure, "", "Bash", nil},
+		{protocol.PostToolUseFailure, "", "Bash", []string{"feature"}},
 	} {
 		if got := ruleNames(e.Select(tc.event, tc.agent, tc.tool)); !reflect.DeepEqual(got, tc.want) {
 			t.Errorf("Select(%s, %q, %s) = %q, want %q", tc.event, tc.agent, tc.tool, got, tc.want)
@@ -206,6 +209,10 @@ func TestDefaultsSwitchedOff(t *testing.T) {
 	}
 	if got := e.Candidates(protocol.PreToolUse, "", "Bash"); len(got) != 1 {
 		t.Errorf("Candidates = %+v, want only mine", viewCandidates(got))
+	}
+	// A default that is not a guard stays on.
+	if got := ruleNames(e.Select(protocol.PostToolUseFailure, "", "Bash")); !reflect.DeepEqual(got, []string{"feature"}) {
+		t.Errorf("Select(PostToolUseFailure) with default_guards false = %q, want [feature]", got)
 	}
 	// Named explicitly, a default check still runs.
 	e = compileYAML(t, "default_guards: false\n"+hooksYAML("PreToolUse", "{type: builtin, handler: guard_b}"), defaultsRegistry(log))

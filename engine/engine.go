@@ -69,7 +69,7 @@ func Compile(cfg *config.Config, builtins Registry) (*Engine, error) {
 		}
 	}
 	for _, c := range builtins {
-		if cfg.DefaultGuards && c.Default && len(c.Events) > 0 && !names(cfg.Hooks.For(c.Events[0]).Hooks, c.Name) {
+		if c.Default && (cfg.DefaultGuards || !c.Guard) && len(c.Events) > 0 && !names(cfg.Hooks.For(c.Events[0]).Hooks, c.Name) {
 			add(e.global, defaultHook(c), "default", c.Events[0])
 		}
 	}

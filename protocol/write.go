@@ -55,17 +55,17 @@ func capStrings(o Output) Output {
 // Truncate cuts s to at most max UTF-16 code units, ending it with a visible
 // marker that says how much was cut. It never splits a character.
 func Truncate(s string, max int) string {
-	if len(s) <= max || utf16Len(s) <= max { // bytes >= UTF-16 units: the cheap test first
+	if len(s) <= max || UTF16Len(s) <= max { // bytes >= UTF-16 units: the cheap test first
 		return s
 	}
-	total := utf16Len(s)
+	total := UTF16Len(s)
 	// The marker's own length depends on the count it prints; the count is at
 	// most total, so reserve room for that many digits.
 	marker := func(cut int) string {
 		return fmt.Sprintf("\n…[truncated by massgen-hook: %d more characters]", cut)
 	}
 	withMarker := true
-	budget := max - utf16Len(marker(total))
+	budget := max - UTF16Len(marker(total))
 	if budget < 0 {
 		budget, withMarker = max, false // no room even for the marker: a plain cut
 	}
@@ -88,7 +88,8 @@ func Truncate(s string, max int) string {
 	return s[:kept] + marker(total-units)
 }
 
-func utf16Len(s string) int {
+// UTF16Len is the length of s as Claude Code counts it: UTF-16 code units.
+func UTF16Len(s string) int {
 	n := 0
 	for _, r := range s {
 		if r >= 0x10000 {

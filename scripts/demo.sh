@@ -78,6 +78,13 @@ hook SubagentStart subagent-start ',"agent_id":"a1","agent_type":"spec-writer"'
 hook PreToolUse pre-tool-use ',"agent_id":"a1","agent_type":"spec-writer","tool_name":"Write","tool_input":{"file_path":"docs/spec.md","content":"..."},"tool_use_id":"t1"'
 hook PostToolUse post-tool-use ',"agent_id":"a1","agent_type":"spec-writer","tool_name":"Write","tool_input":{"file_path":"docs/spec.md"},"tool_response":{"success":true},"tool_use_id":"t1"'
 
+echo "${dim}# a person sends spec-writer a correction while it works (massgen-hook send); its next finished tool call carries it, once${off}"
+printf '  queued message %s\n\n' "$("$project/.claude/hooks/massgen-hook" send --to spec-writer "Write the grammar in EBNF: the tester needs it.")"
+hook PostToolUse post-tool-use ',"agent_id":"a1","agent_type":"spec-writer","tool_name":"Read","tool_input":{"file_path":"docs/spec.md"},"tool_response":{"type":"text","file":{"filePath":"docs/spec.md","content":"..."}},"tool_use_id":"t1b"'
+hook PostToolUse post-tool-use ',"agent_id":"a1","agent_type":"spec-writer","tool_name":"Read","tool_input":{"file_path":"docs/spec.md"},"tool_response":{"type":"text","file":{"filePath":"docs/spec.md","content":"..."}},"tool_use_id":"t1c"'
+"$project/.claude/hooks/massgen-hook" inbox | sed 's/^/    /'
+echo
+
 echo "${dim}# the rules in .claude/massgen-hook.yaml: a harmless command, a dangerous one, a finished task${off}"
 hook PreToolUse pre-tool-use ',"agent_id":"a1","agent_type":"spec-writer","tool_name":"Bash","tool_input":{"command":"ls docs"},"tool_use_id":"t2"'
 hook PreToolUse pre-tool-use ',"agent_id":"a1","agent_type":"spec-writer","tool_name":"Bash","tool_input":{"command":"rm -rf docs"},"tool_use_id":"t3"'

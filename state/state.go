@@ -46,6 +46,10 @@ func (d *Dir) note(format string, args ...any) {
 // something is written.
 func Open(project string) *Dir { return &Dir{Path: filepath.Join(project, DirName)} }
 
+// Ensure creates sub (a slash path) in the runtime directory, owner-only,
+// with the directory's .gitignore, and returns its full path.
+func (d *Dir) Ensure(sub string) (string, error) { return d.ensure(filepath.FromSlash(sub)) }
+
 // ensure creates the directory, owner-only, with a .gitignore that ignores
 // everything in it. The .gitignore is checked on every write, not only when
 // the directory is made: a directory made by hand, or a deleted file, must

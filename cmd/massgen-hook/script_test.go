@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
@@ -21,12 +22,22 @@ func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
 		"massgen-hook": func() {
 			code := cli.Main(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
-			if f := os.Getenv(statusFileEnv); f != "" {
+			// A detached worker (a session leader: detach uses setsid)
+			// inherits the environment; its exit code must not overwrite
+			// the hook's that `status` reads.
+			if f := os.Getenv(statusFileEnv); f != "" && !detached() {
 				_ = os.WriteFile(f, []byte(strconv.Itoa(code)), 0o644)
 			}
 			os.Exit(code)
 		},
 	})
+}
+
+// detached reports whether this process leads its own session, as a child
+// started by massgen-hook's detach does.
+func detached() bool {
+	sid, _, errno := syscall.RawSyscall(syscall.SYS_GETSID, 0, 0, 0)
+	return errno == 0 && int(sid) == os.Getpid()
 }
 
 // TestScripts runs every testdata/script/*.txtar end to end against the real

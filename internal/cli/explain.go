@@ -110,6 +110,7 @@ func (a *app) runExplain(cmd *cobra.Command, o explainOptions) error {
 	env := a.checksEnv(project, cfg, rules, now, ev)
 	env.DryRun = true
 	env.State.ReadOnly = true
+	env.Detach = nil
 	x := explanation{Event: ev.HookEventName, Tool: ev.ToolName, Agent: env.Agent, AgentFrom: a.agentSource(ev), KnownAgent: rules.KnowsAgent(env.Agent), Agents: rules.Agents(), Config: cfg.Path}
 	if x.Config == "" {
 		x.Config = "(none: built-in defaults)"

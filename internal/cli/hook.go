@@ -88,10 +88,13 @@ func (a *app) runHook(ctx context.Context, s hookSpec) error {
 	}
 	env := a.checksEnv(project, cfg, rules, now, ev)
 	out, err := s.decide(ctx, env, ev)
-	if err != nil {
-		return fail(err)
+	if err == nil {
+		err = protocol.Write(a.stdout, s.event, out)
 	}
-	if err := protocol.Write(a.stdout, s.event, out); err != nil {
+	// What the answer handed over (inbox messages) is confirmed only when
+	// it was written, else released for the next chance.
+	env.Settle(err == nil)
+	if err != nil {
 		return fail(err)
 	}
 	return nil
@@ -123,8 +126,10 @@ func (a *app) checksEnv(project string, cfg config.Config, rules *engine.Engine,
 		Notes:        a.stderr,
 		Rules:        rules,
 		Agent:        a.resolveAgent(ev),
+		Recipient:    a.resolveRecipient(ev, cfg),
 		Orchestrator: a.getenv("MASSGEN_ORCHESTRATOR_ID"),
 		Environ:      a.environ(),
+		Detach:       a.detach,
 	}
 }
 

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/massgen/massgen-hook/config"
+	"github.com/massgen/massgen-hook/inbox"
 	"github.com/massgen/massgen-hook/protocol"
 	"github.com/massgen/massgen-hook/scratchpad"
 )
@@ -79,4 +80,35 @@ func (a *app) resolveAgent(ev *protocol.Event) string {
 		return ev.AgentType
 	}
 	return ""
+}
+
+// resolveRecipient is who the inbox delivers to: the agent whose context
+// this hook's answer reaches. --agent names it outright. Inside a Claude
+// Code subagent it is the subagent's type (the configured default agent for
+// an empty one), even when $MASSGEN_AGENT_ID names the orchestrated agent
+// that started it: context added there reaches the subagent, and the
+// agent's own messages must wait for the agent. Otherwise it is
+// $MASSGEN_AGENT_ID, the --agent main thread's agent_type, or the
+// coordinator.
+func (a *app) resolveRecipient(ev *protocol.Event, cfg config.Config) string {
+	if a.agent != "" {
+		return a.agent
+	}
+	if ev == nil {
+		return inbox.Coordinator
+	}
+	subagent := ev.AgentID != "" || ev.HookEventName == protocol.SubagentStart || ev.HookEventName == protocol.SubagentStop
+	switch {
+	case subagent && ev.AgentType != "":
+		return ev.AgentType
+	case subagent:
+		return cfg.Scratchpad.DefaultAgent
+	}
+	if id := a.getenv("MASSGEN_AGENT_ID"); id != "" {
+		return id
+	}
+	if ev.AgentType != "" {
+		return ev.AgentType
+	}
+	return inbox.Coordinator
 }

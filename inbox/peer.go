@@ -1,0 +1,379 @@
+package inbox
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
+)
+
+// Snapshot limits: a peer's workspace is copied once at send and once per
+// recipient, by hooks the agents wait on.
+const (
+	maxSnapshotFiles = 20000
+	maxSnapshotBytes = 256 << 20
+)
+
+// snapshot copies the sender's workspace into the inbox, under the
+// message's id, as it is now (seed 000: "Agent A's workspace is
+// snapshotted"). Symbolic links are not copied: one could point a
+// recipient at files outside every workspace.
+func (ib *Inbox) snapshot(id, workspace string) error {
+	info, err := os.Stat(workspace)
+	if err != nil {
+		return draftErrorf("--workspace %s: %v", workspace, unwrapPath(err))
+	}
+	if !info.IsDir() {
+		return draftErrorf("--workspace %s: not a directory", workspace)
+	}
+	dir, err := ib.ensure(snapshotsDir)
+	if err != nil {
+		return err
+	}
+	tmp, err := os.MkdirTemp(dir, ".tmp-")
+	if err != nil {
+		return err
+	}
+	skipped, err := copyTree(workspace, tmp)
+	if err != nil {
+		_ = os.RemoveAll(tmp)
+		var lim *limitError
+		if errors.As(err, &lim) {
+			return draftErrorf("--workspace %s: %v", workspace, err)
+		}
+		return fmt.Errorf("snapshotting %s: %w", workspace, err)
+	}
+	if skipped > 0 {
+		ib.note("snapshot of %s: %d symbolic link(s) or special file(s) not copied", workspace, skipped)
+	}
+	return os.Rename(tmp, filepath.Join(dir, id))
+}
+
+// limitError says a workspace is too big to snapshot.
+type limitError struct{ what string }
+
+func (e *limitError) Error() string { return e.what }
+
+// copyTree copies the regular files and folders of src into dst (which
+// exists), owner-only, and counts what it left out.
+func copyTree(src, dst string) (skipped int, err error) {
+	files, bytes := 0, int64(0)
+	err = filepath.WalkDir(src, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(src, path)
+		target := filepath.Join(dst, rel)
+		switch {
+		case rel == ".":
+			return nil
+		case d.IsDir():
+			return os.Mkdir(target, 0o700)
+		case !d.Type().IsRegular():
+			skipped++
+			return nil
+		}
+		info, err := d.Info()
+		if err != nil {
+			return err
+		}
+		files, bytes = files+1, bytes+info.Size()
+		if files > maxSnapshotFiles || bytes > maxSnapshotBytes {
+			return &limitError{fmt.Sprintf("more than %d files or %d MiB; send a smaller folder", maxSnapshotFiles, maxSnapshotBytes>>20)}
+		}
+		return copyFile(path, target, info.Mode().Perm()&0o700|0o600)
+	})
+	return skipped, err
+}
+
+func copyFile(src, dst string, perm fs.FileMode) error {
+	in, err := os.Open(src)
+	if err != nil {
+		return err
+	}
+	defer in.Close()
+	out, err := os.OpenFile(dst, os.O_WRONLY|os.O_CREATE|os.O_EXCL, perm)
+	if err != nil {
+		return err
+	}
+	_, err = io.Copy(out, in)
+	if cerr := out.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
+// aliasRecord is one recipient's anonymous names for its peers: agent1,
+// agent2, ... in the order it first heard of them, the same every time.
+type aliasRecord struct {
+	Names map[string]string `json:"names"`
+}
+
+// peersRecord lists every agent that has sent a peer answer in this
+// project: the real ids an answer may mention, to be anonymised wherever
+// they appear, not only once their owner has written to the recipient.
+type peersRecord struct {
+	Names []string `json:"names"`
+}
+
+const peersFile = dirName + "/peers.json"
+
+// addPeer records a peer answer's sender.
+func (ib *Inbox) addPeer(name string) error {
+	var rec peersRecord
+	return ib.State.UpdateJSON(peersFile, &rec, func() (bool, error) {
+		if slices.Contains(rec.Names, name) {
+			return false, nil
+		}
+		rec.Names = append(rec.Names, name)
+		return true, nil
+	})
+}
+
+// aliases returns recipient's alias table after giving one to the sender
+// and then to each known peer text mentions, in order of first mention.
+// The recipient's own id is left alone: it knows who it is.
+func (ib *Inbox) aliases(recipient, sender, text string) (map[string]string, error) {
+	var peers peersRecord
+	if _, err := ib.State.ReadJSON(peersFile, &peers); err != nil {
+		return nil, err
+	}
+	mentioned := []string{sender}
+	type hit struct {
+		name string
+		at   int
+	}
+	var hits []hit
+	for _, p := range peers.Names {
+		if at := indexWord(text, p); at >= 0 && p != recipient && p != sender {
+			hits = append(hits, hit{p, at})
+		}
+	}
+	sort.SliceStable(hits, func(i, j int) bool { return hits[i].at < hits[j].at })
+	for _, h := range hits {
+		mentioned = append(mentioned, h.name)
+	}
+	var rec aliasRecord
+	name := dirName + "/" + aliasesDir + "/" + recipientKey(recipient) + ".json"
+	err := ib.State.UpdateJSON(name, &rec, func() (bool, error) {
+		if rec.Names == nil {
+			rec.Names = map[string]string{}
+		}
+		changed := false
+		for _, m := range mentioned {
+			if _, ok := rec.Names[m]; !ok {
+				rec.Names[m] = fmt.Sprintf("agent%d", len(rec.Names)+1)
+				changed = true
+			}
+		}
+		return changed, nil
+	})
+	delete(rec.Names, recipient)
+	return rec.Names, err
+}
+
+// prepare makes m ready for recipient: a peer answer gets its sender's
+// anonymous name, a copy of the sender's workspace, and its text with
+// every known peer's real id replaced by its alias and the workspace's
+// paths pointing at the copy. The paths are set aside while ids are
+// replaced, so an id that happens to be part of the copy's path (a peer
+// named "claude") never corrupts it.
+func (ib *Inbox) prepare(m *Message, recipient string) (Item, error) {
+	item := Item{Message: m, Sender: m.From, Text: m.Text}
+	if m.Source != Peer || m.From == "" {
+		return item, nil
+	}
+	names, err := ib.aliases(recipient, m.From, m.Text)
+	if err != nil {
+		return item, err
+	}
+	item.Sender = names[m.From]
+	text, placeholder := m.Text, ""
+	if m.Workspace != "" {
+		ws, err := ib.workspaceCopy(m, recipient, item.Sender)
+		if err != nil {
+			// The answer still matters more than its files: deliver it,
+			// saying the files could not be shared.
+			ib.note("could not copy %s's workspace for %s: %v", m.From, recipient, err)
+		} else {
+			item.Workspace = ws
+			placeholder = unusedMarker(text)
+			text = rewritePaths(text, m.Workspace, placeholder)
+		}
+	}
+	text = anonymise(text, names)
+	if placeholder != "" {
+		text = strings.ReplaceAll(text, placeholder, item.Workspace)
+	}
+	item.Text = text
+	return item, nil
+}
+
+// unusedMarker is a string that occurs nowhere in text and holds no word
+// an agent id could match.
+func unusedMarker(text string) string {
+	marker := "\x00\x01"
+	for strings.Contains(text, marker) {
+		marker += "\x01"
+	}
+	return marker
+}
+
+// workspaceRecord remembers which answer a recipient's copy of a peer's
+// workspace holds, so an older answer delivered late never replaces a
+// newer one's files.
+type workspaceRecord struct {
+	Message string `json:"message"`
+}
+
+// workspaceCopy copies m's snapshot to recipient's copy of the sender's
+// workspace, workspaces/<recipient>/<alias>, replacing the older copy.
+func (ib *Inbox) workspaceCopy(m *Message, recipient, alias string) (string, error) {
+	rk := recipientKey(recipient)
+	target := filepath.Join(ib.State.Path, WorkspacesDir, rk, alias)
+	var rec workspaceRecord
+	err := ib.State.UpdateJSON(WorkspacesDir+"/"+rk+"/"+alias+".json", &rec, func() (bool, error) {
+		if rec.Message >= m.ID {
+			return false, nil
+		}
+		if ib.State.ReadOnly {
+			return true, nil
+		}
+		parent := filepath.Dir(target)
+		tmp, err := os.MkdirTemp(parent, ".tmp-")
+		if err != nil {
+			return false, err
+		}
+		if _, err := copyTree(ib.path(snapshotsDir, m.ID), tmp); err != nil {
+			_ = os.RemoveAll(tmp)
+			return false, err
+		}
+		if err := os.RemoveAll(target); err != nil {
+			_ = os.RemoveAll(tmp)
+			return false, err
+		}
+		if err := os.Rename(tmp, target); err != nil {
+			return false, err
+		}
+		rec.Message = m.ID
+		return true, nil
+	})
+	return target, err
+}
+
+// rewritePaths points the sender's workspace paths in text at the
+// recipient's copy (seed 000, "Path Normalization"): the path as sent, and
+// its symlink-free form.
+func rewritePaths(text, workspace, copyPath string) string {
+	forms := []string{filepath.Clean(workspace)}
+	if real, err := filepath.EvalSymlinks(workspace); err == nil && real != forms[0] {
+		forms = append(forms, real)
+	}
+	sort.Slice(forms, func(i, j int) bool { return len(forms[i]) > len(forms[j]) })
+	for _, f := range forms {
+		text = replacePath(text, f, copyPath)
+	}
+	return text
+}
+
+// replacePath replaces old with new where old is a whole path or a path's
+// leading folders: "/w/a" in "/w/a/x.py" but not in "/w/ab".
+func replacePath(text, old, new string) string {
+	return replaceBounded(text, old, new, func(text string, end int) bool {
+		return end == len(text) || isPathEnd(text[end:])
+	})
+}
+
+// isPathEnd reports whether rest, what follows a match, starts outside the
+// path: a separator, or anything that cannot continue a file name (a full
+// stop only when a name does not go on after it, as in "see /w/a.").
+func isPathEnd(rest string) bool {
+	c := rest[0]
+	switch {
+	case c == '/' || c == '\\':
+		return true
+	case c == '.':
+		return len(rest) == 1 || !(rest[1] == '_' || rest[1] == '-' || isWordByte(rest[1]))
+	}
+	return !(c == '_' || c == '-' || isWordByte(c))
+}
+
+// anonymise replaces each real agent id in text with its alias, as a whole
+// word, longest first, so "agent_a" never leaks through "agent_ab".
+func anonymise(text string, names map[string]string) string {
+	real := make([]string, 0, len(names))
+	for r := range names {
+		real = append(real, r)
+	}
+	sort.Slice(real, func(i, j int) bool { return len(real[i]) > len(real[j]) })
+	for _, r := range real {
+		text = replaceBounded(text, r, names[r], func(text string, end int) bool {
+			start := end - len(r)
+			return (start == 0 || !isWordByte(text[start-1])) && (end == len(text) || !isWordByte(text[end]))
+		})
+	}
+	return text
+}
+
+// indexWord is where word first occurs in text as a whole word, or -1.
+func indexWord(text, word string) int {
+	for from := 0; word != ""; {
+		i := strings.Index(text[from:], word)
+		if i < 0 {
+			return -1
+		}
+		i += from
+		end := i + len(word)
+		if (i == 0 || !isWordByte(text[i-1])) && (end == len(text) || !isWordByte(text[end])) {
+			return i
+		}
+		from = i + 1
+	}
+	return -1
+}
+
+// replaceBounded replaces the occurrences of old in text that ok accepts,
+// given the original text and where the occurrence ends.
+func replaceBounded(text, old, new string, ok func(text string, end int) bool) string {
+	if old == "" {
+		return text
+	}
+	var b strings.Builder
+	last := 0 // text[:last] is written
+	for from := 0; ; {
+		i := strings.Index(text[from:], old)
+		if i < 0 {
+			break
+		}
+		i += from
+		end := i + len(old)
+		if ok(text, end) {
+			b.WriteString(text[last:i])
+			b.WriteString(new)
+			last = end
+			from = end
+		} else {
+			from = i + 1
+		}
+	}
+	b.WriteString(text[last:])
+	return b.String()
+}
+
+func isWordByte(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c >= 0x80
+}
+
+// unwrapPath drops the path an *fs.PathError repeats.
+func unwrapPath(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}

@@ -1,0 +1,175 @@
+package inbox
+
+import (
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"slices"
+	"time"
+
+	"github.com/massgen/massgen-hook/match"
+)
+
+// Draft is a message as send is asked for it.
+type Draft struct {
+	// To lists recipients; empty broadcasts.
+	To       []string
+	From     string
+	Source   string
+	Strategy string
+	Matcher  string
+	// TTL is how long it stays deliverable at a tool call; 0 is the
+	// default (none for named recipients, DefaultBroadcastTTL for a
+	// broadcast).
+	TTL  time.Duration
+	Text string
+	// Workspace is a peer's workspace folder to snapshot for the
+	// recipients (needs From).
+	Workspace string
+}
+
+// Send queues d and returns the message. The message file is written and
+// synced before any recipient's token appears, so a hook that sees a token
+// always finds the whole message. A draft that could not be delivered as
+// given (bad source, matcher or name, too long) is a *DraftError and
+// nothing is written.
+func (ib *Inbox) Send(d Draft, now time.Time) (*Message, error) {
+	m, err := d.message(now)
+	if err != nil {
+		return nil, err
+	}
+	if m.Source == Peer && m.From != "" {
+		if err := ib.addPeer(m.From); err != nil {
+			return nil, fmt.Errorf("recording peer %s: %w", m.From, err)
+		}
+	}
+	var snapshot func() error
+	if d.Workspace != "" {
+		abs, err := filepath.Abs(d.Workspace)
+		if err != nil {
+			return nil, draftErrorf("--workspace %s: %v", d.Workspace, err)
+		}
+		m.Workspace = abs
+		snapshot = func() error { return ib.snapshot(m.ID, abs) }
+	}
+	if err := ib.queue(m, snapshot); err != nil {
+		return nil, err
+	}
+	return m, nil
+}
+
+// message checks d and makes its message.
+func (d Draft) message(now time.Time) (*Message, error) {
+	if err := checkText(d.Text); err != nil {
+		return nil, err
+	}
+	if d.Source == "" {
+		d.Source = Human
+	}
+	if !slices.Contains(Sources, d.Source) {
+		return nil, draftErrorf("--source %q: want one of %v", d.Source, Sources)
+	}
+	switch d.Strategy {
+	case "":
+		d.Strategy = defaultStrategy(d.Source)
+	case ToolResult, UserMessage:
+	default:
+		return nil, draftErrorf("--strategy %q: want tool_result or user_message", d.Strategy)
+	}
+	if d.Matcher != "" {
+		if _, err := match.Compile(d.Matcher); err != nil {
+			return nil, draftErrorf("--matcher %q: %v", d.Matcher, err)
+		}
+	}
+	for _, to := range d.To {
+		if err := ValidName("--to", to); err != nil {
+			return nil, err
+		}
+	}
+	if d.From != "" {
+		if err := ValidName("--from", d.From); err != nil {
+			return nil, err
+		}
+	}
+	if d.Workspace != "" && d.From == "" {
+		return nil, draftErrorf("--workspace needs --from: the sender is who the recipients' copy is named for")
+	}
+	if d.TTL < 0 {
+		return nil, draftErrorf("--ttl %s: a time to live cannot be negative", d.TTL)
+	}
+	m := &Message{ID: newID(now, rand.Uint32()), From: d.From, Source: d.Source, Strategy: d.Strategy,
+		Matcher: d.Matcher, Text: d.Text, SentAt: now.UTC()}
+	for _, to := range d.To {
+		if !slices.Contains(m.To, to) {
+			m.To = append(m.To, to)
+		}
+	}
+	ttl := d.TTL
+	if ttl == 0 && m.Broadcast() {
+		ttl = DefaultBroadcastTTL
+	}
+	if ttl > 0 {
+		at := m.SentAt.Add(ttl)
+		m.ExpiresAt = &at
+	}
+	return m, nil
+}
+
+// queue writes m, runs before (the workspace snapshot, under m's final
+// id), and then writes its tokens: no hook sees the message until all of
+// it is in place. An id already taken (two sends in one nanosecond drawing
+// the same random part) gets a fresh random part.
+func (ib *Inbox) queue(m *Message, before func() error) error {
+	dir, err := ib.ensure(messagesDir)
+	if err != nil {
+		return err
+	}
+	for attempt := 0; ; attempt++ {
+		data, err := json.MarshalIndent(m, "", "  ")
+		if err != nil {
+			return err
+		}
+		ok, err := publish(ib.path(messagesDir, m.ID+".json"), data)
+		if err != nil {
+			return fmt.Errorf("writing message %s: %w", m.ID, err)
+		}
+		if ok {
+			break
+		}
+		if attempt == 10 {
+			return fmt.Errorf("writing message: no free id after %d attempts", attempt)
+		}
+		m.ID = newID(m.SentAt, rand.Uint32())
+	}
+	if err := syncDir(dir); err != nil {
+		return fmt.Errorf("syncing %s: %w", dir, err)
+	}
+	if before != nil {
+		if err := before(); err != nil {
+			_ = os.Remove(ib.path(messagesDir, m.ID+".json"))
+			return err
+		}
+	}
+	folders := [][]string{{pendingAll}}
+	if !m.Broadcast() {
+		folders = folders[:0]
+		for _, to := range m.To {
+			folders = append(folders, []string{pendingDir, recipientKey(to)})
+		}
+	}
+	for _, f := range folders {
+		tdir, err := ib.ensure(f...)
+		if err != nil {
+			return err
+		}
+		if err := touch(ib.path(append(f, m.ID)...)); err != nil {
+			return fmt.Errorf("queueing message %s: %w", m.ID, err)
+		}
+		if err := syncDir(tdir); err != nil {
+			return fmt.Errorf("syncing %s: %w", tdir, err)
+		}
+	}
+	return nil
+}
