@@ -9,9 +9,12 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/massgen/massgen-hook/match"
+	"github.com/massgen/massgen-hook/protocol"
 )
 
 // CodexFile is where MassGen's Codex backend leaves one injection for the
@@ -33,7 +36,9 @@ type codexPayload struct {
 // stale payloads. Per session, like MassGen's middleware, which keeps it
 // for its process's life: a new run numbers from 1 again.
 type codexRecord struct {
-	LastSequence int64 `json:"last_sequence"`
+	// LastSequence is nil until a payload with a sequence is taken, so a
+	// first payload numbered 0 is new (MassGen's middleware starts at -1).
+	LastSequence *int64 `json:"last_sequence"`
 }
 
 // ImportCodex takes over MassGen's Codex injection file for recipient
@@ -133,12 +138,11 @@ func (ib *Inbox) queueCodex(p *codexPayload, recipient, session string, now time
 		stale, last := false, int64(0)
 		var rec codexRecord
 		err := ib.State.UpdateSession(session, "codex-sequence", &rec, func() (bool, error) {
-			last = rec.LastSequence
-			if *p.Sequence <= rec.LastSequence {
-				stale = true
+			if rec.LastSequence != nil && *p.Sequence <= *rec.LastSequence {
+				stale, last = true, *rec.LastSequence
 				return false, nil
 			}
-			rec.LastSequence = *p.Sequence
+			rec.LastSequence = p.Sequence
 			return true, nil
 		})
 		if err != nil {
@@ -153,12 +157,52 @@ func (ib *Inbox) queueCodex(p *codexPayload, recipient, session string, now time
 	if strategy == "" {
 		strategy = ToolResult
 	}
-	m := &Message{ID: newID(now, rand.Uint32()), To: []string{recipient}, From: "massgen", Source: System,
-		Strategy: strategy, Matcher: p.matcher(), Text: p.Inject.Content, SentAt: now.UTC(), CodexSequence: p.Sequence}
+	var expires *time.Time
 	if p.ExpiresAt != nil {
 		sec, frac := math.Modf(*p.ExpiresAt)
 		at := time.Unix(int64(sec), int64(frac*1e9)).UTC()
-		m.ExpiresAt = &at
+		expires = &at
 	}
-	return ib.queue(m, nil)
+	// MassGen's content has no length limit; a message must fit one hook
+	// output whole, so a long one is queued as numbered parts, delivered
+	// in order.
+	parts := splitText(p.Inject.Content, MaxText-40)
+	for i, text := range parts {
+		if len(parts) > 1 {
+			text = fmt.Sprintf("[part %d of %d]\n%s", i+1, len(parts), text)
+		}
+		m := &Message{ID: newID(now.Add(time.Duration(i)), rand.Uint32()), To: []string{recipient}, From: "massgen", Source: System,
+			Strategy: strategy, Matcher: p.matcher(), Text: text, SentAt: now.UTC(), ExpiresAt: expires, CodexSequence: p.Sequence}
+		if err := ib.queue(m, nil); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// splitText cuts text into pieces of at most max UTF-16 units, at a line
+// break where there is one in the second half of a piece, never inside a
+// character.
+func splitText(text string, max int) []string {
+	var parts []string
+	for protocol.UTF16Len(text) > max {
+		cut, units := 0, 0
+		for i, r := range text {
+			n := 1
+			if r >= 0x10000 {
+				n = 2
+			}
+			if units+n > max {
+				break
+			}
+			units += n
+			cut = i + utf8.RuneLen(r)
+		}
+		if nl := strings.LastIndexByte(text[:cut], '\n'); nl > cut/2 {
+			cut = nl + 1
+		}
+		parts = append(parts, text[:cut])
+		text = text[cut:]
+	}
+	return append(parts, text)
 }

@@ -183,6 +183,8 @@ func (ib *Inbox) TakeLate(recipient string, now time.Time, budget int, via Via) 
 				continue
 			}
 			path = ib.path(undeliveredDir, rk, e.id)
+			// The folder's key may be a hash: the token names its holder.
+			_ = os.WriteFile(path, []byte(recipient), 0o600)
 		}
 		if full, err := b.add(m, path, budget); err != nil {
 			ib.note("could not claim message %s: %v; it stays undelivered", m.ID, err)
@@ -209,7 +211,7 @@ func (ib *Inbox) sweep(recipient string, now time.Time) error {
 }
 
 // expire moves an expired message's token to the undelivered list. A
-// broadcast that reached at least one agent is done; one that reached none
+// broadcast delivered to at least one agent is done; one delivered to none
 // becomes undelivered for whoever reaches a turn boundary first.
 func (ib *Inbox) expire(m *Message, e entry) {
 	if ib.State.ReadOnly {
@@ -220,7 +222,7 @@ func (ib *Inbox) expire(m *Message, e entry) {
 	case !e.broadcast:
 		// The token's folder is its recipient's key.
 		_, err = ib.move(e.path, undeliveredDir, filepath.Base(filepath.Dir(e.path)), m.ID)
-	case ib.anyReceipt(m.ID):
+	case ib.anyDelivered(m.ID):
 		err = removeToken(e.path)
 	default:
 		_, err = ib.move(e.path, undeliveredAll, m.ID)
@@ -308,6 +310,19 @@ func (b *Batch) release(it Item) {
 	}
 	if err := os.Remove(it.receipt); err != nil {
 		b.ib.note("could not release message %s (%v): it shows as claimed; remove %s to send it again", it.Message.ID, err, it.receipt)
+		return
+	}
+	if m := it.Message; m.Broadcast() && !b.late && !exists(b.ib.path(pendingAll, m.ID)) && !b.ib.anyDelivered(m.ID) {
+		// It expired while this claim was held, and another hook retired
+		// it seeing the claim: with the claim gone, nobody has it, so it
+		// is undelivered, not lost.
+		_, err := b.ib.ensure(undeliveredAll)
+		if err == nil {
+			err = touch(b.ib.path(undeliveredAll, m.ID))
+		}
+		if err != nil {
+			b.ib.note("message %s was released after it expired, and could not be put on the undelivered list: %v", m.ID, err)
+		}
 	}
 }
 
@@ -317,10 +332,15 @@ func isBroadcastToken(ib *Inbox, token string) bool {
 	return filepath.Dir(token) == ib.path(pendingAll)
 }
 
-// anyReceipt reports whether anyone claimed message id.
-func (ib *Inbox) anyReceipt(id string) bool {
-	entries, err := os.ReadDir(ib.path(receiptsDir, id))
-	return err == nil && len(entries) > 0
+// anyDelivered reports whether message id was delivered to anyone (a
+// claim still in flight may yet be released, so it does not count).
+func (ib *Inbox) anyDelivered(id string) bool {
+	for _, name := range receiptNames(ib.path(receiptsDir, id)) {
+		if r, err := readReceipt(ib.path(receiptsDir, id, name)); err == nil && r.State == Delivered {
+			return true
+		}
+	}
+	return false
 }
 
 func readReceipt(path string) (receipt, error) {

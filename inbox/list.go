@@ -5,6 +5,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -67,12 +68,16 @@ func (ib *Inbox) status(m *Message, now time.Time) Status {
 	for _, to := range m.To {
 		byKey[recipientKey(to)] = to
 	}
+	// A folder's key is the name itself for plain names; a hashed one is
+	// named by m.To, or by the name a late broadcast's taker wrote in its
+	// token.
 	name := func(key string) string {
 		if n, ok := byKey[key]; ok {
 			return n
 		}
 		return key
 	}
+	display := name
 	for _, key := range ib.tokenHolders(pendingDir, m.ID) {
 		if m.Expired(now) {
 			s.UndeliveredFor = append(s.UndeliveredFor, name(key))
@@ -84,25 +89,31 @@ func (ib *Inbox) status(m *Message, now time.Time) Status {
 		switch {
 		case !m.Expired(now):
 			s.PendingFor = append(s.PendingFor, "*")
-		case !ib.anyReceipt(m.ID):
+		case !ib.anyDelivered(m.ID):
 			s.UndeliveredFor = append(s.UndeliveredFor, "*")
 		}
 	}
 	for _, key := range ib.tokenHolders(undeliveredDir, m.ID) {
-		s.UndeliveredFor = append(s.UndeliveredFor, name(key))
+		n := name(key)
+		if written, err := os.ReadFile(ib.path(undeliveredDir, key, m.ID)); err == nil && len(written) > 0 && recipientKey(string(written)) == key {
+			n = string(written)
+		}
+		s.UndeliveredFor = append(s.UndeliveredFor, n)
 	}
 	if exists(ib.path(undeliveredAll, m.ID)) {
 		s.UndeliveredFor = append(s.UndeliveredFor, "*")
 	}
-	receipts, _ := os.ReadDir(ib.path(receiptsDir, m.ID))
-	for _, r := range receipts {
-		rec, err := readReceipt(ib.path(receiptsDir, m.ID, r.Name()))
+	for _, name := range receiptNames(ib.path(receiptsDir, m.ID)) {
+		rec, err := readReceipt(ib.path(receiptsDir, m.ID, name))
+		if errors.Is(err, fs.ErrNotExist) {
+			continue // released while we looked
+		}
 		if err != nil {
 			ib.note("%v", err)
 			continue
 		}
 		if rec.To == "" {
-			rec.To = name(strings.TrimSuffix(r.Name(), ".json"))
+			rec.To = display(strings.TrimSuffix(name, ".json"))
 		}
 		record := Record{To: rec.To, At: rec.At, Via: rec.Via, Late: rec.Late}
 		if rec.State == Delivered {
@@ -113,8 +124,8 @@ func (ib *Inbox) status(m *Message, now time.Time) Status {
 	}
 	// A token left beside a confirmed receipt (a hook stopped between the
 	// two steps) is not pending any more.
-	s.PendingFor = without(s.PendingFor, s.Delivered)
-	s.UndeliveredFor = without(s.UndeliveredFor, s.Delivered)
+	s.PendingFor = without(without(s.PendingFor, s.Delivered), s.Claimed)
+	s.UndeliveredFor = without(without(s.UndeliveredFor, s.Delivered), s.Claimed)
 	return s
 }
 
@@ -130,18 +141,29 @@ func (ib *Inbox) tokenHolders(kind, id string) []string {
 	return keys
 }
 
-func without(names []string, delivered []Record) []string {
+// without is names less the recipients of records.
+func without(names []string, records []Record) []string {
 	var out []string
 	for _, n := range names {
-		done := false
-		for _, d := range delivered {
-			done = done || d.To == n
-		}
-		if !done {
+		if !slices.ContainsFunc(records, func(r Record) bool { return r.To == n }) {
 			out = append(out, n)
 		}
 	}
 	return out
+}
+
+// receiptNames lists the receipts in a message's receipts folder: the
+// recipients' <key>.json files, not the temporary file of a confirmation
+// being written.
+func receiptNames(dir string) []string {
+	entries, _ := os.ReadDir(dir)
+	var names []string
+	for _, e := range entries {
+		if n := e.Name(); strings.HasSuffix(n, ".json") && !strings.HasPrefix(n, ".") {
+			names = append(names, n)
+		}
+	}
+	return names
 }
 
 func exists(path string) bool {
@@ -152,7 +174,16 @@ func exists(path string) bool {
 // Prune removes the messages sent before before that nothing waits for any
 // more (no pending or undelivered token, no claim in flight), with their
 // receipts and snapshots, so the inbox does not grow without bound.
+//
+// It lists the whole inbox, so it runs at most once an hour (by the clock
+// send is given): a busy orchestrator's sends stay cheap.
 func (ib *Inbox) Prune(before, now time.Time) error {
+	marker := ib.path(".pruned")
+	if data, err := os.ReadFile(marker); err == nil {
+		if last, err := time.Parse(time.RFC3339Nano, string(data)); err == nil && !now.Before(last) && now.Sub(last) < pruneEvery {
+			return nil
+		}
+	}
 	all, err := ib.List(now)
 	if err != nil {
 		return err
@@ -170,5 +201,11 @@ func (ib *Inbox) Prune(before, now time.Time) error {
 			errs = append(errs, removeToken(filepath.Join(ib.path(pendingDir, key), s.ID)))
 		}
 	}
+	if _, err := ib.ensure(); err == nil {
+		errs = append(errs, writeDurable(marker, []byte(now.UTC().Format(time.RFC3339Nano))))
+	}
 	return errors.Join(errs...)
 }
+
+// pruneEvery is how often send prunes the inbox.
+const pruneEvery = time.Hour

@@ -135,6 +135,8 @@ func ValidName(flag, name string) error {
 	switch {
 	case strings.TrimSpace(name) == "":
 		return draftErrorf("%s: an agent name cannot be empty", flag)
+	case name == "*":
+		return draftErrorf("%s '*' is not an agent name: leave out --to to send to every agent", flag)
 	case strings.ContainsAny(name, "\x00\n\r"):
 		return draftErrorf("%s %q: an agent name cannot hold NUL or line breaks", flag, name)
 	case len(name) > 200:

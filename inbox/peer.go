@@ -39,7 +39,7 @@ func (ib *Inbox) snapshot(id, workspace string) error {
 	if err != nil {
 		return err
 	}
-	skipped, err := copyTree(workspace, tmp)
+	skipped, err := copyTree(workspace, tmp, ib.State.Path)
 	if err != nil {
 		_ = os.RemoveAll(tmp)
 		var lim *limitError
@@ -60,9 +60,12 @@ type limitError struct{ what string }
 func (e *limitError) Error() string { return e.what }
 
 // copyTree copies the regular files and folders of src into dst (which
-// exists), owner-only, and counts what it left out.
-func copyTree(src, dst string) (skipped int, err error) {
+// exists), owner-only, and counts what it left out. The folder leave (the
+// runtime directory, when a peer shares the whole project) is not copied:
+// it holds the inbox itself, and the snapshot being written.
+func copyTree(src, dst, leave string) (skipped int, err error) {
 	files, bytes := 0, int64(0)
+	leaveInfo, _ := os.Stat(leave)
 	err = filepath.WalkDir(src, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
@@ -73,6 +76,10 @@ func copyTree(src, dst string) (skipped int, err error) {
 		case rel == ".":
 			return nil
 		case d.IsDir():
+			if info, err := d.Info(); err == nil && leaveInfo != nil && os.SameFile(info, leaveInfo) {
+				skipped++
+				return filepath.SkipDir
+			}
 			return os.Mkdir(target, 0o700)
 		case !d.Type().IsRegular():
 			skipped++
@@ -249,7 +256,7 @@ func (ib *Inbox) workspaceCopy(m *Message, recipient, alias string) (string, err
 		if err != nil {
 			return false, err
 		}
-		if _, err := copyTree(ib.path(snapshotsDir, m.ID), tmp); err != nil {
+		if _, err := copyTree(ib.path(snapshotsDir, m.ID), tmp, ""); err != nil {
 			_ = os.RemoveAll(tmp)
 			return false, err
 		}
@@ -285,8 +292,15 @@ func rewritePaths(text, workspace, copyPath string) string {
 // leading folders: "/w/a" in "/w/a/x.py" but not in "/w/ab".
 func replacePath(text, old, new string) string {
 	return replaceBounded(text, old, new, func(text string, end int) bool {
-		return end == len(text) || isPathEnd(text[end:])
+		start := end - len(old)
+		return (start == 0 || isPathStart(text[start-1])) && (end == len(text) || isPathEnd(text[end:]))
 	})
+}
+
+// isPathStart reports whether c, just before a match, cannot be part of
+// the same path: "/w/a" in "see /w/a" but not in "/srv/w/a".
+func isPathStart(c byte) bool {
+	return !(isWordByte(c) || strings.IndexByte("./-_~", c) >= 0)
 }
 
 // isPathEnd reports whether rest, what follows a match, starts outside the
@@ -304,20 +318,41 @@ func isPathEnd(rest string) bool {
 }
 
 // anonymise replaces each real agent id in text with its alias, as a whole
-// word, longest first, so "agent_a" never leaks through "agent_ab".
+// word, in one pass: an alias written is never read again, so an agent
+// really named "agent2" cannot be renamed twice, and at each place the
+// longest id wins ("agent_ab" over "agent_a").
 func anonymise(text string, names map[string]string) string {
-	real := make([]string, 0, len(names))
-	for r := range names {
-		real = append(real, r)
+	ids := make([]string, 0, len(names))
+	for id := range names {
+		if id != "" {
+			ids = append(ids, id)
+		}
 	}
-	sort.Slice(real, func(i, j int) bool { return len(real[i]) > len(real[j]) })
-	for _, r := range real {
-		text = replaceBounded(text, r, names[r], func(text string, end int) bool {
-			start := end - len(r)
-			return (start == 0 || !isWordByte(text[start-1])) && (end == len(text) || !isWordByte(text[end]))
-		})
+	sort.Slice(ids, func(i, j int) bool { return len(ids[i]) > len(ids[j]) })
+	var b strings.Builder
+	for i := 0; i < len(text); {
+		if i == 0 || !isWordByte(text[i-1]) {
+			if id := wordAt(text, i, ids); id != "" {
+				b.WriteString(names[id])
+				i += len(id)
+				continue
+			}
+		}
+		b.WriteByte(text[i])
+		i++
 	}
-	return text
+	return b.String()
+}
+
+// wordAt is the first of ids that stands as a whole word at text[i:], or "".
+func wordAt(text string, i int, ids []string) string {
+	for _, id := range ids {
+		end := i + len(id)
+		if strings.HasPrefix(text[i:], id) && (end == len(text) || !isWordByte(text[end])) {
+			return id
+		}
+	}
+	return ""
 }
 
 // indexWord is where word first occurs in text as a whole word, or -1.

@@ -7,9 +7,11 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/massgen/massgen-hook/match"
+	"github.com/massgen/massgen-hook/protocol"
 )
 
 // Draft is a message as send is asked for it.
@@ -52,6 +54,9 @@ func (ib *Inbox) Send(d Draft, now time.Time) (*Message, error) {
 			return nil, draftErrorf("--workspace %s: %v", d.Workspace, err)
 		}
 		m.Workspace = abs
+		if err := ib.fitsRewritten(m); err != nil {
+			return nil, err
+		}
 		snapshot = func() error { return ib.snapshot(m.ID, abs) }
 	}
 	if err := ib.queue(m, snapshot); err != nil {
@@ -173,3 +178,20 @@ func (ib *Inbox) queue(m *Message, before func() error) error {
 	}
 	return nil
 }
+
+// fitsRewritten checks that a peer answer still fits one hook output once
+// its workspace paths point at the longest copy path a recipient can have
+// (<runtime>/workspaces/<recipient key>/<alias>), so it is never cut on
+// delivery.
+func (ib *Inbox) fitsRewritten(m *Message) error {
+	longest := filepath.Join(ib.State.Path, WorkspacesDir, strings.Repeat("k", maxKeyLen), "agent9999")
+	n := protocol.UTF16Len(rewritePaths(m.Text, m.Workspace, longest))
+	if n > MaxText {
+		return draftErrorf("the message is %d characters once its paths point at the recipients' copies of the workspace; at most %d fit whole in one hook output. Shorten it, or mention fewer paths", n, MaxText)
+	}
+	return nil
+}
+
+// maxKeyLen is the longest recipient key: a plain name up to 100 bytes is
+// kept as it is (state.Key), anything else is a 34-byte hash.
+const maxKeyLen = 100
