@@ -112,7 +112,7 @@ case_json() { # name target max subcommand event-file [project]
   # engine's only extra cost for one handler must be that process start.
   case_json "pre-tool-use, one trivial command handler" "≤ 1.5×" 1.5 pre-tool-use "$ev/pre-tool-use.json" "$onehook" |
     sed "s#\"argv\":\[\"bin/floor\"\]#\"argv\":[\"bin/floor\",\"-spawn\",\"$PWD/bin/floor\"]#"; echo ,
-  case_json "post-tool-use, 1 MiB tool_response" "≤ 2×" 2 post-tool-use "$ev/post-tool-use.json"
+  case_json "post-tool-use, empty inbox, 1 MiB tool_response" "≤ 2×" 2 post-tool-use "$ev/post-tool-use.json"
   echo ']}'
 } > "$work/spec.json"
 
