@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"github.com/massgen/massgen-hook/protocol"
+
+	"github.com/massgen/massgen-hook/state"
 )
 
 // Via says where a batch is delivered, for its receipts.
@@ -293,7 +295,7 @@ func (b *Batch) Settle(delivered bool) {
 		}
 		r := receipt{To: b.To, State: Delivered, At: b.now.UTC(), Via: b.via, Late: b.late}
 		data, _ := json.Marshal(r)
-		err := writeDurable(it.receipt, data)
+		err := state.WriteFile(it.receipt, data, true)
 		if err == nil && !isBroadcastToken(b.ib, it.token) {
 			err = removeToken(it.token)
 		}

@@ -318,7 +318,7 @@ func TestBroadcastReleasedAfterExpiry(t *testing.T) {
 }
 
 // TestListIgnoresTempReceipts: the temporary file a confirmation writes
-// beside a receipt (writeDurable's .tmp-*, there while it syncs, and for
+// beside a receipt (state.WriteFile's temporary file, there while it syncs, and for
 // good if the hook is killed then) is not a receipt: List shows no record
 // for it, notes nothing, and Prune still removes the finished message.
 func TestListIgnoresTempReceipts(t *testing.T) {

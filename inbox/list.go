@@ -9,6 +9,8 @@ import (
 	"sort"
 	"strings"
 	"time"
+
+	"github.com/massgen/massgen-hook/state"
 )
 
 // Status is where one message stands, for `massgen-hook inbox`.
@@ -202,7 +204,7 @@ func (ib *Inbox) Prune(before, now time.Time) error {
 		}
 	}
 	if _, err := ib.ensure(); err == nil {
-		errs = append(errs, writeDurable(marker, []byte(now.UTC().Format(time.RFC3339Nano))))
+		errs = append(errs, state.WriteFile(marker, []byte(now.UTC().Format(time.RFC3339Nano)), false))
 	}
 	return errors.Join(errs...)
 }

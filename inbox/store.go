@@ -105,32 +105,7 @@ func (ib *Inbox) read(id string) (*Message, error) {
 	return &m, nil
 }
 
-// writeDurable writes data to path through a temporary file that is synced
-// before the rename, so a message is either whole on disk or not there: a
-// reader never sees half of one, and a crash never leaves a token pointing
-// at nothing.
-func writeDurable(path string, data []byte) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".tmp-*")
-	if err != nil {
-		return err
-	}
-	_, werr := tmp.Write(data)
-	if werr == nil {
-		werr = tmp.Sync()
-	}
-	if cerr := tmp.Close(); werr == nil {
-		werr = cerr
-	}
-	if werr == nil {
-		werr = os.Rename(tmp.Name(), path)
-	}
-	if werr != nil {
-		_ = os.Remove(tmp.Name())
-	}
-	return werr
-}
-
-// publish writes data to path like writeDurable, but only if path does not
+// publish writes data to path like state.WriteFile with sync, but only if path does not
 // exist yet (a hard link, not a rename, puts it in place): two messages
 // given one id never overwrite each other. It reports false on a clash.
 func publish(path string, data []byte) (bool, error) {

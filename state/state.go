@@ -155,12 +155,21 @@ func (d *Dir) lock(name string) (path string, unlock func(), err error) {
 // over path, so a reader sees the old record or the new one, never half of
 // one. It does not fsync: these records are counters whose loss in a power
 // cut is harmless, and a sync costs more than the whole hook.
-func writeAtomic(path string, data []byte) error {
+func writeAtomic(path string, data []byte) error { return WriteFile(path, data, false) }
+
+// WriteFile replaces path with data atomically (a temporary file beside it,
+// renamed over it). With sync the data reaches the disk before the rename,
+// so after a crash path holds the old content or the new, never a torn
+// file: for what must not be lost, such as a message.
+func WriteFile(path string, data []byte, sync bool) error {
 	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
 	if err != nil {
 		return fmt.Errorf("writing state %s: %w", path, err)
 	}
 	_, werr := tmp.Write(data)
+	if werr == nil && sync {
+		werr = tmp.Sync()
+	}
 	if cerr := tmp.Close(); werr == nil {
 		werr = cerr
 	}

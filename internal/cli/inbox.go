@@ -87,15 +87,11 @@ func (a *app) messageText(args []string) (string, error) {
 }
 
 func (a *app) runSend(d inbox.Draft) error {
-	project, err := a.resolveProject("")
+	st, now, err := a.commandState()
 	if err != nil {
-		return &usageError{err: err}
+		return err
 	}
-	now, err := a.clock()
-	if err != nil {
-		return &usageError{err: err}
-	}
-	ib := inbox.Open(a.stateDir(project))
+	ib := inbox.Open(st)
 	m, err := ib.Send(d, now)
 	var draft *inbox.DraftError
 	if errors.As(err, &draft) {
@@ -138,15 +134,10 @@ answering: it may not have arrived). Changes nothing.`,
 }
 
 func (a *app) runInbox(asJSON bool) error {
-	project, err := a.resolveProject("")
+	st, now, err := a.commandState()
 	if err != nil {
-		return &usageError{err: err}
+		return err
 	}
-	now, err := a.clock()
-	if err != nil {
-		return &usageError{err: err}
-	}
-	st := a.stateDir(project)
 	st.ReadOnly = true
 	list, err := inbox.Open(st).List(now)
 	if err != nil {

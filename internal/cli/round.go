@@ -63,15 +63,10 @@ agent with a round in that session (the main thread if none has one).`,
 }
 
 func (a *app) runRound(session, agent, verb string, apply func(*state.Dir, string, string, time.Time) (int, error)) error {
-	project, err := a.resolveProject("")
+	st, now, err := a.commandState()
 	if err != nil {
-		return &usageError{err: err}
+		return err
 	}
-	now, err := a.clock()
-	if err != nil {
-		return &usageError{err: err}
-	}
-	st := a.stateDir(project)
 	if session == "" {
 		keys, err := st.Sessions()
 		if err != nil {

@@ -10,6 +10,7 @@ import (
 	"github.com/massgen/massgen-hook/inbox"
 	"github.com/massgen/massgen-hook/protocol"
 	"github.com/massgen/massgen-hook/scratchpad"
+	"github.com/massgen/massgen-hook/state"
 )
 
 // resolveProject finds the project root: --project-dir, else
@@ -48,6 +49,21 @@ func layoutOf(project string, cfg config.Config) scratchpad.Layout {
 		root = filepath.Join(project, root)
 	}
 	return scratchpad.Layout{Project: project, Root: filepath.Clean(root)}
+}
+
+// commandState is what a command run by hand (send, inbox, round) works
+// on: the project's runtime directory and "now". A project or clock that
+// cannot be had is a usage error.
+func (a *app) commandState() (*state.Dir, time.Time, error) {
+	project, err := a.resolveProject("")
+	if err != nil {
+		return nil, time.Time{}, &usageError{err: err}
+	}
+	now, err := a.clock()
+	if err != nil {
+		return nil, time.Time{}, &usageError{err: err}
+	}
+	return a.stateDir(project), now, nil
 }
 
 // clock is "now": $MASSGEN_HOOK_NOW (RFC 3339) when set, so tests and
