@@ -179,7 +179,7 @@ func extraPatterns(extra []shieldExtra, builtins []*shieldPattern) ([]*shieldPat
 		taken[e.Name] = true
 		re, err := regexp.Compile("(?i)" + e.Pattern)
 		if err != nil {
-			return nil, fmt.Errorf("extra[%d].pattern: invalid regular expression: %s", i, reErrorText(err))
+			return nil, fmt.Errorf("extra[%d].pattern: invalid regular expression: %s", i, match.RegexpError(err))
 		}
 		if re.MatchString("") {
 			return nil, fmt.Errorf("extra[%d].pattern: %q matches empty text, so it would match every output", i, e.Pattern)
@@ -187,11 +187,6 @@ func extraPatterns(extra []shieldExtra, builtins []*shieldPattern) ([]*shieldPat
 		out = append(out, &shieldPattern{name: e.Name, re: re})
 	}
 	return out, nil
-}
-
-// reErrorText is a regexp error without the package's prefix.
-func reErrorText(err error) string {
-	return strings.TrimPrefix(err.Error(), "error parsing regexp: ")
 }
 
 func (s *injectionShield) Check(_ context.Context, call *engine.Call) (engine.Verdict, error) {

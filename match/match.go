@@ -41,11 +41,11 @@ func Compile(pattern string) (Matcher, error) {
 		// inside the wrapper while escaping its anchors, and an error then
 		// quotes what the user wrote, not the wrapper.
 		if _, err := syntax.Parse(rest, syntax.Perl); err != nil {
-			return Matcher{}, fmt.Errorf("matcher %q: invalid regular expression: %s", pattern, reError(err))
+			return Matcher{}, fmt.Errorf("matcher %q: invalid regular expression: %s", pattern, RegexpError(err))
 		}
 		re, err := regexp.Compile(`^(?:` + rest + `)$`)
 		if err != nil {
-			return Matcher{}, fmt.Errorf("matcher %q: invalid regular expression: %s", pattern, reError(err))
+			return Matcher{}, fmt.Errorf("matcher %q: invalid regular expression: %s", pattern, RegexpError(err))
 		}
 		m.re = re
 		return m, nil
@@ -100,8 +100,8 @@ func (m Matcher) Match(name string) bool {
 	return false
 }
 
-// reError drops the "error parsing regexp: " prefix the config error
-// already says in its own words.
-func reError(err error) string {
+// RegexpError is a regexp compile error without the "error parsing regexp: "
+// prefix, for configuration errors that already say what failed.
+func RegexpError(err error) string {
 	return strings.TrimPrefix(err.Error(), "error parsing regexp: ")
 }
