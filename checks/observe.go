@@ -278,19 +278,6 @@ func (pr project) projectRelative(real string) (string, bool) {
 	return relativeWithin(real, pr.root)
 }
 
-// relativeWithin is p relative to root, slash-separated; false when p is
-// not inside root.
-func relativeWithin(p, root string) (string, bool) {
-	if !within(p, root) {
-		return "", false
-	}
-	rel, err := filepath.Rel(root, p)
-	if err != nil {
-		return "", false
-	}
-	return filepath.ToSlash(rel), true
-}
-
 // queueObserverJob writes job as an owner-only file in the runtime
 // directory (a temporary file renamed into place, so observe-run never
 // reads half of one) and starts observe-run on it, detached.

@@ -82,10 +82,8 @@ func (pr project) forms(p resolvedPath) []string {
 	out := make([]string, 0, 2)
 	for _, c := range []struct{ path, root string }{{p.lexical, pr.root}, {p.real, pr.real}} {
 		f := c.path
-		if within(c.path, c.root) {
-			if rel, err := filepath.Rel(c.root, c.path); err == nil {
-				f = filepath.ToSlash(rel)
-			}
+		if rel, ok := relativeWithin(c.path, c.root); ok {
+			f = rel
 		}
 		if len(out) == 0 || out[0] != f {
 			out = append(out, f)
@@ -96,10 +94,21 @@ func (pr project) forms(p resolvedPath) []string {
 
 // display is how a denial names a path: relative to the project inside it.
 func (pr project) display(p resolvedPath) string {
-	if within(p.lexical, pr.root) {
-		if rel, err := filepath.Rel(pr.root, p.lexical); err == nil {
-			return rel
-		}
+	if rel, ok := relativeWithin(p.lexical, pr.root); ok {
+		return filepath.FromSlash(rel)
 	}
 	return p.lexical
+}
+
+// relativeWithin is p relative to root, slash-separated; false when p is
+// not inside root.
+func relativeWithin(p, root string) (string, bool) {
+	if !within(p, root) {
+		return "", false
+	}
+	rel, err := filepath.Rel(root, p)
+	if err != nil {
+		return "", false
+	}
+	return filepath.ToSlash(rel), true
 }
