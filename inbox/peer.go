@@ -291,10 +291,28 @@ func rewritePaths(text, workspace, copyPath string) string {
 // replacePath replaces old with new where old is a whole path or a path's
 // leading folders: "/w/a" in "/w/a/x.py" but not in "/w/ab".
 func replacePath(text, old, new string) string {
-	return replaceBounded(text, old, new, func(text string, end int) bool {
-		start := end - len(old)
-		return (start == 0 || isPathStart(text[start-1])) && (end == len(text) || isPathEnd(text[end:]))
-	})
+	if old == "" {
+		return text
+	}
+	var b strings.Builder
+	last := 0 // text[:last] is written
+	for from := 0; ; {
+		i := strings.Index(text[from:], old)
+		if i < 0 {
+			break
+		}
+		i += from
+		end := i + len(old)
+		if (i == 0 || isPathStart(text[i-1])) && (end == len(text) || isPathEnd(text[end:])) {
+			b.WriteString(text[last:i])
+			b.WriteString(new)
+			last, from = end, end
+		} else {
+			from = i + 1
+		}
+	}
+	b.WriteString(text[last:])
+	return b.String()
 }
 
 // isPathStart reports whether c, just before a match, cannot be part of
@@ -331,7 +349,7 @@ func anonymise(text string, names map[string]string) string {
 	sort.Slice(ids, func(i, j int) bool { return len(ids[i]) > len(ids[j]) })
 	var b strings.Builder
 	for i := 0; i < len(text); {
-		if i == 0 || !isWordByte(text[i-1]) {
+		if wordStart(text, i) {
 			if id := wordAt(text, i, ids); id != "" {
 				b.WriteString(names[id])
 				i += len(id)
@@ -347,8 +365,7 @@ func anonymise(text string, names map[string]string) string {
 // wordAt is the first of ids that stands as a whole word at text[i:], or "".
 func wordAt(text string, i int, ids []string) string {
 	for _, id := range ids {
-		end := i + len(id)
-		if strings.HasPrefix(text[i:], id) && (end == len(text) || !isWordByte(text[end])) {
+		if strings.HasPrefix(text[i:], id) && wordEnd(text, i+len(id)) {
 			return id
 		}
 	}
@@ -363,8 +380,7 @@ func indexWord(text, word string) int {
 			return -1
 		}
 		i += from
-		end := i + len(word)
-		if (i == 0 || !isWordByte(text[i-1])) && (end == len(text) || !isWordByte(text[end])) {
+		if wordStart(text, i) && wordEnd(text, i+len(word)) {
 			return i
 		}
 		from = i + 1
@@ -372,33 +388,9 @@ func indexWord(text, word string) int {
 	return -1
 }
 
-// replaceBounded replaces the occurrences of old in text that ok accepts,
-// given the original text and where the occurrence ends.
-func replaceBounded(text, old, new string, ok func(text string, end int) bool) string {
-	if old == "" {
-		return text
-	}
-	var b strings.Builder
-	last := 0 // text[:last] is written
-	for from := 0; ; {
-		i := strings.Index(text[from:], old)
-		if i < 0 {
-			break
-		}
-		i += from
-		end := i + len(old)
-		if ok(text, end) {
-			b.WriteString(text[last:i])
-			b.WriteString(new)
-			last = end
-			from = end
-		} else {
-			from = i + 1
-		}
-	}
-	b.WriteString(text[last:])
-	return b.String()
-}
+// wordStart and wordEnd report whether a word can start or end at text[i].
+func wordStart(text string, i int) bool { return i == 0 || !isWordByte(text[i-1]) }
+func wordEnd(text string, i int) bool   { return i == len(text) || !isWordByte(text[i]) }
 
 func isWordByte(c byte) bool {
 	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c >= 0x80
