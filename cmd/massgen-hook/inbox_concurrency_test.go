@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"os/exec"
 	"regexp"
@@ -38,17 +37,7 @@ func inboxRun(bin string, env []string, project, stdin string, args ...string) h
 	cmd.Env = env
 	cmd.Stdin = strings.NewReader(stdin)
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	err := cmd.Run()
-	r := hookRun{stdout: stdout.String(), stderr: stderr.String()}
-	var exit *exec.ExitError
-	switch {
-	case err == nil:
-	case errors.As(err, &exit):
-		r.code = exit.ExitCode()
-	default:
-		r.err = err
-	}
-	return r
+	return finish(cmd.Run(), &stdout, &stderr)
 }
 
 // TestInboxConcurrency is the figure above, with real processes.

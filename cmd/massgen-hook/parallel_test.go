@@ -105,17 +105,7 @@ func runParallel(t *testing.T, bin, project string, n int) []hookRun {
 			cmd.Stdout, cmd.Stderr = &stdout, &stderr
 			ready.Done()
 			<-start
-			err := cmd.Run()
-			r := hookRun{stdout: stdout.String(), stderr: stderr.String()}
-			var exit *exec.ExitError
-			switch {
-			case err == nil:
-			case errors.As(err, &exit):
-				r.code = exit.ExitCode()
-			default:
-				r.err = err
-			}
-			runs[i] = r
+			runs[i] = finish(cmd.Run(), &stdout, &stderr)
 		}()
 	}
 	ready.Wait()
@@ -225,4 +215,19 @@ func TestParallelBudgetCount(t *testing.T) {
 		t.Errorf("budget.json counts %d calls, want %d: updates were lost", got, parallelCalls)
 	}
 	auditLines(t, project, parallelCalls)
+}
+
+// finish is what a massgen-hook process did, from cmd.Run's error and its
+// captured output: exit 0, another exit code, or a failure to run at all.
+func finish(err error, stdout, stderr *bytes.Buffer) hookRun {
+	r := hookRun{stdout: stdout.String(), stderr: stderr.String()}
+	var exit *exec.ExitError
+	switch {
+	case err == nil:
+	case errors.As(err, &exit):
+		r.code = exit.ExitCode()
+	default:
+		r.err = err
+	}
+	return r
 }
