@@ -40,6 +40,24 @@ type Report struct {
 	Date         string      `json:"date,omitempty"`
 	FilesChecked int         `json:"files_checked"`
 	Violations   []Violation `json:"violations"`
+	// Files holds what was found in each file checked, for reports that
+	// show every file (Grid). It is not part of the JSON report.
+	Files []FileResult `json:"-"`
+}
+
+// FileResult is what Check found in one scratchpad file.
+type FileResult struct {
+	// Dir is the agent's directory name; Agent is its DisplayName.
+	Dir   string
+	Agent string
+	Date  string
+	// Path is relative to the project.
+	Path string
+	// Missing lists absent headings (subagent files only).
+	Missing []string
+	// Fault is the violation kind (unreadable, escapes_root) when the file
+	// could not be checked.
+	Fault string
 }
 
 // Check scans every agent directory under the root for scratchpad files (of
@@ -81,9 +99,12 @@ func (l Layout) Check(day string, required []string) (*Report, error) {
 	for i, it := range files {
 		rep.FilesChecked++
 		res := results[i]
+		rep.Files = append(rep.Files, FileResult{Dir: it.dir, Agent: DisplayName(it.dir), Date: it.day, Path: l.Rel(it.path), Missing: res.missing})
 		switch {
 		case res.err != nil:
-			rep.add(l.fault(Violation{Path: l.Rel(it.path), Agent: DisplayName(it.dir), Date: it.day}, res.err))
+			v := l.fault(Violation{Path: l.Rel(it.path), Agent: DisplayName(it.dir), Date: it.day}, res.err)
+			rep.Files[len(rep.Files)-1].Fault = v.Kind
+			rep.add(v)
 		case it.dir == CoordinatorDir:
 			coordinated[it.day] = true
 		case it.dir == EgoDir:

@@ -26,10 +26,14 @@ func (a *app) checkCommand() *cobra.Command {
 scratchpad that lacks a required heading and every date with subagent
 scratchpads but no coordinator scratchpad.
 
+--format markdown prints a grid of agents by dates for a GitHub Actions job
+summary ($GITHUB_STEP_SUMMARY), then the violations.
+
 Exit status: 0 compliant, 1 violations found, 2 usage or configuration error.`,
 		Example: `  massgen-hook check
   massgen-hook check --date 2026-11-20 --format github   # annotations in GitHub Actions
-  massgen-hook check --format json | jq .violations`,
+  massgen-hook check --format json | jq .violations
+  massgen-hook check --format markdown >> "$GITHUB_STEP_SUMMARY"`,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) > 0 {
 				return a.usage(cmd, fmt.Errorf("check takes no arguments, got %q", args))
@@ -39,20 +43,21 @@ Exit status: 0 compliant, 1 violations found, 2 usage or configuration error.`,
 		RunE: func(cmd *cobra.Command, _ []string) error { return a.runCheck(cmd, o) },
 	}
 	cmd.Flags().StringVar(&o.date, "date", "", "check only this date (YYYY-MM-DD)")
-	cmd.Flags().StringVar(&o.format, "format", "text", "output format: text, json or github")
+	cmd.Flags().StringVar(&o.format, "format", "text", "output format: text, json, github or markdown")
 	return cmd
 }
 
 var checkFormats = map[string]func(io.Writer, *scratchpad.Report) error{
-	"text":   writeCheckText,
-	"json":   writeCheckJSON,
-	"github": writeCheckGitHub,
+	"text":     writeCheckText,
+	"json":     writeCheckJSON,
+	"github":   writeCheckGitHub,
+	"markdown": writeCheckMarkdown,
 }
 
 func (a *app) runCheck(cmd *cobra.Command, o checkOptions) error {
 	write, ok := checkFormats[o.format]
 	if !ok {
-		return a.usage(cmd, fmt.Errorf("--format %q: use text, json or github", o.format))
+		return a.usage(cmd, fmt.Errorf("--format %q: use text, json, github or markdown", o.format))
 	}
 	if o.date != "" {
 		if _, err := time.Parse(scratchpad.DayLayout, o.date); err != nil {
