@@ -20,23 +20,33 @@ func Write(w io.Writer, event string, o Output) error {
 	if o.IsEmpty() {
 		return nil
 	}
-	if h := o.HookSpecificOutput; h != nil && h.HookEventName == "" {
-		c := *h
-		c.HookEventName = event
-		o.HookSpecificOutput = &c
-	}
-	if err := o.Validate(event); err != nil {
+	o, err := Finish(event, o)
+	if err != nil {
 		return err
 	}
-	o = capStrings(o)
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
 	if err := enc.Encode(o); err != nil {
 		return fmt.Errorf("encoding hook output: %w", err)
 	}
-	_, err := w.Write(buf.Bytes())
+	_, err = w.Write(buf.Bytes())
 	return err
+}
+
+// Finish is o as it goes on the wire: hookEventName filled in, checked
+// against event, strings capped. Write uses it; so does anything that
+// translates the answer into another agent CLI's shape.
+func Finish(event string, o Output) (Output, error) {
+	if h := o.HookSpecificOutput; h != nil && h.HookEventName == "" {
+		c := *h
+		c.HookEventName = event
+		o.HookSpecificOutput = &c
+	}
+	if err := o.Validate(event); err != nil {
+		return Output{}, err
+	}
+	return capStrings(o), nil
 }
 
 func capStrings(o Output) Output {

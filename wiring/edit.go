@@ -118,39 +118,47 @@ func elements(c gjson.Result) []element {
 
 // appendTo adds text (a rendered member `"k": v` or element) at the end of
 // container c.
-func (s style) appendTo(data []byte, c gjson.Result, text func(prefix string) []byte) []byte {
+func (s style) appendTo(data []byte, c gjson.Result, text func(s style, prefix string) []byte) []byte {
 	elems := elements(c)
 	if len(elems) > 0 {
 		last := elems[len(elems)-1]
-		if s.unit == "" {
-			return splice(data, last.end(), last.end(), append([]byte(","), text("")...))
+		if s.unit == "" || !strings.Contains(c.Raw, "\n") {
+			// A container written on one line stays on one line.
+			sep := ","
+			if s.unit != "" && strings.Contains(c.Raw, ", ") {
+				sep = ", "
+			}
+			return splice(data, last.end(), last.end(), append([]byte(sep), text(oneLine, "")...))
 		}
 		prefix := lineIndent(data, last.start())
-		ins := append([]byte(","+s.newline+prefix), text(prefix)...)
+		ins := append([]byte(","+s.newline+prefix), text(s, prefix)...)
 		return splice(data, last.end(), last.end(), ins)
 	}
 	closing := c.Index + len(c.Raw) - 1
 	if s.unit == "" {
-		return splice(data, c.Index+1, closing, text(""))
+		return splice(data, c.Index+1, closing, text(s, ""))
 	}
 	outer := lineIndent(data, c.Index)
 	prefix := outer + s.unit
-	ins := append([]byte(s.newline+prefix), text(prefix)...)
+	ins := append([]byte(s.newline+prefix), text(s, prefix)...)
 	ins = append(ins, s.newline+outer...)
 	return splice(data, c.Index+1, closing, ins)
 }
 
-// member renders `"key": value` for appendTo.
-func (s style) member(key string, value any) func(prefix string) []byte {
-	return func(prefix string) []byte {
+// oneLine is the style of a container written on one line.
+var oneLine = style{}
+
+// memberText renders `"key": value` for appendTo.
+func memberText(key string, value any) func(s style, prefix string) []byte {
+	return func(s style, prefix string) []byte {
 		k, _ := json.Marshal(key)
 		return append(append(k, s.colon()...), s.render(value, prefix)...)
 	}
 }
 
-// value renders an array element for appendTo.
-func (s style) value(v any) func(prefix string) []byte {
-	return func(prefix string) []byte { return s.render(v, prefix) }
+// valueText renders an array element for appendTo.
+func valueText(v any) func(s style, prefix string) []byte {
+	return func(s style, prefix string) []byte { return s.render(v, prefix) }
 }
 
 // remove deletes element i of container c with its separator: the one

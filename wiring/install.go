@@ -70,7 +70,7 @@ func Install(f *File, spec Spec, entries []Entry) ([]byte, error) {
 	r := root(data)
 	hooks, at := member(r, "hooks")
 	if at < 0 {
-		data = s.appendTo(data, r, s.member("hooks", struct{}{}))
+		data = s.appendTo(data, r, memberText("hooks", struct{}{}))
 	} else if !hooks.IsObject() {
 		return nil, f.shapeError(data, hooks, `"hooks"`, "must be an object of event names")
 	}
@@ -101,7 +101,7 @@ func install(f *File, spec Spec, s style, data []byte, e Entry) ([]byte, error) 
 	event, at := member(hooks, e.Event)
 	item := e.item(spec.Shape)
 	if at < 0 {
-		return s.appendTo(data, hooks, s.member(e.Event, []any{item})), nil
+		return s.appendTo(data, hooks, memberText(e.Event, []any{item})), nil
 	}
 	if !event.IsArray() {
 		return nil, f.shapeError(data, event, `"hooks"."`+e.Event+`"`, "must be a list")
@@ -122,7 +122,7 @@ func install(f *File, spec Spec, s style, data []byte, e Entry) ([]byte, error) 
 		}
 		return data, nil
 	}
-	return s.appendTo(data, event, s.value(item)), nil
+	return s.appendTo(data, event, valueText(item)), nil
 }
 
 // loc is one handler of ours, where it sits.

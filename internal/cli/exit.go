@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/massgen/massgen-hook/config"
+	"github.com/massgen/massgen-hook/dialect"
 	"github.com/massgen/massgen-hook/protocol"
 )
 
@@ -15,7 +16,10 @@ import (
 type hookFailure struct {
 	event      string
 	failClosed bool
-	err        error
+	// dialect maps the exit status to the CLI that ran the hook; nil is
+	// Claude Code.
+	dialect *dialect.Dialect
+	err     error
 }
 
 func (e *hookFailure) Error() string { return e.err.Error() }
@@ -41,7 +45,11 @@ func exitCode(err error) int {
 	case err == nil:
 		return 0
 	case errors.As(err, &hook):
-		return protocol.ExitCode(hook.err, hook.event, hook.failClosed)
+		code := protocol.ExitCode(hook.err, hook.event, hook.failClosed)
+		if hook.dialect != nil {
+			code = hook.dialect.Exit(code)
+		}
+		return code
 	case errors.Is(err, errViolations):
 		return 1
 	case errors.As(err, &usage), errors.As(err, &cfg):

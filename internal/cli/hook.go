@@ -4,13 +4,16 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/massgen/massgen-hook/checks"
 	"github.com/massgen/massgen-hook/config"
+	"github.com/massgen/massgen-hook/dialect"
 	"github.com/massgen/massgen-hook/engine"
 	"github.com/massgen/massgen-hook/protocol"
 	"github.com/massgen/massgen-hook/state"
@@ -48,6 +51,8 @@ func (a *app) hookCommand(s hookSpec) *cobra.Command {
 	if s.toolRules {
 		cmd.Flags().StringVar(&a.agent, "agent", "", agentFlagHelp)
 	}
+	cmd.Flags().StringVar(&a.dialect, "dialect", "", "the agent CLI sending the event: "+strings.Join(dialect.Names(), ", ")+
+		" (default: told from the event, else claude)")
 	return cmd
 }
 
@@ -58,19 +63,32 @@ const agentFlagHelp = "agent whose rules apply (default: $MASSGEN_AGENT_ID, else
 // fail closed.
 func (a *app) runHook(ctx context.Context, s hookSpec) error {
 	failClosed := a.failClosed
-	fail := func(err error) error { return &hookFailure{event: s.event, failClosed: failClosed, err: err} }
+	d, err := a.dialectFlag()
+	fail := func(err error) error {
+		return &hookFailure{event: s.event, failClosed: failClosed, dialect: d, err: err}
+	}
+	if err != nil {
+		return fail(err)
+	}
 	if ctx == nil {
 		ctx = context.Background()
 	}
 	if isTerminal(a.stdin) {
 		return fail(errors.New(s.use + " expects a hook event as JSON on stdin (pipe one in, e.g. echo '{}' | massgen-hook " + s.use + ")"))
 	}
-	ev, evErr := protocol.ReadEvent(a.stdin, s.event)
+	raw, err := io.ReadAll(a.stdin)
+	if err != nil {
+		return fail(fmt.Errorf("reading hook input from stdin: %w", err))
+	}
+	if d == nil {
+		d = dialect.Detect(raw)
+	}
+	ev, native, evErr := readEvent(d, raw, s.event)
 	cwd := ""
 	if ev != nil {
 		cwd = ev.Cwd
 	}
-	project, err := a.resolveProject(cwd)
+	project, err := a.resolveProject(cwd, d.ProjectEnv)
 	if err != nil {
 		return fail(err)
 	}
@@ -88,16 +106,36 @@ func (a *app) runHook(ctx context.Context, s hookSpec) error {
 	}
 	env := a.checksEnv(project, cfg, rules, now, ev)
 	out, err := s.decide(ctx, env, ev)
+	dropped := false
 	if err == nil {
-		err = protocol.Write(a.stdout, s.event, out)
+		dropped, err = d.Answer(a.stdout, a.stderr, native, s.event, out)
 	}
 	// What the answer handed over (inbox messages) is confirmed only when
-	// it was written, else released for the next chance.
-	env.Settle(err == nil)
+	// it was written in full, else released for the next chance.
+	env.Settle(err == nil && !dropped)
 	if err != nil {
 		return fail(err)
 	}
 	return nil
+}
+
+// readEvent turns raw, in d's dialect, into the Claude Code event the hook
+// handles, and returns the CLI's own name for it.
+func readEvent(d *dialect.Dialect, raw []byte, want string) (*protocol.Event, string, error) {
+	claude, native, err := d.Event(raw, want)
+	if err != nil {
+		return nil, "", err
+	}
+	ev, err := protocol.ParseEvent(claude, want)
+	return ev, native, err
+}
+
+// dialectFlag is --dialect; nil when it is not given, to detect.
+func (a *app) dialectFlag() (*dialect.Dialect, error) {
+	if a.dialect == "" {
+		return nil, nil
+	}
+	return dialect.Named(a.dialect)
 }
 
 // loadConfig reads the project's configuration and compiles its rules: a

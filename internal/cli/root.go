@@ -27,6 +27,7 @@ type app struct {
 	configPath string
 	failClosed bool
 	agent      string
+	dialect    string
 }
 
 // Main runs massgen-hook with args and returns the process exit code.
@@ -86,6 +87,8 @@ its decision as JSON on stdout. "check" verifies a project in CI.`,
 		a.observeRunCommand(),
 		a.checkCommand(),
 		a.explainCommand(),
+		a.initCommand(),
+		a.uninstallCommand(),
 		a.versionCommand(),
 	} {
 		root.AddCommand(c)

@@ -14,12 +14,15 @@ import (
 )
 
 // resolveProject finds the project root: --project-dir, else
-// $CLAUDE_PROJECT_DIR (it stays put when the session cds), else the event's
-// cwd, else the working directory. It must be an existing directory.
-func (a *app) resolveProject(eventCwd string) (string, error) {
+// $CLAUDE_PROJECT_DIR (it stays put when the session cds; Cursor and Gemini
+// CLI set it too), else the dialect's own variable, else the event's cwd,
+// else the working directory. It must be an existing directory.
+func (a *app) resolveProject(eventCwd string, dialectEnv ...string) (string, error) {
 	dir, from := a.projectDir, "--project-dir"
-	if dir == "" {
-		dir, from = a.getenv("CLAUDE_PROJECT_DIR"), "CLAUDE_PROJECT_DIR"
+	for _, name := range append([]string{"CLAUDE_PROJECT_DIR"}, dialectEnv...) {
+		if dir == "" && name != "" {
+			dir, from = a.getenv(name), name
+		}
 	}
 	if dir == "" {
 		dir, from = eventCwd, "the event's cwd"

@@ -1,0 +1,37 @@
+package config
+
+// Starter is the config file `massgen-hook init` writes into a project that
+// has none: the defaults spelled out, so people see what they can change,
+// and a rule example left commented. A test holds it equal to Default().
+const Starter = `# massgen-hook configuration. Every key is optional; these are the defaults.
+# Reference: massgen-hook explain, and the README's Configuration section.
+fail_closed: false          # true: an internal failure blocks instead of letting the agent go on
+default_guards: true        # malformed calls, schemas, dangerous commands, protected paths
+scratchpad:
+  root: .claude/scratchpad
+  default_agent: general-purpose
+  required_sections: [What I did, Cross-agent observations, Unresolved]
+  block_cap: 3              # stop blocks in a row before an agent is let go with a warning
+  session_start:
+    coordinator_lines: 25
+    ego_lines: 20
+    git_log_entries: 5
+    timeout: 10s
+  subagent_start:
+    tail_lines: 3
+
+# Rules run by pre-tool-use and post-tool-use, MassGen's hook framework:
+# hooks:
+#   PreToolUse:
+#     - matcher: "Write|Edit"
+#       handler: ./hooks/check-write.sh   # stdin: the event; exit 2 or JSON denies
+#       timeout: 5                        # seconds
+#       fail_closed: true
+# agents:
+#   - id: reviewer
+#     hooks:
+#       PostToolUse:
+#         - matcher: "*"
+#           type: builtin
+#           handler: output_validation
+`

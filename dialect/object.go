@@ -1,0 +1,100 @@
+package dialect
+
+import (
+	"bytes"
+	"encoding/json"
+	"io"
+	"strings"
+)
+
+// object is a JSON object whose values stay raw until a field is touched,
+// so translating an event does not decode a megabyte of tool output.
+type object map[string]any
+
+func decode(raw []byte) (object, error) {
+	var fields map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &fields); err != nil {
+		return nil, err
+	}
+	o := make(object, len(fields))
+	for k, v := range fields {
+		o[k] = v
+	}
+	return o, nil
+}
+
+func (o object) has(key string) bool { _, ok := o[key]; return ok }
+
+// str is the field's string value, "" when it is missing or not a string.
+func (o object) str(key string) string {
+	var s string
+	if raw, ok := o[key].(json.RawMessage); ok {
+		_ = json.Unmarshal(raw, &s)
+	} else if v, ok := o[key].(string); ok {
+		s = v
+	}
+	return s
+}
+
+// num is the field's number, 0 when it is missing or not a number.
+func (o object) num(key string) float64 {
+	var n float64
+	if raw, ok := o[key].(json.RawMessage); ok {
+		_ = json.Unmarshal(raw, &n)
+	}
+	return n
+}
+
+func (o object) set(key string, v any) { o[key] = v }
+
+// rename moves from to to, unless to is already there (it wins).
+func (o object) rename(from, to string) {
+	v, ok := o[from]
+	if !ok {
+		return
+	}
+	delete(o, from)
+	if !o.has(to) {
+		o[to] = v
+	}
+}
+
+// unstring turns a field that holds JSON as a string (Cursor's MCP
+// tool_input, Copilot's toolArgs) into that JSON; other text stays text.
+func (o object) unstring(key string) {
+	s := o.str(key)
+	if s == "" || !json.Valid([]byte(s)) {
+		return
+	}
+	o[key] = json.RawMessage(s)
+}
+
+// mapTool renames the tool to Claude Code's name for it, so rules and the
+// built-in guards written for Bash, Write or Edit apply.
+func (o object) mapTool(names map[string]string) {
+	if name, ok := names[o.str("tool_name")]; ok {
+		o.set("tool_name", name)
+	}
+}
+
+func writeJSON(w io.Writer, v any) error {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return err
+	}
+	_, err := w.Write(buf.Bytes())
+	return err
+}
+
+// joinText joins the non-empty parts with a blank line.
+func joinText(parts ...string) string {
+	var out []string
+	for _, p := range parts {
+		if p != "" {
+			out = append(out, p)
+		}
+	}
+	return strings.Join(out, "\n\n")
+}

@@ -1,0 +1,371 @@
+package cli
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/rogpeppe/go-internal/diff"
+	"github.com/spf13/cobra"
+
+	"github.com/massgen/massgen-hook/config"
+	"github.com/massgen/massgen-hook/scratchpad"
+	"github.com/massgen/massgen-hook/state"
+	"github.com/massgen/massgen-hook/wiring"
+)
+
+type installOptions struct {
+	scope, agent, binary string
+	dryRun, noBinary     bool
+}
+
+func (a *app) initCommand() *cobra.Command {
+	var o installOptions
+	cmd := &cobra.Command{
+		Use:   "init",
+		Short: "Wire massgen-hook into an agent CLI's settings, keeping every other hook",
+		Long: `Adds massgen-hook's hooks to the settings file of the scope (project:
+.claude/settings.json, local: .claude/settings.local.json, user:
+~/.claude/settings.json), or with --agent to Cursor's, Gemini CLI's, Codex's
+or Copilot CLI's hook file. Only massgen-hook's own entries are added or
+updated; every other hook, key and the file's layout stay as they are, and a
+second run changes nothing. The previous file is kept as FILE.bak.
+
+For the project and local scopes it also copies the binary to
+.claude/hooks/massgen-hook (the hooks run it as
+"$CLAUDE_PROJECT_DIR"/.claude/hooks/massgen-hook, so a cd in the session
+cannot break them), writes a starter .claude/massgen-hook.yaml if there is
+none, and creates the scratchpad folders.
+
+Exit status: 0 done (or nothing to do), 1 a file could not be written,
+2 usage error or a settings file that is not valid JSON (left untouched).`,
+		Example: `  massgen-hook init --dry-run            # show the diff, change nothing
+  massgen-hook init                      # .claude/settings.json, committed with the project
+  massgen-hook init --scope local        # .claude/settings.local.json, only for you
+  massgen-hook init --agent cursor       # .cursor/hooks.json`,
+		Args: noArgs(a),
+		RunE: func(cmd *cobra.Command, _ []string) error { return a.runInstall(cmd, o, false) },
+	}
+	a.installFlags(cmd, &o)
+	cmd.Flags().StringVar(&o.binary, "binary", "", "the massgen-hook binary the hooks run (default: this one)")
+	cmd.Flags().BoolVar(&o.noBinary, "no-binary", false, "do not copy the binary into the project (you put it there yourself)")
+	return cmd
+}
+
+func (a *app) uninstallCommand() *cobra.Command {
+	var o installOptions
+	cmd := &cobra.Command{
+		Use:   "uninstall",
+		Short: "Remove exactly the hooks init added",
+		Long: `Removes massgen-hook's own hook entries from the scope's settings file (and
+the groups and events only they filled), and the binary init copied. Every
+other hook stays. The config file and the scratchpads are yours and stay.
+
+Exit status as for init.`,
+		Example: `  massgen-hook uninstall --dry-run
+  massgen-hook uninstall --scope local`,
+		Args: noArgs(a),
+		RunE: func(cmd *cobra.Command, _ []string) error { return a.runInstall(cmd, o, true) },
+	}
+	a.installFlags(cmd, &o)
+	return cmd
+}
+
+func (a *app) installFlags(cmd *cobra.Command, o *installOptions) {
+	cmd.Flags().StringVar(&o.scope, "scope", "project", "settings to change: project, local or user")
+	cmd.Flags().StringVar(&o.agent, "agent", "claude", "agent CLI to wire: "+strings.Join(targetNames(), ", "))
+	cmd.Flags().BoolVar(&o.dryRun, "dry-run", false, "print what would change as a diff, change nothing")
+}
+
+// noArgs is the Args check of a command that takes none.
+func noArgs(a *app) cobra.PositionalArgs {
+	return func(cmd *cobra.Command, args []string) error {
+		if len(args) > 0 {
+			return a.usage(cmd, fmt.Errorf("%s takes no arguments, got %q", cmd.Name(), args))
+		}
+		return nil
+	}
+}
+
+// placement is where one init puts things.
+type placement struct {
+	project string
+	scope   string
+	// settings is the file to wire; binary where the binary goes ("" when
+	// the hooks run it where it is); command how the hooks name it.
+	settings, binary, command string
+}
+
+func (a *app) runInstall(cmd *cobra.Command, o installOptions, uninstall bool) error {
+	t, ok := targets[o.agent]
+	if !ok {
+		return a.usage(cmd, fmt.Errorf("--agent %q: use %s", o.agent, strings.Join(targetNames(), ", ")))
+	}
+	project, err := a.resolveProject("")
+	if err != nil {
+		return &usageError{err: err}
+	}
+	p, err := a.place(t, project, o)
+	if err != nil {
+		return a.usage(cmd, err)
+	}
+	f, err := wiring.Read(p.settings)
+	if err != nil {
+		return a.settingsError(err)
+	}
+	var out []byte
+	empty := false
+	if uninstall {
+		out, empty = wiring.Uninstall(f, t.spec)
+	} else if out, err = wiring.Install(f, t.spec, t.entries(p.command)); err != nil {
+		return a.settingsError(err)
+	}
+	w := &installer{app: a, project: project, dryRun: o.dryRun, uninstall: uninstall}
+	if err := w.settings(f, out, empty && uninstall); err != nil {
+		return err
+	}
+	if p.binary == "" {
+		return nil
+	}
+	if uninstall {
+		return w.removeBinary(p.binary)
+	}
+	if !o.noBinary {
+		if err := w.copyBinary(o.binary, p.binary); err != nil {
+			return err
+		}
+	}
+	return w.starterFiles()
+}
+
+// settingsError is a settings file init will not touch: exit 2, file:line:col.
+func (a *app) settingsError(err error) error {
+	var syn *wiring.SyntaxError
+	var shape *wiring.ShapeError
+	if errors.As(err, &syn) || errors.As(err, &shape) {
+		return &usageError{err: fmt.Errorf("%w (left untouched)", err)}
+	}
+	return err
+}
+
+// place decides the files of scope.
+func (a *app) place(t target, project string, o installOptions) (placement, error) {
+	p := placement{project: project, scope: o.scope}
+	switch o.scope {
+	case "project", "local":
+		file := t.projectFile
+		if o.scope == "local" {
+			file = t.localFile
+		}
+		if file == "" {
+			return p, fmt.Errorf("--scope local: %s has no personal hook file; use project or user", t.name)
+		}
+		if o.binary != "" && o.noBinary {
+			return p, errors.New("--binary names a binary to copy; --no-binary copies none")
+		}
+		p.settings = filepath.Join(project, file)
+		p.binary = filepath.Join(project, projectBinary)
+		p.command = t.projectVar + "/" + projectBinary
+	case "user":
+		home := a.getenv("HOME")
+		if home == "" {
+			return p, errors.New("--scope user: $HOME is not set")
+		}
+		p.settings = filepath.Join(home, t.userFile)
+		if d := a.getenv("CLAUDE_CONFIG_DIR"); d != "" && t.name == "claude" {
+			p.settings = filepath.Join(d, "settings.json")
+		}
+		bin, err := a.binaryPath(o.binary)
+		if err != nil {
+			return p, err
+		}
+		// User-wide hooks run in every project: they name the binary
+		// where it is, by its absolute path.
+		p.command = shellQuote(bin)
+	default:
+		return p, fmt.Errorf("--scope %q: use project, local or user", o.scope)
+	}
+	return p, nil
+}
+
+// projectBinary is where init copies the binary in a project.
+const projectBinary = ".claude/hooks/massgen-hook"
+
+func (a *app) binaryPath(flag string) (string, error) {
+	if flag != "" {
+		return filepath.Abs(flag)
+	}
+	bin, err := os.Executable()
+	if err != nil {
+		return "", fmt.Errorf("finding this binary (give --binary): %w", err)
+	}
+	return bin, nil
+}
+
+// shellQuote quotes s for sh: one single-quoted word.
+func shellQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
+
+// installer carries out init and uninstall, printing one line per file.
+type installer struct {
+	*app
+	project   string
+	dryRun    bool
+	uninstall bool
+}
+
+func (w *installer) rel(path string) string {
+	if r, err := filepath.Rel(w.project, path); err == nil && !strings.HasPrefix(r, "..") {
+		return r
+	}
+	return path
+}
+
+func (w *installer) say(path, format string, args ...any) {
+	fmt.Fprintf(w.stdout, "%s: %s\n", w.rel(path), fmt.Sprintf(format, args...))
+}
+
+// settings writes out over f, keeping the old content as FILE.bak; remove
+// deletes the file instead (uninstall left nothing but the skeleton).
+func (w *installer) settings(f *wiring.File, out []byte, remove bool) error {
+	switch {
+	case !f.Exists && remove:
+		w.say(f.Path, "not there, nothing to remove")
+		return nil
+	case f.Exists && !remove && bytes.Equal(out, f.Data):
+		if w.uninstall {
+			w.say(f.Path, "no massgen-hook hooks in it, unchanged")
+		} else {
+			w.say(f.Path, "already wired, unchanged")
+		}
+		return nil
+	case w.dryRun:
+		after := out
+		if remove {
+			after = nil
+		}
+		w.stdout.Write(diff.Diff(w.rel(f.Path), f.Data, w.rel(f.Path)+" (after)", after))
+		return nil
+	}
+	if err := os.MkdirAll(filepath.Dir(f.Path), 0o755); err != nil {
+		return err
+	}
+	backup := ""
+	if f.Exists {
+		backup = f.Path + ".bak"
+		if err := writeFileMode(backup, f.Data, f.Mode); err != nil {
+			return fmt.Errorf("keeping a backup of %s: %w (nothing changed)", f.Path, err)
+		}
+		backup = " (was kept as " + w.rel(backup) + ")"
+	}
+	if remove {
+		if err := os.Remove(f.Path); err != nil {
+			return err
+		}
+		w.say(f.Path, "removed: nothing but massgen-hook's hooks was in it%s", backup)
+		return nil
+	}
+	if err := writeFileMode(f.Path, out, f.Mode); err != nil {
+		return err
+	}
+	if w.uninstall {
+		w.say(f.Path, "massgen-hook's hooks removed%s", backup)
+	} else {
+		w.say(f.Path, "wired%s", backup)
+	}
+	return nil
+}
+
+// writeFileMode replaces path atomically with data and gives it mode.
+func writeFileMode(path string, data []byte, mode fs.FileMode) error {
+	if err := state.WriteFile(path, data, true); err != nil {
+		return err
+	}
+	return os.Chmod(path, mode)
+}
+
+// copyBinary puts the binary at dest, unless the same bytes are there.
+func (w *installer) copyBinary(from, dest string) error {
+	src, err := w.binaryPath(from)
+	if err != nil {
+		return err
+	}
+	data, err := os.ReadFile(src)
+	if err != nil {
+		return fmt.Errorf("reading the binary to install: %w", err)
+	}
+	if old, err := os.ReadFile(dest); err == nil && bytes.Equal(old, data) {
+		w.say(dest, "binary already installed, unchanged")
+		return nil
+	}
+	if w.dryRun {
+		w.say(dest, "would install the binary (%d bytes) from %s", len(data), src)
+		return nil
+	}
+	if err := os.MkdirAll(filepath.Dir(dest), 0o755); err != nil {
+		return err
+	}
+	if err := writeFileMode(dest, data, 0o755); err != nil {
+		return err
+	}
+	w.say(dest, "binary installed from %s", src)
+	return nil
+}
+
+func (w *installer) removeBinary(path string) error {
+	if _, err := os.Lstat(path); errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if w.dryRun {
+		w.say(path, "would remove the binary")
+		return nil
+	}
+	if err := os.Remove(path); err != nil {
+		return err
+	}
+	w.say(path, "binary removed")
+	_ = os.Remove(filepath.Dir(path)) // .claude/hooks, when nothing else is in it
+	return nil
+}
+
+// starterFiles writes the starter config when there is none, and the
+// scratchpad folders.
+func (w *installer) starterFiles() error {
+	cfgPath := filepath.Join(w.project, config.DefaultPath)
+	if _, err := os.Stat(cfgPath); errors.Is(err, fs.ErrNotExist) {
+		if w.dryRun {
+			w.say(cfgPath, "would write the starter config")
+		} else {
+			if err := os.MkdirAll(filepath.Dir(cfgPath), 0o755); err != nil {
+				return err
+			}
+			if err := os.WriteFile(cfgPath, []byte(config.Starter), 0o644); err != nil {
+				return err
+			}
+			w.say(cfgPath, "starter config written")
+		}
+	}
+	cfg, _, err := w.loadConfig(w.project)
+	if err != nil {
+		return err
+	}
+	layout := layoutOf(w.project, cfg)
+	for _, dir := range []string{scratchpad.CoordinatorDir, scratchpad.EgoDir} {
+		path := filepath.Join(layout.Root, dir)
+		if _, err := os.Stat(path); err == nil {
+			continue
+		}
+		if w.dryRun {
+			w.say(path, "would create the scratchpad folder")
+			continue
+		}
+		if err := os.MkdirAll(path, 0o755); err != nil {
+			return err
+		}
+		w.say(path, "scratchpad folder created")
+	}
+	return nil
+}

@@ -1,0 +1,213 @@
+package cli
+
+import (
+	"path"
+	"slices"
+	"strings"
+
+	"github.com/massgen/massgen-hook/shellcmd"
+	"github.com/massgen/massgen-hook/wiring"
+)
+
+// target is one agent CLI's hook file, as init wires it.
+type target struct {
+	name string
+	// projectFile and localFile are relative to the project, userFile to
+	// $HOME; "" where the CLI has no such file.
+	projectFile, localFile, userFile string
+	// projectVar is how a hook command names the project root, quoted.
+	projectVar string
+	spec       wiring.Spec
+	wires      []wire
+	// handler is the handler object of w running command.
+	handler func(w wire, command string) any
+}
+
+// wire is one massgen-hook subcommand wired to one of the CLI's events.
+type wire struct {
+	event, matcher, sub string
+	// timeout is in the CLI's unit: seconds, or milliseconds for Gemini.
+	timeout int
+}
+
+// key is the hook command's arguments after the binary: the subcommand,
+// and the dialect for CLIs other than Claude Code.
+func (t target) key(w wire) string {
+	if t.name == "claude" {
+		return w.sub
+	}
+	return w.sub + " --dialect " + t.name
+}
+
+func (t target) entries(bin string) []wiring.Entry {
+	out := make([]wiring.Entry, 0, len(t.wires))
+	for _, w := range t.wires {
+		out = append(out, wiring.Entry{Event: w.event, Key: t.key(w), Matcher: w.matcher,
+			Handler: t.handler(w, bin+" "+t.key(w))})
+	}
+	return out
+}
+
+// commandHandler is a Claude-style handler object (Claude Code, Codex).
+type commandHandler struct {
+	Type    string `json:"type"`
+	Command string `json:"command"`
+	Timeout int    `json:"timeout,omitempty"`
+}
+
+func claudeHandler(w wire, command string) any {
+	return commandHandler{Type: "command", Command: command, Timeout: w.timeout}
+}
+
+// Timeouts: the tool hooks' sit above the sum of typical rule timeouts
+// (README "Rules: timeouts add up").
+var targets = map[string]target{
+	"claude": {
+		name: "claude", projectFile: ".claude/settings.json", localFile: ".claude/settings.local.json",
+		userFile: ".claude/settings.json", projectVar: `"$CLAUDE_PROJECT_DIR"`,
+		spec: wiring.Spec{Shape: wiring.Grouped},
+		wires: []wire{
+			{"SessionStart", "", "session-start", 15},
+			{"SubagentStart", "", "subagent-start", 10},
+			{"SubagentStop", "", "subagent-stop", 10},
+			{"Stop", "", "stop", 10},
+			{"PreToolUse", "*", "pre-tool-use", 60},
+			{"PostToolUse", "*", "post-tool-use", 60},
+			{"PostToolUseFailure", "*", "post-tool-use-failure", 60},
+		},
+		handler: claudeHandler,
+	},
+	// Codex: Claude Code's shape; no PostToolUseFailure; its matchers are
+	// regexes, so "match all" is no matcher. It sets no project variable,
+	// and runs hooks in the session's directory: git finds the root.
+	"codex": {
+		name: "codex", projectFile: ".codex/hooks.json", userFile: ".codex/hooks.json",
+		projectVar: `"$(git rev-parse --show-toplevel)"`,
+		spec:       wiring.Spec{Shape: wiring.Grouped},
+		wires: []wire{
+			{"SessionStart", "", "session-start", 15},
+			{"SubagentStart", "", "subagent-start", 10},
+			{"SubagentStop", "", "subagent-stop", 10},
+			{"Stop", "", "stop", 10},
+			{"PreToolUse", "", "pre-tool-use", 60},
+			{"PostToolUse", "", "post-tool-use", 60},
+		},
+		handler: claudeHandler,
+	},
+	// Gemini CLI: its own event names; timeouts in MILLISECONDS.
+	"gemini": {
+		name: "gemini", projectFile: ".gemini/settings.json", userFile: ".gemini/settings.json",
+		projectVar: `"$GEMINI_PROJECT_DIR"`,
+		spec:       wiring.Spec{Shape: wiring.Grouped},
+		wires: []wire{
+			{"SessionStart", "", "session-start", 15000},
+			{"BeforeTool", "*", "pre-tool-use", 60000},
+			{"AfterTool", "*", "post-tool-use", 60000},
+			{"AfterAgent", "", "stop", 10000},
+		},
+		handler: func(w wire, command string) any {
+			return struct {
+				Name    string `json:"name"`
+				Type    string `json:"type"`
+				Command string `json:"command"`
+				Timeout int    `json:"timeout"`
+			}{"massgen-hook " + w.sub, "command", command, w.timeout}
+		},
+	},
+	// Cursor: flat lists, lowerCamel events. Its subagentStart cannot add
+	// context and postToolUseFailure answers nothing, so neither is wired.
+	"cursor": {
+		name: "cursor", projectFile: ".cursor/hooks.json", userFile: ".cursor/hooks.json",
+		projectVar: `"$CURSOR_PROJECT_DIR"`,
+		spec:       wiring.Spec{Shape: wiring.Flat, Skeleton: versionOne{1}},
+		wires: []wire{
+			{"sessionStart", "", "session-start", 15},
+			{"preToolUse", "", "pre-tool-use", 60},
+			{"postToolUse", "", "post-tool-use", 60},
+			{"subagentStop", "", "subagent-stop", 10},
+			{"stop", "", "stop", 10},
+		},
+		handler: func(w wire, command string) any {
+			return struct {
+				Command string `json:"command"`
+				Timeout int    `json:"timeout"`
+			}{command, w.timeout}
+		},
+	},
+	// Copilot CLI: a file of our own in .github/hooks/, camelCase events,
+	// "bash" commands, timeoutSec.
+	"copilot": {
+		name: "copilot", projectFile: ".github/hooks/massgen-hook.json", userFile: ".copilot/hooks/massgen-hook.json",
+		projectVar: `"$(git rev-parse --show-toplevel)"`,
+		spec:       wiring.Spec{Shape: wiring.Flat, Skeleton: versionOne{1}, CommandField: "bash"},
+		wires: []wire{
+			{"sessionStart", "", "session-start", 15},
+			{"subagentStart", "", "subagent-start", 10},
+			{"preToolUse", "", "pre-tool-use", 60},
+			{"postToolUse", "", "post-tool-use", 60},
+			{"subagentStop", "", "subagent-stop", 10},
+			{"agentStop", "", "stop", 10},
+		},
+		handler: func(w wire, command string) any {
+			return struct {
+				Type       string `json:"type"`
+				Bash       string `json:"bash"`
+				TimeoutSec int    `json:"timeoutSec"`
+			}{"command", command, w.timeout}
+		},
+	},
+}
+
+type versionOne struct {
+	Version int `json:"version"`
+}
+
+func init() {
+	for name, t := range targets {
+		keys := map[string]bool{}
+		for _, w := range t.wires {
+			keys[t.key(w)] = true
+		}
+		t.spec.Ours = oursCommand(keys)
+		targets[name] = t
+	}
+}
+
+func targetNames() []string {
+	names := make([]string, 0, len(targets))
+	for n := range targets {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	return names
+}
+
+// oursCommand recognises a hook command init writes: one command, run by
+// a program named massgen-hook (wherever it is), whose arguments are
+// exactly one of keys. Its key is those arguments. A massgen-hook command
+// the user wrote with other arguments is theirs, and init leaves it alone.
+func oursCommand(keys map[string]bool) func(string) (string, bool) {
+	return func(command string) (string, bool) {
+		script, err := shellcmd.Parse(command, shellcmd.Options{})
+		if err != nil {
+			return "", false
+		}
+		// The commands of substitutions in the program's path (Codex's
+		// "$(git rev-parse --show-toplevel)") come with a wrapper.
+		var top []*shellcmd.Command
+		for _, c := range script.Commands {
+			if len(c.Wrappers) == 0 {
+				top = append(top, c)
+			}
+		}
+		if len(top) != 1 || path.Base(top[0].Name.Value) != "massgen-hook" {
+			return "", false
+		}
+		words := make([]string, len(top[0].Args))
+		for i, w := range top[0].Args {
+			words[i] = w.Value
+		}
+		key := strings.Join(words, " ")
+		return key, keys[key]
+	}
+}
