@@ -1,17 +1,16 @@
 #!/usr/bin/env bash
 # A scripted multi-agent session through all six hooks, in a temporary
-# project wired exactly as settings.example.json says. Each step feeds the
+# project wired by `massgen-hook init` (what settings.example.json shows). Each step feeds the
 # hook the event Claude Code would send and prints the decision.
 set -euo pipefail
 bin=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
-repo=$(cd "$(dirname "$0")/.." && pwd)
 
 project=$(mktemp -d "${TMPDIR:-/tmp}/massgen-hook-demo.XXXXXX")
 trap 'rm -rf "$project"' EXIT
-mkdir -p "$project/.claude/hooks"
-cp "$bin" "$project/.claude/hooks/massgen-hook"
-cp "$repo/settings.example.json" "$project/.claude/settings.json"
 export CLAUDE_PROJECT_DIR="$project"
+echo "\$ massgen-hook init"
+"$bin" init --binary "$bin" | sed 's/^/  /'
+echo
 today=$(date +%F)
 session="demo-$$"
 

@@ -63,7 +63,7 @@ its decision as JSON on stdout. "check" verifies a project in CI.`,
 		},
 		SilenceUsage:      true,
 		SilenceErrors:     true,
-		CompletionOptions: cobra.CompletionOptions{HiddenDefaultCmd: true},
+		CompletionOptions: cobra.CompletionOptions{},
 	}
 	root.SetIn(a.stdin)
 	root.SetOut(a.stdout)

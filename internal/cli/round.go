@@ -42,8 +42,9 @@ agent with a round in that session (the main thread if none has one).`,
 	cmd.PersistentFlags().StringVar(&agent, "agent", "", "agent (default: $MASSGEN_AGENT_ID, else every agent with a round)")
 	sub := func(use, short, verb string, apply func(*state.Dir, string, string, time.Time) (int, error)) *cobra.Command {
 		return &cobra.Command{
-			Use:   use,
-			Short: short,
+			Use:     use,
+			Short:   short,
+			Example: "  massgen-hook round " + use + " --agent agent_a",
 			Args: func(_ *cobra.Command, args []string) error {
 				if len(args) > 0 {
 					return &usageError{err: fmt.Errorf("round %s takes no arguments, got %q", use, args)}
