@@ -1,0 +1,212 @@
+package cli
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/massgen/massgen-hook/doctor"
+)
+
+type doctorOptions struct {
+	json, noTiming bool
+}
+
+func (a *app) doctorCommand() *cobra.Command {
+	var o doctorOptions
+	cmd := &cobra.Command{
+		Use:   "doctor",
+		Short: "Check how the hooks are wired, and time each hook subcommand",
+		Long: `Reads every Claude Code settings file that can wire hooks into this project
+(user: $CLAUDE_CONFIG_DIR/settings.json or ~/.claude/settings.json; project:
+.claude/settings.json; local: .claude/settings.local.json; a missing one is
+fine) and the project's massgen-hook config, and reports what would keep a
+hook from running as meant:
+
+  - invalid JSON (file:line:col), an unknown event name (with the closest
+    known one), a timeout of 1000 or more (Claude Code's are in seconds) or of
+    0 or less;
+  - a matcher that matches nothing: mcp__server without __tool, a regex that
+    does not compile (constructs Go's regexp lacks, such as lookahead, are a
+    note: they cannot be checked); a matcher on Stop or UserPromptSubmit,
+    which Claude Code ignores, is a note;
+  - a command whose program is missing, not executable, not on PATH, or a
+    relative path (it breaks when the session cds), or with an unquoted $VAR;
+  - a Stop or SubagentStop hook (not massgen-hook's) whose script never reads
+    stop_hook_active: it can keep the agent in a loop;
+  - the same handler wired twice for one event, in one file or across them.
+
+Then it runs each hook subcommand on a built-in sample event, in a throwaway
+copy of the project's config (nothing in the project changes), and reports
+its time and exit code. A rule in the config whose handler is an absolute
+path runs on the sample too; --no-timing skips this step.
+
+Each finding is one line: FILE:LINE: problem|note: FIELD: what to fix.
+Notes say what doctor cannot check; only problems make it unhealthy.
+
+Exit status: 0 healthy (notes allowed), 1 problems found, 2 usage error.`,
+		Example: `  massgen-hook doctor
+  massgen-hook doctor --no-timing          # the wiring only; runs nothing
+  massgen-hook doctor --json | jq '.findings[] | select(.severity == "problem")'`,
+		Args: noArgs(a),
+		RunE: func(cmd *cobra.Command, _ []string) error { return a.runDoctor(o) },
+	}
+	cmd.Flags().BoolVar(&o.json, "json", false, "print the report as one JSON object")
+	cmd.Flags().BoolVar(&o.noTiming, "no-timing", false, "do not run the hook subcommands on sample events")
+	return cmd
+}
+
+// doctorReport is everything doctor found.
+type doctorReport struct {
+	Project  string           `json:"project"`
+	Healthy  bool             `json:"healthy"`
+	Problems int              `json:"problems"`
+	Notes    int              `json:"notes"`
+	Scopes   []*doctorScope   `json:"scopes"`
+	Findings []doctor.Finding `json:"findings"`
+	Timings  []doctorTiming   `json:"timings"`
+}
+
+func (a *app) runDoctor(o doctorOptions) error {
+	project, err := a.resolveProject("")
+	if err != nil {
+		return &usageError{err: err}
+	}
+	d := &doctorRun{app: a, project: project, env: doctor.Env{
+		Project: project, Home: a.getenv("HOME"), Path: a.getenv("PATH"),
+	}}
+	d.settingsScopes()
+	d.duplicates()
+	d.configScope()
+	rep := &doctorReport{Project: project, Scopes: d.scopes, Findings: d.sorted(), Timings: []doctorTiming{}}
+	if !o.noTiming {
+		timings, findings, err := d.timeHooks()
+		if err != nil {
+			return err
+		}
+		rep.Timings = timings
+		rep.Findings = append(rep.Findings, findings...)
+	}
+	for _, f := range rep.Findings {
+		if f.Severity == doctor.Problem {
+			rep.Problems++
+		} else {
+			rep.Notes++
+		}
+	}
+	rep.Healthy = rep.Problems == 0
+	write := writeDoctorText
+	if o.json {
+		write = writeDoctorJSON
+	}
+	if err := write(a.stdout, rep); err != nil {
+		return err
+	}
+	if !rep.Healthy {
+		return errDoctorProblems
+	}
+	return nil
+}
+
+// errDoctorProblems says doctor found problems; the report is printed. It
+// wraps errViolations for exit status 1 and no further message.
+var errDoctorProblems = fmt.Errorf("doctor: %w", errViolations)
+
+// doctorRun gathers the findings of one doctor run.
+type doctorRun struct {
+	*app
+	project  string
+	env      doctor.Env
+	scopes   []*doctorScope
+	findings []placed
+	handlers []wiredHandler
+}
+
+// placed is a finding with where its scope sorts.
+type placed struct {
+	doctor.Finding
+	scope int
+}
+
+// rel shows path relative to the project when it is inside it.
+func (d *doctorRun) rel(path string) string {
+	if r, err := filepath.Rel(d.project, path); err == nil && !strings.HasPrefix(r, "..") && filepath.IsAbs(path) {
+		return r
+	}
+	return path
+}
+
+func (d *doctorRun) add(s *doctorScope, line int, field string, is doctor.Issue) {
+	if is.Severity == doctor.Problem {
+		s.Problems++
+	} else {
+		s.Notes++
+	}
+	d.findings = append(d.findings, placed{scope: s.index, Finding: doctor.Finding{
+		Severity: is.Severity, Scope: s.Name, File: s.File, Line: line, Field: field, Message: is.Message,
+	}})
+}
+
+// sorted lists the findings by scope, then line.
+func (d *doctorRun) sorted() []doctor.Finding {
+	sort.SliceStable(d.findings, func(i, j int) bool {
+		a, b := d.findings[i], d.findings[j]
+		if a.scope != b.scope {
+			return a.scope < b.scope
+		}
+		return a.Line < b.Line
+	})
+	out := make([]doctor.Finding, len(d.findings))
+	for i, f := range d.findings {
+		out[i] = f.Finding
+	}
+	return out
+}
+
+func writeDoctorText(w io.Writer, rep *doctorReport) error {
+	for _, f := range rep.Findings {
+		where := f.File
+		if f.Line > 0 {
+			where = fmt.Sprintf("%s:%d", f.File, f.Line)
+		}
+		field := ""
+		if f.Field != "" {
+			field = f.Field + ": "
+		}
+		fmt.Fprintf(w, "%s: %s: %s%s\n", where, f.Severity, field, f.Message)
+	}
+	for _, s := range rep.Scopes {
+		fmt.Fprintf(w, "%s: %s: %s\n", s.Name, s.File, s.summary())
+	}
+	for _, t := range rep.Timings {
+		fmt.Fprintf(w, "timing: %s: %.1f ms, exit %d\n", t.Subcommand, t.Ms, t.Exit)
+	}
+	_, err := fmt.Fprintln(w, "doctor: "+doctorVerdict(rep))
+	return err
+}
+
+func doctorVerdict(rep *doctorReport) string {
+	notes := ""
+	if rep.Notes > 0 {
+		notes = ", " + plural(rep.Notes, "note")
+	}
+	if rep.Healthy {
+		return "healthy" + notes
+	}
+	return plural(rep.Problems, "problem") + notes
+}
+
+func writeDoctorJSON(w io.Writer, rep *doctorReport) error {
+	if rep.Findings == nil {
+		rep.Findings = []doctor.Finding{}
+	}
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	return enc.Encode(rep)
+}

@@ -1,0 +1,151 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/massgen/massgen-hook/config"
+	"github.com/massgen/massgen-hook/doctor"
+	"github.com/massgen/massgen-hook/wiring"
+)
+
+// doctorScope is one file doctor read, and what it found there.
+type doctorScope struct {
+	Name    string `json:"scope"`
+	File    string `json:"file"`
+	Present bool   `json:"present"`
+	// Status is "not present", "invalid", "not checked: ..." or "ok"
+	// (which may still have findings).
+	Status   string `json:"status"`
+	Handlers int    `json:"handlers"`
+	Problems int    `json:"problems"`
+	Notes    int    `json:"notes"`
+	index    int
+	config   bool
+}
+
+func (s *doctorScope) summary() string {
+	if s.Status != "ok" {
+		return s.Status
+	}
+	var parts []string
+	if !s.config {
+		parts = append(parts, plural(s.Handlers, "handler"))
+	}
+	switch {
+	case s.Problems == 0 && s.Notes == 0:
+		parts = append(parts, "ok")
+	default:
+		if s.Problems > 0 {
+			parts = append(parts, plural(s.Problems, "problem"))
+		}
+		if s.Notes > 0 {
+			parts = append(parts, plural(s.Notes, "note"))
+		}
+	}
+	return strings.Join(parts, ", ")
+}
+
+func (d *doctorRun) scope(name, path string) *doctorScope {
+	s := &doctorScope{Name: name, File: d.rel(path), Status: "ok", index: len(d.scopes)}
+	d.scopes = append(d.scopes, s)
+	return s
+}
+
+// userSettings is Claude Code's user settings file, as init places it.
+func (d *doctorRun) userSettings() (string, error) {
+	if dir := d.getenv("CLAUDE_CONFIG_DIR"); dir != "" {
+		return filepath.Join(dir, "settings.json"), nil
+	}
+	home := d.getenv("HOME")
+	if home == "" {
+		return "", errors.New("$HOME is not set")
+	}
+	return filepath.Join(home, ".claude", "settings.json"), nil
+}
+
+// settingsScopes checks the user, project and local settings files.
+func (d *doctorRun) settingsScopes() {
+	user, err := d.userSettings()
+	if err != nil {
+		s := d.scope("user", "~/.claude/settings.json")
+		s.Status = "not checked: " + err.Error()
+	} else {
+		d.settingsFile("user", user)
+	}
+	t := targets["claude"]
+	d.settingsFile("project", filepath.Join(d.project, t.projectFile))
+	d.settingsFile("local", filepath.Join(d.project, t.localFile))
+}
+
+// settingsFile reads one settings file and checks every handler in it.
+func (d *doctorRun) settingsFile(name, path string) {
+	s := d.scope(name, path)
+	f, err := wiring.Read(path)
+	var syn *wiring.SyntaxError
+	var shape *wiring.ShapeError
+	switch {
+	case errors.As(err, &syn):
+		s.Present, s.Status = true, "invalid JSON"
+		d.add(s, syn.Line, "", doctor.Issue{Severity: doctor.Problem, Message: fmt.Sprintf(
+			"invalid JSON at %d:%d (%s); Claude Code cannot read this file, so none of its hooks run until it is fixed", syn.Line, syn.Col, syn.Msg)})
+		return
+	case errors.As(err, &shape):
+		s.Present, s.Status = true, "invalid"
+		d.add(s, shape.Line, "", doctor.Issue{Severity: doctor.Problem, Message: shape.Field + " " + shape.Msg + "; none of this file's hooks run until it is fixed"})
+		return
+	case err != nil:
+		s.Present, s.Status = true, "unreadable"
+		d.add(s, 0, "", doctor.Issue{Severity: doctor.Problem, Message: fmt.Sprintf("cannot be read (%v)", unwrapErr(err))})
+		return
+	case !f.Exists:
+		s.Status = "not present"
+		return
+	}
+	s.Present = true
+	d.checkSettings(s, f)
+}
+
+// configScope loads the project's massgen-hook config as the hooks do.
+func (d *doctorRun) configScope() {
+	path, required := config.Locate(d.configPath, d.getenv("MASSGEN_HOOK_CONFIG"), d.project)
+	s := d.scope("config", path)
+	s.config = true
+	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) && !required {
+		s.Status = "not present (built-in defaults)"
+		return
+	}
+	s.Present = true
+	_, _, err := d.loadConfig(d.project)
+	if err == nil {
+		return
+	}
+	errs := []error{err}
+	if j, ok := err.(interface{ Unwrap() []error }); ok {
+		errs = j.Unwrap()
+	}
+	for _, e := range errs {
+		var ce *config.Error
+		msg, line := e.Error(), 0
+		if errors.As(e, &ce) {
+			msg, line = ce.Msg, ce.Line
+		}
+		d.add(s, line, "", doctor.Issue{Severity: doctor.Problem,
+			Message: msg + "; every massgen-hook hook fails on this config (and lets the agent proceed) until it is fixed"})
+		if ce != nil && ce.Path != "" {
+			d.findings[len(d.findings)-1].File = d.rel(ce.Path)
+		}
+	}
+}
+
+func unwrapErr(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}
