@@ -210,13 +210,15 @@ func (spec Spec) removeHandler(data []byte, l loc) []byte {
 }
 
 // member finds key among object o's members: its value and index, or -1.
+// A key given twice is the last one, as JSON.parse in Claude Code reads it.
 func member(o gjson.Result, key string) (gjson.Result, int) {
+	found, at := gjson.Result{}, -1
 	for i, e := range elements(o) {
 		if e.Key.Str == key {
-			return e.Value, i
+			found, at = e.Value, i
 		}
 	}
-	return gjson.Result{}, -1
+	return found, at
 }
 
 func (spec Spec) commandField() string {

@@ -81,3 +81,16 @@ func TestInstallUpdatesInPlace(t *testing.T) {
 	}
 	t.Logf("\n%s", upd)
 }
+
+// A key given twice counts once, the last time, as Claude Code's JSON.parse
+// reads it: init edits the copy that is used.
+func TestInstallUsesTheLastDuplicateKey(t *testing.T) {
+	orig := `{"hooks": {"Stop": []}, "hooks": {"Notification": []}}`
+	out, err := Install(parse(t, orig), testSpec, entries(10))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(string(out), `{"hooks": {"Stop": []}, "hooks": {"Notification": [],`) {
+		t.Fatalf("edited the first copy:\n%s", out)
+	}
+}
