@@ -122,6 +122,16 @@ Delegated the spec to spec-writer; it is in docs/spec.md.
 MD
 hook Stop stop ',"stop_hook_active":true'
 
+# The same guards for other agent CLIs: their events in, their answers out.
+echo "${bold}▶ Cursor preToolUse${off}  ${dim}(massgen-hook pre-tool-use --dialect cursor)${off}"
+printf '{"conversation_id":"c1","hook_event_name":"preToolUse","tool_name":"Shell","tool_input":{"command":"rm -rf ~"}}' |
+  "$project/.claude/hooks/massgen-hook" pre-tool-use --dialect cursor | sed 's/^/  /'
+echo
+echo "${bold}▶ Gemini CLI BeforeTool${off}  ${dim}(massgen-hook pre-tool-use, dialect told from the event)${off}"
+printf '{"hook_event_name":"BeforeTool","cwd":"%s","tool_name":"write_file","tool_input":{"file_path":".claude/settings.json","content":"{}"}}' "$project" |
+  "$project/.claude/hooks/massgen-hook" pre-tool-use | sed 's/^/  /'
+echo
+
 echo "${bold}▶ CI: massgen-hook check${off}"
 status=0
 (cd "$project" && .claude/hooks/massgen-hook check) || status=$?
