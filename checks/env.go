@@ -40,6 +40,8 @@ type Env struct {
 	// Detach starts massgen-hook again with args, detached (see
 	// engine.Call.Detach); nil in a dry run.
 	Detach func(args ...string) error
+	// Replay marks a replay of a recorded event (see engine.Call.Replay).
+	Replay bool
 	// DryRun is explain's mode: decide, but write no audit line and change
 	// no state.
 	DryRun bool

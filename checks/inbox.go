@@ -16,13 +16,13 @@ const inboxBudget = 8000
 
 // deliverInbox is the inbox check, a default rule after every tool call: it
 // takes over MassGen's Codex injection file (PostToolUse only, as MassGen's
-// middleware did), then hands the recipient its pending messages that
+// middleware did; never in a replay, which leaves the project alone), then hands the recipient its pending messages that
 // match the tool, oldest first, each in its own strategy. They are confirmed
 // delivered only once the hook's answer was written.
 func deliverInbox(_ context.Context, call *engine.Call) (engine.Verdict, error) {
 	ib := inbox.Open(call.State)
 	var notes []string
-	if call.HookType == protocol.PostToolUse {
+	if call.HookType == protocol.PostToolUse && !call.Replay {
 		if err := ib.ImportCodex(call.Project, call.Recipient, call.Event.ToolName, call.Event.SessionID, call.Now); err != nil {
 			notes = append(notes, err.Error())
 		}

@@ -52,6 +52,7 @@ func (env *Env) RunRules(ctx context.Context, ev *protocol.Event) (engine.Result
 		ToolOutput:   ev.ToolResponse,
 		Environ:      env.Environ,
 		Detach:       env.Detach,
+		Replay:       env.Replay,
 		State:        env.State,
 		Notes:        env.Notes,
 	}

@@ -33,6 +33,8 @@ type Config struct {
 	Hooks Hooks `yaml:"hooks"`
 	// Agents hold per-agent rules that extend or override the global ones.
 	Agents []Agent `yaml:"agents"`
+	// Record switches on recording the events the hooks see (see Record).
+	Record Record `yaml:"record"`
 }
 
 // Scratchpad configures the scratchpad protocol.

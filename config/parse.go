@@ -31,6 +31,15 @@ func Parse(path string, data []byte) (Config, error) {
 		return Config{}, &Error{Path: path, Line: line,
 			Msg: "a second YAML document starts here; the config must be one document (remove the \"---\")"}
 	}
+	if !cfg.Record.On {
+		bare, nullLine := bareRecord(data)
+		if nullLine > 0 {
+			return Config{}, &Error{Path: path, Line: nullLine, Msg: "record: a null value is ambiguous: write record: true to record (or a mapping with dir: and events:), record: false not to"}
+		}
+		if bare {
+			cfg.Record = Record{On: true, Dir: DefaultRecordDir}
+		}
+	}
 	if err := cfg.validate(func() *yaml.Node { return parseTree(data) }); err != nil {
 		return Config{}, err
 	}

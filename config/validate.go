@@ -61,6 +61,7 @@ func (c *Config) validate(tree func() *yaml.Node) error {
 		bad("scratchpad.session_start.timeout", "must be more than 0 and at most 1m, got %s", t)
 	}
 	c.validateHooks(badAt)
+	c.validateRecord(bad)
 	sort.SliceStable(errs, func(i, j int) bool { return errs[i].Line < errs[j].Line })
 	joined := make([]error, len(errs))
 	for i, e := range errs {

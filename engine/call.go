@@ -38,6 +38,10 @@ type Call struct {
 	// waiting: for work that must not delay the agent (observers). Nil
 	// where nothing may be started (explain).
 	Detach func(args ...string) error
+	// Replay marks a replay of a recorded event (massgen-hook replay):
+	// nothing outside the runtime directory may change, so no project
+	// file (MassGen's Codex payload) is taken over.
+	Replay bool
 	// State is the project's runtime directory, where built-in checks keep
 	// their per-session records; read-only in explain's dry run.
 	State *state.Dir

@@ -113,6 +113,7 @@ func (a *app) runHook(ctx context.Context, s hookSpec) error {
 	// What the answer handed over (inbox messages) is confirmed only when
 	// it was written in full, else released for the next chance.
 	env.Settle(err == nil && !dropped)
+	a.record(env, ev, out, err, failClosed)
 	if err != nil {
 		return fail(err)
 	}
@@ -168,12 +169,16 @@ func (a *app) checksEnv(project string, cfg config.Config, rules *engine.Engine,
 		Orchestrator: a.getenv("MASSGEN_ORCHESTRATOR_ID"),
 		Environ:      a.environ(),
 		Detach:       a.detach,
+		Replay:       a.sandbox != "",
 	}
 }
 
 // stateDir is the project's runtime directory, noting on stderr.
 func (a *app) stateDir(project string) *state.Dir {
 	d := state.Open(project)
+	if a.sandbox != "" {
+		d.Path = a.sandbox
+	}
 	d.Notes = a.stderr
 	return d
 }

@@ -28,6 +28,11 @@ type app struct {
 	failClosed bool
 	agent      string
 	dialect    string
+
+	// sandbox, when set, is replay's throwaway runtime directory: every
+	// state.Dir of this run lives there instead of the project's, nothing
+	// is detached and nothing is recorded.
+	sandbox string
 }
 
 // Main runs massgen-hook with args and returns the process exit code.
@@ -88,6 +93,7 @@ its decision as JSON on stdout. "check" verifies a project in CI.`,
 		a.checkCommand(),
 		a.doctorCommand(),
 		a.explainCommand(),
+		a.replayCommand(),
 		a.initCommand(),
 		a.uninstallCommand(),
 		a.versionCommand(),
