@@ -2,7 +2,6 @@ package checks
 
 import (
 	"context"
-	"strings"
 
 	"github.com/massgen/massgen-hook/engine"
 	"github.com/massgen/massgen-hook/inbox"
@@ -79,15 +78,4 @@ func (env *Env) withLate(event string, late *inbox.Batch, out protocol.Output) p
 	}
 	out.HookSpecificOutput = &protocol.HookSpecific{HookEventName: event, AdditionalContext: text}
 	return out
-}
-
-// joinReasons joins the non-empty parts of a block reason.
-func joinReasons(parts ...string) string {
-	var kept []string
-	for _, p := range parts {
-		if p != "" {
-			kept = append(kept, p)
-		}
-	}
-	return strings.Join(kept, "\n\n")
 }

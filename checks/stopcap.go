@@ -47,7 +47,7 @@ type stopReason struct {
 	lateCount int
 }
 
-func (r stopReason) forAgent() string { return joinReasons(r.protocol, r.late) }
+func (r stopReason) forAgent() string { return protocol.Paragraphs(r.protocol, r.late) }
 
 // forUser says what was not done when the cap let the agent go.
 func (r stopReason) forUser() string {

@@ -63,7 +63,7 @@ func copilotOut(native string, o protocol.Output) (any, bool) {
 		}
 		dropped = v.context != ""
 	case "postToolUse":
-		if text := joinText(v.block, v.context); text != "" {
+		if text := protocol.Paragraphs(v.block, v.context); text != "" {
 			a.set("additionalContext", text)
 		}
 		dropped = v.updatedOutput != nil

@@ -113,7 +113,7 @@ func cursorOut(native string, o protocol.Output) (any, bool) {
 		}
 		dropped = v.context != ""
 	case "postToolUse", "afterMCPExecution":
-		if text := joinText(v.block, v.context); text != "" {
+		if text := protocol.Paragraphs(v.block, v.context); text != "" {
 			a.set("additional_context", text)
 		}
 		dropped = v.updatedOutput != nil

@@ -9,6 +9,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"slices"
 	"strings"
 
@@ -53,14 +54,7 @@ func Named(name string) (*Dialect, error) {
 }
 
 // Names lists the dialects, sorted.
-func Names() []string {
-	names := make([]string, 0, len(all))
-	for n := range all {
-		names = append(names, n)
-	}
-	slices.Sort(names)
-	return names
-}
+func Names() []string { return slices.Sorted(maps.Keys(all)) }
 
 // Event turns raw, an event of d's CLI, into a Claude Code event for the
 // hook that handles want, and returns the CLI's own name for it (which

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"io"
-	"strings"
 )
 
 // object is a JSON object whose values stay raw until a field is touched,
@@ -86,15 +85,4 @@ func writeJSON(w io.Writer, v any) error {
 	}
 	_, err := w.Write(buf.Bytes())
 	return err
-}
-
-// joinText joins the non-empty parts with a blank line.
-func joinText(parts ...string) string {
-	var out []string
-	for _, p := range parts {
-		if p != "" {
-			out = append(out, p)
-		}
-	}
-	return strings.Join(out, "\n\n")
 }

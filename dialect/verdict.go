@@ -42,7 +42,7 @@ func (v *verdict) askDenied(cli, native string) {
 		return
 	}
 	v.permission = protocol.DecisionDeny
-	v.reason = joinText(v.reason, "(massgen-hook: this call needs a person's approval, and "+cli+
+	v.reason = protocol.Paragraphs(v.reason, "(massgen-hook: this call needs a person's approval, and "+cli+
 		" cannot ask for it on "+native+", so it is denied. Run it yourself, or allow it in the config.)")
 }
 

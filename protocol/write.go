@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"strings"
 	"unicode/utf16"
 	"unicode/utf8"
 )
@@ -109,4 +110,16 @@ func UTF16Len(s string) int {
 		}
 	}
 	return n
+}
+
+// Paragraphs joins the non-empty parts with a blank line: how several
+// reasons or contexts share one output string.
+func Paragraphs(parts ...string) string {
+	var kept []string
+	for _, p := range parts {
+		if p != "" {
+			kept = append(kept, p)
+		}
+	}
+	return strings.Join(kept, "\n\n")
 }
