@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"maps"
 	"path"
 	"slices"
 	"strings"
@@ -59,40 +60,47 @@ func claudeHandler(w wire, command string) any {
 	return commandHandler{Type: "command", Command: command, Timeout: w.timeout}
 }
 
-// Timeouts: the tool hooks' sit above the sum of typical rule timeouts
-// (README "Rules: timeouts add up").
+// claudeWires are Claude Code's: the tool hooks' timeouts sit above the sum
+// of typical rule timeouts (README "Rules: timeouts add up").
+var claudeWires = []wire{
+	{"SessionStart", "", "session-start", 15},
+	{"SubagentStart", "", "subagent-start", 10},
+	{"SubagentStop", "", "subagent-stop", 10},
+	{"Stop", "", "stop", 10},
+	{"PreToolUse", "*", "pre-tool-use", 60},
+	{"PostToolUse", "*", "post-tool-use", 60},
+	{"PostToolUseFailure", "*", "post-tool-use-failure", 60},
+}
+
+// codexWires are Claude Code's without PostToolUseFailure, which Codex
+// lacks; its matchers are regexes, so "match all" is no matcher.
+func codexWires() []wire {
+	var out []wire
+	for _, w := range claudeWires {
+		if w.event != "PostToolUseFailure" {
+			w.matcher = ""
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
 var targets = map[string]target{
 	"claude": {
 		name: "claude", projectFile: ".claude/settings.json", localFile: ".claude/settings.local.json",
 		userFile: ".claude/settings.json", projectVar: `"$CLAUDE_PROJECT_DIR"`,
-		spec: wiring.Spec{Shape: wiring.Grouped},
-		wires: []wire{
-			{"SessionStart", "", "session-start", 15},
-			{"SubagentStart", "", "subagent-start", 10},
-			{"SubagentStop", "", "subagent-stop", 10},
-			{"Stop", "", "stop", 10},
-			{"PreToolUse", "*", "pre-tool-use", 60},
-			{"PostToolUse", "*", "post-tool-use", 60},
-			{"PostToolUseFailure", "*", "post-tool-use-failure", 60},
-		},
+		spec:    wiring.Spec{Shape: wiring.Grouped},
+		wires:   claudeWires,
 		handler: claudeHandler,
 	},
-	// Codex: Claude Code's shape; no PostToolUseFailure; its matchers are
-	// regexes, so "match all" is no matcher. It sets no project variable,
-	// and runs hooks in the session's directory: git finds the root.
+	// Codex sets no project variable and runs hooks in the session's
+	// directory: git finds the root.
 	"codex": {
 		name: "codex", projectFile: ".codex/hooks.json", userFile: ".codex/hooks.json",
 		projectVar: `"$(git rev-parse --show-toplevel)"`,
 		spec:       wiring.Spec{Shape: wiring.Grouped},
-		wires: []wire{
-			{"SessionStart", "", "session-start", 15},
-			{"SubagentStart", "", "subagent-start", 10},
-			{"SubagentStop", "", "subagent-stop", 10},
-			{"Stop", "", "stop", 10},
-			{"PreToolUse", "", "pre-tool-use", 60},
-			{"PostToolUse", "", "post-tool-use", 60},
-		},
-		handler: claudeHandler,
+		wires:      codexWires(),
+		handler:    claudeHandler,
 	},
 	// Gemini CLI: its own event names; timeouts in MILLISECONDS.
 	"gemini": {
@@ -173,14 +181,7 @@ func init() {
 	}
 }
 
-func targetNames() []string {
-	names := make([]string, 0, len(targets))
-	for n := range targets {
-		names = append(names, n)
-	}
-	slices.Sort(names)
-	return names
-}
+func targetNames() []string { return slices.Sorted(maps.Keys(targets)) }
 
 // oursCommand recognises a hook command init writes: one command, run by
 // a program named massgen-hook (wherever it is), whose arguments are
