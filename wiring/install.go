@@ -67,22 +67,27 @@ func Install(f *File, spec Spec, entries []Entry) ([]byte, error) {
 		data = spec.skeleton()
 	}
 	s := styleOf(data)
-	r := root(data)
-	hooks, at := member(r, "hooks")
-	if at < 0 {
-		data = s.appendTo(data, r, memberText("hooks", struct{}{}))
-	} else if !hooks.IsObject() {
+	if hooks, at := member(root(data), "hooks"); at >= 0 && !hooks.IsObject() {
 		return nil, f.shapeError(data, hooks, `"hooks"`, "must be an object of event names")
 	}
 	wanted := map[[2]string]bool{}
 	for _, e := range entries {
 		wanted[[2]string{e.Event, e.Key}] = true
+	}
+	// Stale and duplicate handlers go first, so a handler that shared a
+	// group only with them is alone and gets its whole group updated.
+	// That may take "hooks" with them, so it is looked for after.
+	data = spec.prune(data, func(l loc, seen bool) bool { return seen || !wanted[[2]string{l.event, l.key}] })
+	if r := root(data); !has(r, "hooks") {
+		data = s.appendTo(data, r, memberText("hooks", struct{}{}))
+	}
+	for _, e := range entries {
 		var err error
 		if data, err = install(f, spec, s, data, e); err != nil {
 			return nil, err
 		}
 	}
-	return spec.prune(data, func(l loc, seen bool) bool { return seen || !wanted[[2]string{l.event, l.key}] }), nil
+	return data, nil
 }
 
 // Uninstall returns f's content with every handler of ours removed, and
@@ -90,10 +95,11 @@ func Install(f *File, spec Spec, entries []Entry) ([]byte, error) {
 // empty reports that nothing but the skeleton is left: the file can go.
 func Uninstall(f *File, spec Spec) (out []byte, empty bool) {
 	if len(bytes.TrimSpace(f.Data)) == 0 {
-		return f.Data, true
+		return f.Data, false
 	}
 	out = spec.prune(f.Data, func(loc, bool) bool { return true })
-	return out, sameJSON(root(out).Raw, spec.skeletonValue())
+	// A file that had none of ours is not ours to delete, however empty.
+	return out, !bytes.Equal(out, f.Data) && sameJSON(root(out).Raw, spec.skeletonValue())
 }
 
 func install(f *File, spec Spec, s style, data []byte, e Entry) ([]byte, error) {
@@ -145,14 +151,16 @@ func (spec Spec) ours(data []byte) []loc {
 	if !hooks.IsObject() {
 		return nil
 	}
-	for ei, ev := range elements(hooks) {
-		if !ev.Value.IsArray() {
-			continue
+	events := elements(hooks)
+	for ei, ev := range events {
+		if !ev.Value.IsArray() || !lastOf(events, ei) {
+			continue // a key given twice: JSON.parse keeps the last
 		}
 		for ii, it := range elements(ev.Value) {
 			handlers := []element{it}
 			if spec.Shape == Grouped {
-				handlers = elements(it.Value.Get("hooks"))
+				list, _ := member(it.Value, "hooks")
+				handlers = elements(list)
 			}
 			for hi, h := range handlers {
 				cmd := h.Value.Get(spec.commandField())
@@ -197,7 +205,8 @@ func (spec Spec) removeHandler(data []byte, l loc) []byte {
 	hooks, hooksAt := member(r, "hooks")
 	event := elements(hooks)[l.ei].Value
 	if spec.Shape == Grouped && !l.alone {
-		return remove(data, l.item.Get("hooks"), l.hi)
+		list, _ := member(l.item, "hooks")
+		return remove(data, list, l.hi)
 	}
 	switch {
 	case len(elements(event)) > 1:
@@ -207,6 +216,21 @@ func (spec Spec) removeHandler(data []byte, l loc) []byte {
 	default:
 		return remove(data, r, hooksAt)
 	}
+}
+
+func has(o gjson.Result, key string) bool {
+	_, at := member(o, key)
+	return at >= 0
+}
+
+// lastOf reports whether member i is the last with its key.
+func lastOf(members []element, i int) bool {
+	for _, m := range members[i+1:] {
+		if m.Key.Str == members[i].Key.Str {
+			return false
+		}
+	}
+	return true
 }
 
 // member finds key among object o's members: its value and index, or -1.
