@@ -88,10 +88,15 @@ func (d *Dialect) Event(raw []byte, want string) ([]byte, string, error) {
 	return out, native, nil
 }
 
-// nativeName is the CLI's first name for Claude Code's event.
+// nativeName is the CLI's name for Claude Code's event: its own spelling
+// of the same name (preToolUse for PreToolUse) where it has one, not one of
+// the narrower events that also map there (beforeMCPExecution).
 func (d *Dialect) nativeName(event string) string {
 	var names []string
 	for n, e := range d.events {
+		if strings.EqualFold(n, event) {
+			return n
+		}
 		if e == event {
 			names = append(names, n)
 		}
