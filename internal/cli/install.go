@@ -2,12 +2,15 @@ package cli
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"io/fs"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/rogpeppe/go-internal/diff"
 	"github.com/spf13/cobra"
@@ -113,6 +116,11 @@ func (a *app) runInstall(cmd *cobra.Command, o installOptions, uninstall bool) e
 	if err != nil {
 		return a.usage(cmd, err)
 	}
+	// A settings file that is a link (dotfiles) is edited where it points,
+	// so the link stays and its target gets the hooks.
+	if target, err := filepath.EvalSymlinks(p.settings); err == nil {
+		p.settings = target
+	}
 	f, err := wiring.Read(p.settings)
 	if err != nil {
 		return a.settingsError(err)
@@ -120,8 +128,8 @@ func (a *app) runInstall(cmd *cobra.Command, o installOptions, uninstall bool) e
 	var out []byte
 	empty := false
 	if uninstall {
-		out, empty = wiring.Uninstall(f, t.spec)
-	} else if out, err = wiring.Install(f, t.spec, t.entries(p.command)); err != nil {
+		out, empty = wiring.Uninstall(f, t.specFor(p.command))
+	} else if out, err = wiring.Install(f, t.specFor(p.command), t.entries(p.command)); err != nil {
 		return a.settingsError(err)
 	}
 	w := &installer{app: a, project: project, dryRun: o.dryRun, uninstall: uninstall}
@@ -167,6 +175,11 @@ func (a *app) place(t target, project string, o installOptions) (placement, erro
 		if o.binary != "" && o.noBinary {
 			return p, errors.New("--binary names a binary to copy; --no-binary copies none")
 		}
+		if t.projectVar == gitRoot {
+			if err := checkGitRoot(project, t.name); err != nil {
+				return p, err
+			}
+		}
 		p.settings = filepath.Join(project, file)
 		p.binary = filepath.Join(project, projectBinary)
 		p.command = t.projectVar + "/" + projectBinary
@@ -190,6 +203,29 @@ func (a *app) place(t target, project string, o installOptions) (placement, erro
 		return p, fmt.Errorf("--scope %q: use project, local or user", o.scope)
 	}
 	return p, nil
+}
+
+// checkGitRoot makes sure a command anchored on the git top level finds
+// what init puts in project: outside a repository, or below its top, it
+// would run a binary that is not there (and Copilot denies every call
+// whose hook fails).
+func checkGitRoot(project, cli string) error {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	out, err := exec.CommandContext(ctx, "git", "-C", project, "rev-parse", "--show-toplevel").Output()
+	top := strings.TrimSpace(string(out))
+	same := err == nil && sameDir(top, project)
+	if !same {
+		return fmt.Errorf("--agent %s: its hooks find the project with git rev-parse --show-toplevel, "+
+			"but %s is not the top of a git repository; run init there (or git init)", cli, project)
+	}
+	return nil
+}
+
+func sameDir(a, b string) bool {
+	ia, errA := os.Stat(a)
+	ib, errB := os.Stat(b)
+	return errA == nil && errB == nil && os.SameFile(ia, ib)
 }
 
 // projectBinary is where init copies the binary in a project.
@@ -232,7 +268,7 @@ func (w *installer) say(path, format string, args ...any) {
 // deletes the file instead (uninstall left nothing but the skeleton).
 func (w *installer) settings(f *wiring.File, out []byte, remove bool) error {
 	switch {
-	case !f.Exists && remove:
+	case !f.Exists && w.uninstall:
 		w.say(f.Path, "not there, nothing to remove")
 		return nil
 	case f.Exists && !remove && bytes.Equal(out, f.Data):

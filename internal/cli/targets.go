@@ -10,6 +10,10 @@ import (
 	"github.com/massgen/massgen-hook/wiring"
 )
 
+// gitRoot is how the hooks of CLIs that set no project variable find the
+// project: the top of its git repository.
+const gitRoot = `"$(git rev-parse --show-toplevel)"`
+
 // target is one agent CLI's hook file, as init wires it.
 type target struct {
 	name string
@@ -97,7 +101,7 @@ var targets = map[string]target{
 	// directory: git finds the root.
 	"codex": {
 		name: "codex", projectFile: ".codex/hooks.json", userFile: ".codex/hooks.json",
-		projectVar: `"$(git rev-parse --show-toplevel)"`,
+		projectVar: gitRoot,
 		spec:       wiring.Spec{Shape: wiring.Grouped},
 		wires:      codexWires(),
 		handler:    claudeHandler,
@@ -146,7 +150,7 @@ var targets = map[string]target{
 	// "bash" commands, timeoutSec.
 	"copilot": {
 		name: "copilot", projectFile: ".github/hooks/massgen-hook.json", userFile: ".copilot/hooks/massgen-hook.json",
-		projectVar: `"$(git rev-parse --show-toplevel)"`,
+		projectVar: gitRoot,
 		spec:       wiring.Spec{Shape: wiring.Flat, Skeleton: versionOne{1}, CommandField: "bash"},
 		wires: []wire{
 			{"sessionStart", "", "session-start", 15},
@@ -170,45 +174,52 @@ type versionOne struct {
 	Version int `json:"version"`
 }
 
-func init() {
-	for name, t := range targets {
-		keys := map[string]bool{}
-		for _, w := range t.wires {
-			keys[t.key(w)] = true
-		}
-		t.spec.Ours = oursCommand(keys)
-		targets[name] = t
+// specFor is the target's wiring spec for hooks that run bin (as init
+// names it in commands). Its handlers are recognised by arguments and by
+// a program named massgen-hook, or exactly bin: a user-scope binary may
+// have another name (massgen-hook-v2, massgen-hook.exe).
+func (t target) specFor(bin string) wiring.Spec {
+	keys := map[string]bool{}
+	for _, w := range t.wires {
+		keys[t.key(w)] = true
 	}
+	spec := t.spec
+	program, _ := commandWords(bin)
+	spec.Ours = func(command string) (string, bool) {
+		name, args := commandWords(command)
+		if name == "" || (path.Base(name) != "massgen-hook" && name != program) {
+			return "", false
+		}
+		key := strings.Join(args, " ")
+		return key, keys[key]
+	}
+	return spec
 }
 
 func targetNames() []string { return slices.Sorted(maps.Keys(targets)) }
 
-// oursCommand recognises a hook command init writes: one command, run by
-// a program named massgen-hook (wherever it is), whose arguments are
-// exactly one of keys. Its key is those arguments. A massgen-hook command
-// the user wrote with other arguments is theirs, and init leaves it alone.
-func oursCommand(keys map[string]bool) func(string) (string, bool) {
-	return func(command string) (string, bool) {
-		script, err := shellcmd.Parse(command, shellcmd.Options{})
-		if err != nil {
-			return "", false
-		}
-		// The commands of substitutions in the program's path (Codex's
-		// "$(git rev-parse --show-toplevel)") come with a wrapper.
-		var top []*shellcmd.Command
-		for _, c := range script.Commands {
-			if len(c.Wrappers) == 0 {
-				top = append(top, c)
-			}
-		}
-		if len(top) != 1 || path.Base(top[0].Name.Value) != "massgen-hook" {
-			return "", false
-		}
-		words := make([]string, len(top[0].Args))
-		for i, w := range top[0].Args {
-			words[i] = w.Value
-		}
-		key := strings.Join(words, " ")
-		return key, keys[key]
+// commandWords reads a hook command as the shell would: its program and
+// arguments, when it is one command (the commands of substitutions in the
+// program's path, like Codex's "$(git rev-parse --show-toplevel)", do not
+// count); "" otherwise. A massgen-hook command the user wrote with other
+// arguments than init's is theirs, and init leaves it alone.
+func commandWords(command string) (string, []string) {
+	script, err := shellcmd.Parse(command, shellcmd.Options{})
+	if err != nil {
+		return "", nil
 	}
+	var top []*shellcmd.Command
+	for _, c := range script.Commands {
+		if len(c.Wrappers) == 0 {
+			top = append(top, c)
+		}
+	}
+	if len(top) != 1 {
+		return "", nil
+	}
+	args := make([]string, len(top[0].Args))
+	for i, w := range top[0].Args {
+		args[i] = w.Value
+	}
+	return top[0].Name.Value, args
 }

@@ -25,7 +25,7 @@ var generated = []struct {
 
 func TestGeneratedWiringFiles(t *testing.T) {
 	for _, g := range generated {
-		spec := targets["claude"].spec
+		spec := targets["claude"].specFor(g.bin)
 		spec.Skeleton = g.skeleton
 		want, err := wiring.Install(&wiring.File{Path: g.path}, spec, targets["claude"].entries(g.bin))
 		if err != nil {
