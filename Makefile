@@ -22,7 +22,7 @@ lint:
 	go mod tidy -diff
 
 unit:
-	go test -race -count=1 ./...
+	go test -race -count=1 -timeout 25m ./...
 
 ## demo: a scripted multi-agent session through all six hooks, in a temporary project.
 demo: build
