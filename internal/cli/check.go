@@ -34,12 +34,7 @@ Exit status: 0 compliant, 1 violations found, 2 usage or configuration error.`,
   massgen-hook check --date 2026-11-20 --format github   # annotations in GitHub Actions
   massgen-hook check --format json | jq .violations
   massgen-hook check --format markdown >> "$GITHUB_STEP_SUMMARY"`,
-		Args: func(cmd *cobra.Command, args []string) error {
-			if len(args) > 0 {
-				return a.usage(cmd, fmt.Errorf("check takes no arguments, got %q", args))
-			}
-			return nil
-		},
+		Args: noArgs(a),
 		RunE: func(cmd *cobra.Command, _ []string) error { return a.runCheck(cmd, o) },
 	}
 	cmd.Flags().StringVar(&o.date, "date", "", "check only this date (YYYY-MM-DD)")

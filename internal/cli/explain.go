@@ -37,12 +37,7 @@ rules only.`,
 		Example: `  massgen-hook explain --tool Write --agent reviewer
   massgen-hook explain --tool Bash --input '{"command":"rm -rf /"}'
   massgen-hook explain < recorded-event.json`,
-		Args: func(cmd *cobra.Command, args []string) error {
-			if len(args) > 0 {
-				return a.usage(cmd, fmt.Errorf("explain takes no arguments, got %q", args))
-			}
-			return nil
-		},
+		Args: noArgs(a),
 		RunE: func(cmd *cobra.Command, _ []string) error { return a.runExplain(cmd, o) },
 	}
 	f := cmd.Flags()

@@ -121,12 +121,7 @@ or claimed but unconfirmed (a hook was killed between claiming and
 answering: it may not have arrived). Changes nothing.`,
 		Example: `  massgen-hook inbox
   massgen-hook inbox --json | jq '.[] | select(.undelivered_for)'`,
-		Args: func(_ *cobra.Command, args []string) error {
-			if len(args) > 0 {
-				return &usageError{err: fmt.Errorf("inbox takes no arguments, got %q", args)}
-			}
-			return nil
-		},
+		Args: noArgs(a),
 		RunE: func(*cobra.Command, []string) error { return a.runInbox(asJSON) },
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON: one array of messages with their recipients' status")

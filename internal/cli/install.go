@@ -84,16 +84,6 @@ func (a *app) installFlags(cmd *cobra.Command, o *installOptions) {
 	cmd.Flags().BoolVar(&o.dryRun, "dry-run", false, "print what would change as a diff, change nothing")
 }
 
-// noArgs is the Args check of a command that takes none.
-func noArgs(a *app) cobra.PositionalArgs {
-	return func(cmd *cobra.Command, args []string) error {
-		if len(args) > 0 {
-			return a.usage(cmd, fmt.Errorf("%s takes no arguments, got %q", cmd.Name(), args))
-		}
-		return nil
-	}
-}
-
 // placement is where one init puts things.
 type placement struct {
 	project string

@@ -112,3 +112,13 @@ func (a *app) usage(cmd *cobra.Command, err error) error {
 	}
 	return &usageError{err: err}
 }
+
+// noArgs is the Args check of a command that takes none.
+func noArgs(a *app) cobra.PositionalArgs {
+	return func(cmd *cobra.Command, args []string) error {
+		if len(args) > 0 {
+			return a.usage(cmd, fmt.Errorf("%s takes no arguments, got %q", cmd.Name(), args))
+		}
+		return nil
+	}
+}

@@ -27,12 +27,7 @@ func (a *app) versionCommand() *cobra.Command {
 		Use:     "version",
 		Short:   "Print the version",
 		Example: "  massgen-hook version",
-		Args: func(cmd *cobra.Command, args []string) error {
-			if len(args) > 0 {
-				return a.usage(cmd, fmt.Errorf("version takes no arguments, got %q", args))
-			}
-			return nil
-		},
+		Args:    noArgs(a),
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			_, err := fmt.Fprintf(a.stdout, "massgen-hook %s (%s %s/%s)\n", versionString(), runtime.Version(), runtime.GOOS, runtime.GOARCH)
 			return err
