@@ -28,6 +28,9 @@ type Dialect struct {
 	// capped). dropped reports agent-facing text it has no place for.
 	// It is an object, or a protocol.Output for Claude Code's own shape.
 	out func(native string, o protocol.Output) (answer any, dropped bool)
+	// systemMessage reports that the CLI shows Claude Code's top-level
+	// systemMessage warning; elsewhere it goes to stderr.
+	systemMessage bool
 	// failOpenExit is the status that lets the action go on after a
 	// failure: 1 nearly everywhere, 0 where any other exit blocks.
 	failOpenExit int
@@ -125,7 +128,7 @@ func (d *Dialect) Answer(w, notes io.Writer, native, event string, o protocol.Ou
 	case protocol.Output:
 		return dropped, protocol.Write(w, event, a)
 	case object:
-		if msg, ok := a["systemMessage"]; ok && d.Name != "gemini" {
+		if msg, ok := a["systemMessage"]; ok && !d.systemMessage {
 			delete(a, "systemMessage")
 			fmt.Fprintf(notes, "massgen-hook: %s has no place for a warning on %s: %s\n", d.Name, native, msg)
 		}

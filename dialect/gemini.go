@@ -17,10 +17,11 @@ var Gemini = register(&Dialect{
 		"PreCompress":  protocol.PreCompact,
 		"Notification": protocol.Notification,
 	},
-	in:           geminiIn,
-	out:          geminiOut,
-	failOpenExit: protocol.ExitError,
-	ProjectEnv:   "GEMINI_PROJECT_DIR",
+	in:            geminiIn,
+	out:           geminiOut,
+	systemMessage: true,
+	failOpenExit:  protocol.ExitError,
+	ProjectEnv:    "GEMINI_PROJECT_DIR",
 })
 
 // geminiTools are Gemini CLI's built-in tools under Claude Code's names;
