@@ -1,45 +1,41 @@
 package dialect
 
 import (
-	"bytes"
 	"unicode"
 	"unicode/utf8"
 
 	"github.com/tidwall/gjson"
+
+	"github.com/massgen/massgen-hook/protocol"
 )
 
-// markers are top-level fields only one CLI sends.
+// markers are top-level fields only one CLI sends, for events that carry
+// no name (Copilot's camelCase payloads).
 var markers = map[string]*Dialect{
 	"conversation_id": Cursor, "generation_id": Cursor, "cursor_version": Cursor,
 	"sessionId": Copilot, "toolName": Copilot, "toolArgs": Copilot, "toolResult": Copilot,
-	"turn_id": Codex,
 }
 
 // Detect names the CLI that sent raw, where the event says so beyond doubt:
-// a field or an event name only that CLI uses. Anything else is Claude
-// Code, whose events pass through untouched; a Codex event without turn_id
-// is the same as Claude Code's anyway.
+// an event name only that CLI uses (Gemini CLI's; Cursor's lowerCamel), or,
+// for an event with no name, a field only that CLI sends. Anything else is
+// Claude Code, whose events pass through untouched; Codex, whose events
+// are Claude Code's plus turn_id, is told once the event is parsed (see
+// Refine). The event's name comes first in real events, so a megabyte of
+// tool output after it is never scanned here.
 func Detect(raw []byte) *Dialect {
-	name := gjson.GetBytes(raw, "hook_event_name").Str
+	named := gjson.GetBytes(raw, "hook_event_name")
+	name := named.Str
 	if _, ok := Gemini.events[name]; ok && name != "SessionStart" && name != "SessionEnd" && name != "Notification" {
 		return Gemini
 	}
 	if r, _ := utf8.DecodeRuneInString(name); unicode.IsLower(r) {
-		return Cursor // Claude Code and Gemini name events in PascalCase; Copilot's camelCase payloads carry none
-	}
-	// The cheap test first: a real Claude Code event mentions no marker
-	// anywhere, and a megabyte of tool output is searched in microseconds.
-	found := false
-	for m := range markers {
-		if bytes.Contains(raw, []byte(m)) {
-			found = true
-			break
-		}
-	}
-	if !found {
-		return Claude
+		return Cursor // Claude Code and Gemini name events in PascalCase
 	}
 	d := Claude
+	if named.Exists() {
+		return d
+	}
 	gjson.ParseBytes(raw).ForEach(func(key, _ gjson.Result) bool {
 		if m, ok := markers[key.Str]; ok {
 			d = m
@@ -47,5 +43,14 @@ func Detect(raw []byte) *Dialect {
 		}
 		return true
 	})
+	return d
+}
+
+// Refine tells a Codex event from Claude Code's by its turn_id, once the
+// event is parsed (the parse reads every field anyway).
+func (d *Dialect) Refine(ev *protocol.Event) *Dialect {
+	if d == Claude && ev != nil && ev.TurnID != "" {
+		return Codex
+	}
 	return d
 }

@@ -41,7 +41,11 @@ func TestDetect(t *testing.T) {
 		`{"hook_event_name":"PreToolUse","turn_id":"t","model":"m"}`:                      Codex,
 		`not json`: Claude,
 	} {
-		if got := Detect([]byte(raw)); got != want {
+		got := Detect([]byte(raw))
+		if ev, err := protocol.ParseEvent([]byte(raw), ""); err == nil {
+			got = got.Refine(ev)
+		}
+		if got != want {
 			t.Errorf("%s: got %s, want %s", raw, got.Name, want.Name)
 		}
 	}

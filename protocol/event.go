@@ -34,6 +34,9 @@ type Event struct {
 	BackgroundTasks int
 	ToolName        string
 	ToolUseID       string
+	// TurnID is Codex CLI's turn id, a field Claude Code does not send:
+	// it tells a Codex event from Claude Code's.
+	TurnID string
 	// ToolInput and ToolResponse are the raw JSON values, sub-slices of Raw.
 	ToolInput    json.RawMessage
 	ToolResponse json.RawMessage
@@ -93,6 +96,7 @@ var fieldKinds = map[string]kind{
 	"background_tasks": kArray,
 	"tool_name":        kString,
 	"tool_use_id":      kString,
+	"turn_id":          kString,
 	// tool_input is an object from a sane client; anything else reaches
 	// the malformed_tool_call check, which tells the agent what to fix,
 	// rather than failing the hook.
@@ -185,6 +189,8 @@ func (ev *Event) set(key string, v gjson.Result, body []byte) error {
 		ev.ToolName = v.Str
 	case "tool_use_id":
 		ev.ToolUseID = v.Str
+	case "turn_id":
+		ev.TurnID = v.Str
 	case "tool_input":
 		ev.ToolInput = rawOf(v, body)
 	case "tool_response":

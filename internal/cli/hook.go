@@ -80,10 +80,14 @@ func (a *app) runHook(ctx context.Context, s hookSpec) error {
 	if err != nil {
 		return fail(fmt.Errorf("reading hook input from stdin: %w", err))
 	}
-	if d == nil {
+	detect := d == nil
+	if detect {
 		d = dialect.Detect(raw)
 	}
 	ev, native, evErr := readEvent(d, raw, s.event)
+	if detect {
+		d = d.Refine(ev)
+	}
 	cwd := ""
 	if ev != nil {
 		cwd = ev.Cwd
