@@ -4,18 +4,19 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // exactForm is Claude Code's test for a matcher of exact names: only
 // letters, digits, _, -, spaces, commas and bars. Anything else is an
 // unanchored JavaScript regex.
-var exactForm = regexp.MustCompile(`^[A-Za-z0-9_\- ,|]*$`)
+var exactForm = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9_\- ,|]*$`) })
 
 // MatchesAll reports whether m matches every name ("", "*").
 func MatchesAll(m string) bool { return m == "" || m == "*" }
 
 // IsExact reports whether Claude Code reads m as a list of exact names.
-func IsExact(m string) bool { return exactForm.MatchString(m) }
+func IsExact(m string) bool { return exactForm().MatchString(m) }
 
 // ExactNames splits an exact-form matcher into its names.
 func ExactNames(m string) []string {
@@ -30,7 +31,7 @@ func ExactNames(m string) []string {
 
 // jsOnly finds regex constructs JavaScript has and Go's RE2 lacks:
 // lookahead, lookbehind, backreferences.
-var jsOnly = regexp.MustCompile(`\(\?<?[=!]|\\[1-9]|\\k<`)
+var jsOnly = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\(\?<?[=!]|\\[1-9]|\\k<`) })
 
 // CheckMatcher checks the matcher of a group of event's handlers, with
 // Claude Code's semantics (PROTOCOL §1). has is false when there is none.
@@ -51,7 +52,7 @@ func CheckMatcher(event, m string, has bool) []Issue {
 		return nil
 	}
 	if _, err := regexp.Compile(m); err != nil {
-		if c := jsOnly.FindString(m); c != "" {
+		if c := jsOnly().FindString(m); c != "" {
 			return []Issue{note(fmt.Sprintf("cannot check the regex %q: it uses %s, which JavaScript has and Go's regexp lacks", m, c))}
 		}
 		msg := fmt.Sprintf("%q is not a valid regular expression (%s), so it never matches as meant", m, regexError(err))

@@ -17,6 +17,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/massgen/massgen-hook/match"
@@ -108,11 +109,14 @@ func (m *Message) Matches(tool string) bool {
 
 // idPattern is the shape of every id: the UTC send time to the nanosecond,
 // then random hex. Names in the inbox are used only when they have it, so
-// nothing read from disk can steer a path.
-var idPattern = regexp.MustCompile(`^[0-9]{8}T[0-9]{6}\.[0-9]{9}Z-[0-9a-f]{8}$`)
+// nothing read from disk can steer a path. Compiled on first use: every
+// hook process links this package, few of them read an inbox.
+var idPattern = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^[0-9]{8}T[0-9]{6}\.[0-9]{9}Z-[0-9a-f]{8}$`)
+})
 
 // ValidID reports whether id has the shape of a message id.
-func ValidID(id string) bool { return idPattern.MatchString(id) }
+func ValidID(id string) bool { return idPattern().MatchString(id) }
 
 // newID makes an id that sorts in send order: oldest first is name order.
 func newID(now time.Time, random uint32) string {
