@@ -27,7 +27,7 @@ func TestEveryCommandHasAnExample(t *testing.T) {
 			walk(sub)
 		}
 	}
-	walk(a.rootCommand())
+	walk(a.rootCommand(nil))
 }
 
 // Shell completion is generated for the shells cobra knows.
@@ -38,5 +38,25 @@ func TestCompletion(t *testing.T) {
 		if code != 0 || !strings.Contains(out.String(), "massgen-hook") || errOut.Len() > 0 {
 			t.Errorf("completion %s: exit %d, %d bytes, stderr %q", shell, code, out.Len(), errOut.String())
 		}
+	}
+}
+
+// A hook builds its own subcommand alone; the names it is found by must be
+// the commands' own, or that subcommand would silently get the whole tree
+// (slower) and a renamed one could never be built alone.
+func TestSubcommandNames(t *testing.T) {
+	a := &app{}
+	all := a.rootCommand(nil).Commands()
+	if got, want := len(all), len(subcommands()); got < want {
+		t.Fatalf("whole tree has %d commands, want at least %d", got, want)
+	}
+	for _, sc := range subcommands() {
+		cmds := (&app{}).rootCommand([]string{sc.name, "--flag"}).Commands()
+		if len(cmds) != 1 || cmds[0].Name() != sc.name {
+			t.Errorf("rootCommand(%q): built %d commands; want only %q", sc.name, len(cmds), sc.name)
+		}
+	}
+	if n := len((&app{}).rootCommand([]string{"help", "check"}).Commands()); n != len(all) {
+		t.Errorf("help check: built %d commands, want the whole tree (%d)", n, len(all))
 	}
 }

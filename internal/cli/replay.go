@@ -133,7 +133,7 @@ func newSandbox() (string, error) {
 func hookSubcommands() map[string]string {
 	m := map[string]string{}
 	// A root of its own: building one binds its flags to the app's fields.
-	for _, c := range (&app{}).rootCommand().Commands() {
+	for _, c := range (&app{}).rootCommand(nil).Commands() {
 		if ev, ok := c.Annotations[eventAnnotation]; ok {
 			m[ev] = c.Name()
 		}

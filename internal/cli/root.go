@@ -42,14 +42,52 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 }
 
 func (a *app) run(args []string) int {
-	root := a.rootCommand()
+	root := a.rootCommand(args)
 	root.SetArgs(args)
 	err := root.Execute()
 	report(a.stderr, err)
 	return exitCode(err)
 }
 
-func (a *app) rootCommand() *cobra.Command {
+// subcommands are massgen-hook's subcommands, in the order help lists them.
+// Each is named here so that a hook can build its own alone (see
+// rootCommand); a test holds the names equal to the commands' own. (A
+// function, not a variable: replay builds a root of its own.)
+func subcommands() []subcommand {
+	return []subcommand{
+		{"session-start", (*app).sessionStartCommand},
+		{"subagent-start", (*app).subagentStartCommand},
+		{"subagent-stop", (*app).subagentStopCommand},
+		{"stop", (*app).stopCommand},
+		{"pre-tool-use", (*app).preToolUseCommand},
+		{"post-tool-use", (*app).postToolUseCommand},
+		{"post-tool-use-failure", (*app).postToolUseFailureCommand},
+		{"round", (*app).roundCommand},
+		{"send", (*app).sendCommand},
+		{"inbox", (*app).inboxCommand},
+		{"observe-run", (*app).observeRunCommand},
+		{"check", (*app).checkCommand},
+		{"doctor", (*app).doctorCommand},
+		{"explain", (*app).explainCommand},
+		{"replay", (*app).replayCommand},
+		{"init", (*app).initCommand},
+		{"uninstall", (*app).uninstallCommand},
+		{"version", (*app).versionCommand},
+	}
+}
+
+type subcommand struct {
+	name string
+	make func(*app) *cobra.Command
+}
+
+// rootCommand builds the command tree for args. When args begin with a
+// subcommand's name, only that subcommand is built: a hook runs on every
+// tool call, and building the other seventeen (their flags, help and
+// completion) would be paid on each. Anything else (no arguments, help,
+// completion, a typo) gets the whole tree, so help and suggestions are
+// complete.
+func (a *app) rootCommand(args []string) *cobra.Command {
 	root := &cobra.Command{
 		Use:   "massgen-hook",
 		Short: "Deterministic hooks for multi-agent Claude Code sessions",
@@ -78,27 +116,16 @@ its decision as JSON on stdout. "check" verifies a project in CI.`,
 	pf.StringVar(&a.configPath, "config", "", "config file (default: $MASSGEN_HOOK_CONFIG, else <project>/.claude/massgen-hook.yaml)")
 	pf.BoolVar(&a.failClosed, "fail-closed", false, "on an internal failure, block (exit 2) instead of letting the agent proceed")
 	root.SetFlagErrorFunc(func(cmd *cobra.Command, err error) error { return a.usage(cmd, err) })
-	for _, c := range []*cobra.Command{
-		a.sessionStartCommand(),
-		a.subagentStartCommand(),
-		a.subagentStopCommand(),
-		a.stopCommand(),
-		a.preToolUseCommand(),
-		a.postToolUseCommand(),
-		a.postToolUseFailureCommand(),
-		a.roundCommand(),
-		a.sendCommand(),
-		a.inboxCommand(),
-		a.observeRunCommand(),
-		a.checkCommand(),
-		a.doctorCommand(),
-		a.explainCommand(),
-		a.replayCommand(),
-		a.initCommand(),
-		a.uninstallCommand(),
-		a.versionCommand(),
-	} {
-		root.AddCommand(c)
+	for _, sc := range subcommands() {
+		if len(args) > 0 && sc.name == args[0] {
+			root.AddCommand(sc.make(a))
+			// `completion` is a sibling, not reachable from here.
+			root.CompletionOptions.DisableDefaultCmd = true
+			return root
+		}
+	}
+	for _, sc := range subcommands() {
+		root.AddCommand(sc.make(a))
 	}
 	return root
 }
