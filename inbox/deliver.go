@@ -122,11 +122,26 @@ func (ib *Inbox) Take(recipient, tool string, now time.Time, budget int, via Via
 			continue
 		}
 		if full, err := b.add(m, e.path, budget); err != nil {
-			ib.note("could not claim message %s: %v; it stays pending", m.ID, err)
+			return b.claimFailed(m, err, "pending")
 		} else if full {
 			break // the rest wait for the next call, oldest first
 		}
 	}
+	return b, nil
+}
+
+// claimFailed ends a batch whose claim of m failed. A claim fails when the
+// runtime directory cannot be written (full, read-only), and then the next
+// one would fail too: so the batch stops there. What was claimed already
+// is delivered, with one note; an empty batch is an error, which the inbox
+// rule turns into its fail-open warning. Either way m and the rest stay
+// where they are.
+func (b *Batch) claimFailed(m *Message, err error, stays string) (*Batch, error) {
+	err = fmt.Errorf("could not claim message %s: %w; it and the rest stay %s", m.ID, err, stays)
+	if len(b.Items) == 0 {
+		return nil, err
+	}
+	b.ib.note("%v", err)
 	return b, nil
 }
 
@@ -189,7 +204,7 @@ func (ib *Inbox) TakeLate(recipient string, now time.Time, budget int, via Via) 
 			_ = os.WriteFile(path, []byte(recipient), 0o600)
 		}
 		if full, err := b.add(m, path, budget); err != nil {
-			ib.note("could not claim message %s: %v; it stays undelivered", m.ID, err)
+			return b.claimFailed(m, err, "undelivered")
 		} else if full {
 			break
 		}
@@ -254,7 +269,12 @@ func (b *Batch) claim(m *Message, token string) (bool, error) {
 	path := b.ib.path(receiptsDir, m.ID, recipientKey(b.To)+".json")
 	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
 	if errors.Is(err, fs.ErrExist) {
-		if r, rerr := readReceipt(path); rerr == nil && r.State == Delivered && !isBroadcastToken(b.ib, token) {
+		r, rerr := readReceipt(path)
+		if rerr != nil {
+			// Nobody can tell whether it was delivered: it is not
+			// delivered again, and not in silence either.
+			b.ib.note("%v; message %s stays undelivered until that receipt is removed", rerr, m.ID)
+		} else if r.State == Delivered && !isBroadcastToken(b.ib, token) {
 			_ = removeToken(token)
 		}
 		return false, nil
