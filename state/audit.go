@@ -37,9 +37,15 @@ func (d *Dir) Audit(record any) error {
 	if err := d.rotate(path, limit-int64(len(line))-1); err != nil {
 		return err
 	}
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_APPEND|os.O_CREATE, 0o600)
 	if err != nil {
 		return fmt.Errorf("opening audit trail: %w", err)
+	}
+	if torn(f) {
+		// A write cut short (a full disk) left a fragment without its
+		// newline: start on a line of our own, or this record is glued
+		// to it and lost too.
+		line = append([]byte{'\n'}, line...)
 	}
 	_, err = f.Write(append(line, '\n'))
 	if cerr := f.Close(); err == nil {
@@ -49,6 +55,19 @@ func (d *Dir) Audit(record any) error {
 		return fmt.Errorf("writing audit trail %s: %w", path, err)
 	}
 	return nil
+}
+
+// torn reports whether f, a JSON-lines file, ends inside a line. Every
+// whole write ends in a newline, and appends of one line are atomic, so
+// only a failed write leaves anything else.
+func torn(f *os.File) bool {
+	info, err := f.Stat()
+	if err != nil || info.Size() == 0 {
+		return false
+	}
+	var last [1]byte
+	_, err = f.ReadAt(last[:], info.Size()-1)
+	return err == nil && last[0] != '\n'
 }
 
 // rotate moves the audit trail aside when it is over limit bytes. The size is
