@@ -8,7 +8,6 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/massgen/massgen-hook/engine"
-	"github.com/massgen/massgen-hook/state"
 )
 
 // debugDelay slows an agent down once, to test mid-stream injection
@@ -54,9 +53,6 @@ type delayRecord struct {
 func (d *debugDelay) Check(ctx context.Context, call *engine.Call) (engine.Verdict, error) {
 	name := agentRecord("delay", call.Agent)
 	var rec delayRecord
-	if _, err := call.State.ReadJSON(state.SessionRecord(call.Event.SessionID, name), &rec); err != nil || rec.Delayed {
-		return engine.Verdict{}, err
-	}
 	wait := false
 	err := call.State.UpdateSession(call.Event.SessionID, name, &rec, func() (bool, error) {
 		if rec.Delayed {
