@@ -124,6 +124,14 @@ type dangerCall struct {
 	*dangerousCommands
 	shellCall
 	script *shellcmd.Script
+	// notes says what went unchecked: a git that failed or hung must not
+	// pass a command in silence.
+	notes []string
+}
+
+// unchecked notes that rule could not look at git's state for c.
+func (d *dangerCall) unchecked(c *shellcmd.Command, err error) {
+	d.notes = append(d.notes, fmt.Sprintf("could not run git status for %s (%v); it went unchecked", quoteCmd(c), err))
 }
 
 func (d *dangerousCommands) Check(ctx context.Context, call *engine.Call) (engine.Verdict, error) {
@@ -133,7 +141,7 @@ func (d *dangerousCommands) Check(ctx context.Context, call *engine.Call) (engin
 		return engine.Verdict{}, nil
 	}
 	if err != nil {
-		return engine.Verdict{Notes: []string{fmt.Sprintf("dangerous_commands: could not read the Bash command (%v); it went unchecked", err)}}, nil
+		return engine.Verdict{Notes: []string{fmt.Sprintf("could not read the Bash command (%v); it went unchecked", err)}}, nil
 	}
 	dc := &dangerCall{dangerousCommands: d, shellCall: sc}
 	dc.script = script
@@ -156,7 +164,7 @@ func (d *dangerousCommands) Check(ctx context.Context, call *engine.Call) (engin
 			}
 		}
 	}
-	return engine.Verdict{}, nil
+	return engine.Verdict{Notes: dc.notes}, nil
 }
 
 func denyDanger(id, what, instead string) engine.Verdict {
@@ -487,7 +495,10 @@ func resetHard(ctx context.Context, d *dangerCall, c *shellcmd.Command) (string,
 		return "", ""
 	}
 	lines, err := gitStatus(ctx, g.dir, "--untracked-files=no")
-	if err != nil || len(lines) == 0 {
+	if err != nil {
+		d.unchecked(c, err)
+	}
+	if len(lines) == 0 {
 		return "", ""
 	}
 	return fmt.Sprintf("%s would throw away uncommitted changes to %d tracked file(s) (%s)", quoteCmd(c), len(lines), statusPreview(lines)),
@@ -510,6 +521,7 @@ func gitClean(ctx context.Context, d *dangerCall, c *shellcmd.Command) (string, 
 	}
 	lines, err := gitStatus(ctx, gc.dir, extra...)
 	if err != nil {
+		d.unchecked(c, err)
 		return "", ""
 	}
 	var doomed []string

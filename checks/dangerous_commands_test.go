@@ -588,7 +588,7 @@ func TestDangerParseError(t *testing.T) {
 		if err != nil || v.Decision != "" {
 			t.Errorf("%q: got %+v, %v; want no decision", command, v, err)
 		}
-		if len(v.Notes) != 1 || !strings.HasPrefix(v.Notes[0], "dangerous_commands: could not read the Bash command (") ||
+		if len(v.Notes) != 1 || !strings.HasPrefix(v.Notes[0], "could not read the Bash command (") ||
 			!strings.HasSuffix(v.Notes[0], "); it went unchecked") {
 			t.Errorf("%q: notes %q, want one saying it went unchecked", command, v.Notes)
 		}

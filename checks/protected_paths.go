@@ -148,7 +148,7 @@ func (p *protectedPaths) Check(_ context.Context, call *engine.Call) (engine.Ver
 		return engine.Verdict{}, nil
 	}
 	if err != nil {
-		return engine.Verdict{Notes: []string{fmt.Sprintf("protected_paths: could not read the Bash command (%v); it went unchecked", err)}}, nil
+		return engine.Verdict{Notes: []string{fmt.Sprintf("could not read the Bash command (%v); it went unchecked", err)}}, nil
 	}
 	for _, c := range script.Commands {
 		for _, w := range c.Writes() {

@@ -370,7 +370,7 @@ func TestProtectedBashParseError(t *testing.T) {
 	p := newProtected(t, "")
 	for _, command := range []string{`cat ".env`, "cat .env |", "bash -c 'cat \"'"} {
 		v := checkVerdict(t, p, g.makeCall(t, callSpec{tool: "Bash", input: bashInput(command)}), "")
-		if len(v.Notes) != 1 || !strings.HasPrefix(v.Notes[0], "protected_paths: could not read the Bash command (") ||
+		if len(v.Notes) != 1 || !strings.HasPrefix(v.Notes[0], "could not read the Bash command (") ||
 			!strings.HasSuffix(v.Notes[0], "); it went unchecked") {
 			t.Errorf("%q: notes %q, want one saying it went unchecked", command, v.Notes)
 		}
