@@ -13,11 +13,11 @@ import (
 // broadcasts come in send order, interleaved.
 func TestTakeOldestFirst(t *testing.T) {
 	e := newEnv(t)
-	e.send(Draft{To: []string{"b"}, Text: "two"}, t0.Add(2*time.Second))
-	e.send(Draft{Text: "one"}, t0.Add(time.Second))
-	e.send(Draft{To: []string{"b"}, Text: "four"}, t0.Add(4*time.Second))
-	e.send(Draft{Text: "three"}, t0.Add(3*time.Second))
 	e.send(Draft{To: []string{"c"}, Text: "not for b"}, t0)
+	e.send(Draft{Text: "one"}, t0.Add(time.Second))
+	e.send(Draft{To: []string{"b"}, Text: "two"}, t0.Add(2*time.Second))
+	e.send(Draft{Text: "three"}, t0.Add(3*time.Second))
+	e.send(Draft{To: []string{"b"}, Text: "four"}, t0.Add(4*time.Second))
 	b := e.take(e.ib, "b", "Bash", t0.Add(time.Minute), 8000)
 	if got := texts(b); !sameStrings(got, []string{"one", "two", "three", "four"}) {
 		t.Errorf("b got %q, want [one two three four]", got)

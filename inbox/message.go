@@ -118,9 +118,18 @@ var idPattern = sync.OnceValue(func() *regexp.Regexp {
 // ValidID reports whether id has the shape of a message id.
 func ValidID(id string) bool { return idPattern().MatchString(id) }
 
+// idLayout is the time part of an id.
+const idLayout = "20060102T150405.000000000Z"
+
 // newID makes an id that sorts in send order: oldest first is name order.
 func newID(now time.Time, random uint32) string {
-	return fmt.Sprintf("%s-%08x", now.UTC().Format("20060102T150405.000000000Z"), random)
+	return fmt.Sprintf("%s-%08x", now.UTC().Format(idLayout), random)
+}
+
+// idTime is the time part of an id made by newID.
+func idTime(id string) time.Time {
+	t, _ := time.Parse(idLayout, id[:min(len(id), len(idLayout))])
+	return t
 }
 
 // DraftError is a message that cannot be sent as given: the sender's

@@ -131,6 +131,9 @@ func (ib *Inbox) queue(m *Message, before func() error) error {
 	if err != nil {
 		return err
 	}
+	if err := ib.monotonic(m); err != nil {
+		return err
+	}
 	for attempt := 0; ; attempt++ {
 		data, err := json.MarshalIndent(m, "", "  ")
 		if err != nil {
@@ -146,7 +149,7 @@ func (ib *Inbox) queue(m *Message, before func() error) error {
 		if attempt == 10 {
 			return fmt.Errorf("writing message: no free id after %d attempts", attempt)
 		}
-		m.ID = newID(m.SentAt, rand.Uint32())
+		m.ID = newID(idTime(m.ID), rand.Uint32())
 	}
 	if err := syncDir(dir); err != nil {
 		return fmt.Errorf("syncing %s: %w", dir, err)
@@ -195,3 +198,30 @@ func (ib *Inbox) fitsRewritten(m *Message) error {
 // maxKeyLen is the longest recipient key: a plain name up to 100 bytes is
 // kept as it is (state.Key), anything else is a 34-byte hash.
 const maxKeyLen = 100
+
+// lastIDRecord, in the runtime directory, holds the time part of the
+// newest id issued.
+const lastIDRecord = dirName + "/last-id.json"
+
+// monotonic moves m's id after every id issued before it. Ids are send
+// times, and the order of ids is the order of delivery and which answer a
+// peer's workspace copy keeps; a clock stepped back (NTP, a restored VM)
+// must not make a newer message look older.
+func (ib *Inbox) monotonic(m *Message) error {
+	var last struct {
+		At time.Time `json:"at"`
+	}
+	err := ib.State.UpdateJSON(lastIDRecord, &last, func() (bool, error) {
+		at := idTime(m.ID)
+		if !at.After(last.At) {
+			at = last.At.Add(time.Nanosecond)
+		}
+		last.At = at
+		m.ID = newID(at, rand.Uint32())
+		return true, nil
+	})
+	if err != nil {
+		return fmt.Errorf("writing message: giving it an id after the last one sent: %w", err)
+	}
+	return nil
+}
