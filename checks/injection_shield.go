@@ -14,6 +14,7 @@ import (
 
 	"github.com/massgen/massgen-hook/engine"
 	"github.com/massgen/massgen-hook/match"
+	"github.com/massgen/massgen-hook/protocol"
 	"github.com/massgen/massgen-hook/redact"
 )
 
@@ -194,7 +195,7 @@ func (s *injectionShield) Check(_ context.Context, call *engine.Call) (engine.Ve
 	if !s.tools.Match(tool) || len(call.ToolOutput) == 0 {
 		return engine.Verdict{}, nil
 	}
-	text := collectText(gjson.ParseBytes(call.ToolOutput), s.maxScan)
+	text := collectText(protocol.View(call.ToolOutput), s.maxScan)
 	findings := s.scan(text)
 	if len(findings) == 0 {
 		return engine.Verdict{}, nil

@@ -102,7 +102,7 @@ func (v *outputValidation) Check(_ context.Context, call *engine.Call) (engine.V
 		}
 		return v.failed(call, call.Event.Error)
 	}
-	out := gjson.ParseBytes(call.ToolOutput)
+	out := protocol.View(call.ToolOutput)
 	if msg, failed := outputError(out); failed {
 		return v.failed(call, msg)
 	}

@@ -79,7 +79,7 @@ func (s *smartRetry) Check(_ context.Context, call *engine.Call) (engine.Verdict
 	case protocol.PostToolUseFailure:
 		return engine.Verdict{}, s.record(call, name, key, call.Event.Error)
 	default:
-		if msg, failed := outputError(gjson.ParseBytes(call.ToolOutput)); failed {
+		if msg, failed := outputError(protocol.View(call.ToolOutput)); failed {
 			return engine.Verdict{}, s.record(call, name, key, msg)
 		}
 		var rec retryRecord

@@ -6,6 +6,7 @@ import (
 	"github.com/tidwall/gjson"
 
 	"github.com/massgen/massgen-hook/engine"
+	"github.com/massgen/massgen-hook/protocol"
 )
 
 // taskReminderText is MassGen's HighPriorityTaskReminderHook text (seed 002).
@@ -26,7 +27,7 @@ const taskReminderText = `======================================================
 // Code puts it: an object, a JSON string, or the text blocks of an MCP
 // tool's content array.
 func taskReminder(_ context.Context, call *engine.Call) (engine.Verdict, error) {
-	if !highPriorityDone(gjson.ParseBytes(call.ToolOutput)) {
+	if !highPriorityDone(protocol.View(call.ToolOutput)) {
 		return engine.Verdict{}, nil
 	}
 	return engine.Verdict{Injections: []engine.Injection{{Content: taskReminderText, Strategy: engine.UserMessage}}}, nil

@@ -36,7 +36,7 @@ func Detect(raw []byte) *Dialect {
 	if named.Exists() {
 		return d
 	}
-	gjson.ParseBytes(raw).ForEach(func(key, _ gjson.Result) bool {
+	protocol.View(raw).ForEach(func(key, _ gjson.Result) bool {
 		if m, ok := markers[key.Str]; ok {
 			d = m
 			return false

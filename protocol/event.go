@@ -49,7 +49,7 @@ type Event struct {
 
 // Get returns any field of the raw event by gjson path, for fields Event does
 // not decode.
-func (e *Event) Get(path string) gjson.Result { return gjson.GetBytes(e.Raw, path) }
+func (e *Event) Get(path string) gjson.Result { return View(e.Raw).Get(path) }
 
 // InputError says why an event on stdin cannot be used. Field names the
 // offending field when there is one.
@@ -135,7 +135,7 @@ func ParseEvent(raw []byte, want string) (*Event, error) {
 	}
 	ev := &Event{Raw: raw}
 	var ferr error
-	gjson.ParseBytes(body).ForEach(func(key, value gjson.Result) bool {
+	View(body).ForEach(func(key, value gjson.Result) bool {
 		ferr = ev.set(key.Str, value, body)
 		return ferr == nil
 	})
