@@ -107,6 +107,9 @@ var fieldKinds = map[string]kind{
 
 var bom = []byte{0xEF, 0xBB, 0xBF}
 
+// jsonSpace is what JSON allows around a value.
+const jsonSpace = " \t\r\n"
+
 // ReadEvent reads all of r (multi-megabyte tool responses are normal) and
 // decodes one hook event. want is the event the caller handles: a missing
 // hook_event_name is taken to be want (people pipe `{}` by hand, and the
@@ -124,7 +127,9 @@ func ReadEvent(r io.Reader, want string) (*Event, error) {
 // references into raw.
 func ParseEvent(raw []byte, want string) (*Event, error) {
 	raw = bytes.TrimPrefix(raw, bom)
-	body := bytes.TrimSpace(raw)
+	// JSON's whitespace only: bytes.TrimSpace would also take \v, \f and
+	// U+0085 off an event whose Raw, kept whole, is then not JSON.
+	body := bytes.Trim(raw, jsonSpace)
 	switch {
 	case len(body) == 0:
 		return nil, &InputError{Msg: "stdin is empty; expected one JSON object"}
