@@ -62,10 +62,15 @@ func (b *blockScanner) next(line []byte) (string, bool) {
 		}
 		b.listIndent = 0
 	}
-	if b.quote && b.paragraph && !startsBlock(rest, ind) {
-		return "", false // lazy continuation of a quoted paragraph
+	if b.quote && b.paragraph && !startsBlock(rest, ind) && (ind >= 4 || listMarker(rest, false) == 0) {
+		// Lazy continuation of a quoted paragraph. A list marker is not
+		// one, even one that could not interrupt a paragraph ("-", "2."):
+		// outside the quote no paragraph is open for it to continue.
+		return "", false
 	}
-	b.quote = false
+	if b.quote {
+		b.quote, b.paragraph = false, false // the quote's paragraph ends with it
+	}
 	if ind >= 4 {
 		// Indented code, or a paragraph's continuation: never a heading.
 		return "", false
@@ -91,11 +96,15 @@ func (b *blockScanner) next(line []byte) (string, bool) {
 	}
 	if w := listMarker(rest, b.paragraph); w > 0 {
 		b.listIndent = ind + w
-		content := bytes.TrimLeft(rest[min(w, len(rest)):], " \t")
+		after := rest[min(w, len(rest)):]
+		content := bytes.TrimLeft(after, " \t")
 		// An item holding only an empty nested item is as empty as one with
 		// nothing at all: either ends at a blank line.
 		b.listEmpty = isBareMarker(rest) || (len(content) > 0 && listMarker(content, false) > 0 && isBareMarker(content))
-		b.paragraph = !b.listEmpty && opensParagraph(content, 0)
+		// Content four columns past the item's start is indented code,
+		// which no line continues lazily.
+		code, _ := indentation(after)
+		b.paragraph = !b.listEmpty && code < 4 && opensParagraph(innermost(content), 0)
 		return "", false
 	}
 	if text, ok := atxHeading(rest); ok {
@@ -108,6 +117,23 @@ func (b *blockScanner) next(line []byte) (string, bool) {
 	}
 	b.paragraph = true
 	return "", false
+}
+
+// innermost strips the markers of items and quotes nested on an item's
+// first line ("- - note", "- > note"): what is left decides whether that
+// line leaves a paragraph open for the next one to continue.
+func innermost(content []byte) []byte {
+	for len(content) > 0 {
+		switch w := listMarker(content, false); {
+		case content[0] == '>':
+			content = bytes.TrimLeft(content[1:], " \t")
+		case w > 0:
+			content = bytes.TrimLeft(content[min(w, len(content)):], " \t")
+		default:
+			return content
+		}
+	}
+	return content
 }
 
 // indentation returns the line's indentation in columns (tabs to the next

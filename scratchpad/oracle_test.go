@@ -103,11 +103,46 @@ func FuzzHeadingsMatchCommonMark(f *testing.F) {
 		if strings.ContainsAny(s, "\r\x00") || !isValidUTF8(s) {
 			t.Skip("lone CR line ends and NULs are outside the scanner's contract")
 		}
+		if emptyItemInEmptyItem(s) {
+			t.Skip("goldmark departs from CommonMark here (see TestEmptyItemInEmptyItem)")
+		}
 		want, got := oracleHeadingLines([]byte(s)), scannerHeadingLines([]byte(s))
 		if !slices.Equal(want, got) {
 			t.Errorf("%q: goldmark finds heading lines %v, scanner %v", s, want, got)
 		}
 	})
+}
+
+// emptyItemInEmptyItem reports a line holding only a list marker followed
+// by another such line: an empty item whose first content is an empty
+// nested item. There goldmark closes the outer item at the next line,
+// which CommonMark (a list item may begin with one blank line, and its
+// content column is set by its marker) keeps inside it.
+func emptyItemInEmptyItem(s string) bool {
+	lines := strings.Split(s, "\n")
+	bare := func(l string) bool {
+		_, rest := indentation([]byte(l))
+		return len(rest) > 0 && listMarker(rest, false) > 0 && isBareMarker(rest)
+	}
+	for i := 1; i < len(lines); i++ {
+		if bare(lines[i-1]) && bare(lines[i]) {
+			return true
+		}
+	}
+	return false
+}
+
+// The oracle's one known departure, held to CommonMark by hand: the
+// heading is inside the outer item (its content column is 2, or 3).
+func TestEmptyItemInEmptyItem(t *testing.T) {
+	for _, c := range []string{"*\n  +\n  # 0", "1.\n   -\n   # x"} {
+		if !emptyItemInEmptyItem(c) {
+			t.Errorf("%q not recognised as the oracle's departure", c)
+		}
+		if got := scannerHeadingLines([]byte(c)); len(got) != 0 {
+			t.Errorf("%q: scanner finds heading lines %v, want none (the heading is in the outer item)", c, got)
+		}
+	}
 }
 
 func isValidUTF8(s string) bool { return strings.ToValidUTF8(s, "\uFFFD") == s }
