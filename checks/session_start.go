@@ -66,7 +66,7 @@ func (env *Env) newestTail(dir string, n int) (lines []string, path string, cut 
 	if n == 0 {
 		return nil, "", false, nil
 	}
-	path, _, ok, err := env.Layout.Newest(dir)
+	path, _, ok, err := env.Layout.Newest(dir, scratchpad.Today(env.Now))
 	if err != nil || !ok {
 		return nil, "", false, err
 	}

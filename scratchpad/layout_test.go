@@ -56,7 +56,7 @@ func TestNewestByNameNotMtime(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	path, day, ok, err := l.Newest(CoordinatorDir)
+	path, day, ok, err := l.Newest(CoordinatorDir, "2026-11-20")
 	if err != nil || !ok {
 		t.Fatalf("Newest = ok %v, err %v", ok, err)
 	}
@@ -65,24 +65,49 @@ func TestNewestByNameNotMtime(t *testing.T) {
 	}
 }
 
+// A recent file is found by name, and the dates that count end the day
+// after today, whether the newest is recent or found by listing.
+func TestNewestRecentAndAhead(t *testing.T) {
+	l, _ := newLayout(t)
+	dir := filepath.Join(l.Root, CoordinatorDir)
+	for _, name := range []string{"2020-01-01.md", "2026-11-19.md", "2026-11-21.md", "2026-11-22.md", "2062-11-20.md"} {
+		writeFile(t, filepath.Join(dir, name), name)
+	}
+	for _, c := range []struct{ today, want string }{
+		{"2026-11-20", "2026-11-21"}, // tomorrow counts (an agent dating by UTC); two days ahead does not
+		{"2026-11-19", "2026-11-19"}, // probed: today, ahead of it only 2026-11-20
+		{"2026-12-31", "2026-11-22"}, // more than a month back: found by listing
+		{"2021-06-01", "2020-01-01"}, // listing, with everything later ahead of today
+		{"2019-01-01", ""},           // nothing up to tomorrow
+	} {
+		_, day, ok, err := l.Newest(CoordinatorDir, c.today)
+		if err != nil || day != c.want || ok != (c.want != "") {
+			t.Errorf("Newest(today %s) = %q, %v, %v; want %q", c.today, day, ok, err, c.want)
+		}
+	}
+	if _, _, _, err := l.Newest(CoordinatorDir, "20261120"); err == nil {
+		t.Error("Newest with a malformed today: no error")
+	}
+}
+
 func TestNewestNone(t *testing.T) {
 	l, _ := newLayout(t)
 	writeFile(t, filepath.Join(l.Root, "ego", "notes.md"), "x")
 	mkdir(t, filepath.Join(l.Root, "empty"))
 	for _, dir := range []string{"missing", "ego", "empty"} {
-		path, day, ok, err := l.Newest(dir)
+		path, day, ok, err := l.Newest(dir, "2026-11-20")
 		if err != nil || ok || path != "" || day != "" {
 			t.Errorf("Newest(%s) = %q %q %v %v; want nothing", dir, path, day, ok, err)
 		}
 	}
 	// Root missing altogether.
 	l2 := Layout{Project: l.Project, Root: filepath.Join(l.Project, "nope")}
-	if _, _, ok, err := l2.Newest("ego"); ok || err != nil {
+	if _, _, ok, err := l2.Newest("ego", "2026-11-20"); ok || err != nil {
 		t.Errorf("Newest without a root = %v, %v", ok, err)
 	}
 	// dir is a regular file: an error, not silence.
 	writeFile(t, filepath.Join(l.Root, "afile"), "x")
-	if _, _, ok, err := l.Newest("afile"); ok || err == nil {
+	if _, _, ok, err := l.Newest("afile", "2026-11-20"); ok || err == nil {
 		t.Errorf("Newest on a file = %v, %v; want an error", ok, err)
 	}
 }

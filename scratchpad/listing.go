@@ -3,17 +3,45 @@ package scratchpad
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 )
 
+// recentDays is how far back Newest looks by name before it lists a folder.
+const recentDays = 31
+
 // Newest returns the path and day of the latest-dated YYYY-MM-DD.md file in
-// dir. It looks at names only (never mtimes or contents), so its cost does not
-// depend on what the files hold. ok is false when there is none.
-func (l Layout) Newest(dir string) (path, day string, ok bool, err error) {
+// dir, among those dated no later than the day after today (a date further
+// ahead is a typo or a clock far off, not the latest entry; one day ahead is
+// an agent that dates by UTC). It looks at names only, never at mtimes or
+// contents. In a project in use the file is recent, so it first asks for
+// each name from tomorrow back a month: a fixed number of lookups, however
+// many files the folder has collected. Only when none of those exist does
+// it list the folder. ok is false when there is none.
+func (l Layout) Newest(dir, today string) (path, day string, ok bool, err error) {
+	t, err := time.Parse(DayLayout, today)
+	if err != nil {
+		return "", "", false, fmt.Errorf("today %q: %w", today, err)
+	}
+	for i := -1; i <= recentDays; i++ {
+		d := t.AddDate(0, 0, -i).Format(DayLayout)
+		switch _, err := os.Lstat(l.File(dir, d)); {
+		case err == nil:
+			return l.File(dir, d), d, true, nil
+		case !errors.Is(err, fs.ErrNotExist):
+			return "", "", false, err
+		}
+	}
+	return l.newestListed(dir, t.AddDate(0, 0, 1).Format(DayLayout))
+}
+
+// newestListed is Newest by listing dir: the latest day up to last.
+func (l Layout) newestListed(dir, last string) (path, day string, ok bool, err error) {
 	d, err := os.Open(filepath.Join(l.Root, dir))
 	if errors.Is(err, fs.ErrNotExist) {
 		return "", "", false, nil
@@ -26,7 +54,12 @@ func (l Layout) Newest(dir string) (path, day string, ok bool, err error) {
 		return "", "", false, err
 	}
 	for _, name := range names {
-		if dd, valid := DayOf(name); valid && dd > day {
+		// Dates compare as strings: only a name that would beat the
+		// newest so far is parsed.
+		if len(name) != len(FileName(DayLayout)) || name[:len(DayLayout)] <= day || name[:len(DayLayout)] > last {
+			continue
+		}
+		if dd, valid := DayOf(name); valid {
 			day = dd
 		}
 	}
