@@ -7,7 +7,7 @@ VERSION  ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev
 LDFLAGS  := -s -w -X github.com/massgen/massgen-hook/internal/cli.version=$(VERSION)
 GOFLAGS_BUILD := -trimpath -ldflags "$(LDFLAGS)"
 
-.PHONY: build test lint unit demo bench clean
+.PHONY: build test lint unit demo bench fuzz clean
 
 ## build: the static binary bin/massgen-hook (CGO_ENABLED=0).
 build:
@@ -31,6 +31,12 @@ demo: build
 ## bench: whole-process cost of each hook against a bare static Go binary.
 bench: build
 	@bash scripts/bench.sh
+
+## fuzz: every Go fuzz target in turn, FUZZTIME each (default 10s); a
+## crasher stays in <package>/testdata/fuzz/ as a regression seed.
+FUZZTIME ?= 10s
+fuzz:
+	@FUZZTIME=$(FUZZTIME) bash scripts/fuzz.sh
 
 clean:
 	rm -rf bin

@@ -2,9 +2,41 @@ package config
 
 import (
 	"errors"
+	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
+
+	"github.com/rogpeppe/go-internal/txtar"
+
+	"github.com/massgen/massgen-hook/match"
 )
+
+// fixtureFiles returns, once each, the contents of the files named *suffix
+// in the end-to-end fixtures (../testdata/script/*.txtar): real inputs to
+// seed the fuzz targets with.
+func fixtureFiles(tb testing.TB, suffix string) [][]byte {
+	tb.Helper()
+	archives, err := filepath.Glob(filepath.Join("..", "testdata", "script", "*.txtar"))
+	if err != nil || len(archives) == 0 {
+		tb.Fatalf("no fixtures in ../testdata/script (%v)", err)
+	}
+	seen := map[string]bool{}
+	var out [][]byte
+	for _, name := range archives {
+		ar, err := txtar.ParseFile(name)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		for _, f := range ar.Files {
+			if strings.HasSuffix(f.Name, suffix) && !seen[string(f.Data)] {
+				seen[string(f.Data)] = true
+				out = append(out, f.Data)
+			}
+		}
+	}
+	return out
+}
 
 func FuzzParse(f *testing.F) {
 	for _, seed := range []string{
@@ -20,8 +52,15 @@ func FuzzParse(f *testing.F) {
 	} {
 		f.Add([]byte(seed))
 	}
+	for _, yaml := range fixtureFiles(f, ".yaml") {
+		f.Add(yaml)
+	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		cfg, err := Parse(file, data)
+		again, againErr := Parse(file, data)
+		if (err == nil) != (againErr == nil) || err != nil && err.Error() != againErr.Error() {
+			t.Fatalf("Parse is not deterministic: %v, then %v", err, againErr)
+		}
 		if err != nil {
 			var ce *Error
 			if !errors.As(err, &ce) {
@@ -37,6 +76,40 @@ func FuzzParse(f *testing.F) {
 		}
 		if s := cfg.Scratchpad; s.BlockCap < 1 || s.BlockCap > 100 || len(s.RequiredSections) == 0 || s.SessionStart.Timeout <= 0 {
 			t.Fatalf("an invalid config passed validation: %+v", cfg)
+		}
+		if !reflect.DeepEqual(cfg.Scratchpad, again.Scratchpad) || !reflect.DeepEqual(cfg.Record, again.Record) || len(cfg.Agents) != len(again.Agents) {
+			t.Fatalf("Parse is not deterministic:\n%+v\n%+v", cfg, again)
+		}
+		// Every rule that passed validation is complete: a known type, a
+		// handler or shell line, a timeout within bounds, a matcher that
+		// compiles to itself, and a place in the file.
+		scopes := []*Hooks{&cfg.Hooks}
+		for i := range cfg.Agents {
+			if cfg.Agents[i].ID == "" {
+				t.Fatalf("agents[%d] has no id", i)
+			}
+			scopes = append(scopes, &cfg.Agents[i].Hooks, &cfg.Agents[i].Backend.Hooks)
+		}
+		for _, scope := range scopes {
+			for _, event := range hookEvents {
+				for _, h := range scope.For(event).Hooks {
+					if h.Type != TypeCommand && h.Type != TypeBuiltin {
+						t.Fatalf("%s rule %s: type %q", event, h.Where(), h.Type)
+					}
+					if h.Handler == "" && h.Shell == "" {
+						t.Fatalf("%s rule %s: no handler and no shell", event, h.Where())
+					}
+					if h.Timeout <= 0 || h.Timeout > MaxHookTimeout {
+						t.Fatalf("%s rule %s: timeout %v", event, h.Where(), h.Timeout)
+					}
+					if m, err := match.Compile(h.Matcher.String()); err != nil || m.String() != h.Matcher.String() {
+						t.Fatalf("%s rule %s: matcher %q does not compile again: %v", event, h.Where(), h.Matcher.String(), err)
+					}
+					if h.File != file || h.Line < 1 {
+						t.Fatalf("%s rule at %s:%d", event, h.File, h.Line)
+					}
+				}
+			}
 		}
 	})
 }

@@ -1,12 +1,90 @@
 package match
 
 import (
+	"encoding/json"
 	"fmt"
+	"maps"
+	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/rogpeppe/go-internal/txtar"
+	"go.yaml.in/yaml/v3"
 )
+
+// fixtureFiles returns, once each, the contents of the files named *suffix
+// in the end-to-end fixtures (../testdata/script/*.txtar): real inputs to
+// seed the fuzz targets with.
+func fixtureFiles(tb testing.TB, suffix string) [][]byte {
+	tb.Helper()
+	archives, err := filepath.Glob(filepath.Join("..", "testdata", "script", "*.txtar"))
+	if err != nil || len(archives) == 0 {
+		tb.Fatalf("no fixtures in ../testdata/script (%v)", err)
+	}
+	seen := map[string]bool{}
+	var out [][]byte
+	for _, name := range archives {
+		ar, err := txtar.ParseFile(name)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		for _, f := range ar.Files {
+			if strings.HasSuffix(f.Name, suffix) && !seen[string(f.Data)] {
+				seen[string(f.Data)] = true
+				out = append(out, f.Data)
+			}
+		}
+	}
+	return out
+}
+
+// fixtureMatchers pairs every matcher: of the fixtures' configs with every
+// tool_name of their events.
+func fixtureMatchers(tb testing.TB) [][2]string {
+	tb.Helper()
+	patterns := map[string]bool{}
+	var walk func(n *yaml.Node)
+	walk = func(n *yaml.Node) {
+		for i, c := range n.Content {
+			if n.Kind == yaml.MappingNode && i%2 == 1 && n.Content[i-1].Value == "matcher" && c.Kind == yaml.ScalarNode {
+				patterns[c.Value] = true
+			}
+			walk(c)
+		}
+	}
+	for _, data := range fixtureFiles(tb, ".yaml") {
+		var doc yaml.Node
+		if yaml.Unmarshal(data, &doc) == nil {
+			walk(&doc)
+		}
+	}
+	tools := map[string]bool{}
+	for _, data := range fixtureFiles(tb, ".json") {
+		var ev struct {
+			ToolName string `json:"tool_name"`
+		}
+		if json.Unmarshal(data, &ev) == nil && ev.ToolName != "" {
+			tools[ev.ToolName] = true
+		}
+	}
+	// Every pattern and every tool name once or twice, not every pair:
+	// the fuzzer crosses them.
+	ps, ts := slices.Sorted(maps.Keys(patterns)), slices.Sorted(maps.Keys(tools))
+	if len(ps) == 0 || len(ts) == 0 {
+		tb.Fatalf("no matchers (%d) or tool names (%d) in the fixtures", len(ps), len(ts))
+	}
+	var pairs [][2]string
+	for i, p := range ps {
+		pairs = append(pairs, [2]string{p, ts[i%len(ts)]}, [2]string{p, ts[(7*i+3)%len(ts)]})
+	}
+	for j, tool := range ts {
+		pairs = append(pairs, [2]string{ps[j%len(ps)], tool})
+	}
+	return pairs
+}
 
 // fnmatchRegexp translates the fnmatch pattern pat to an anchored Go regular
 // expression the way CPython's fnmatch.translate does, independently of
@@ -206,6 +284,9 @@ func FuzzGlob(f *testing.F) {
 	} {
 		f.Add(s[0], s[1])
 	}
+	for _, s := range fixtureMatchers(f) {
+		f.Add(s[0], s[1])
+	}
 	f.Fuzz(func(t *testing.T, pattern, name string) {
 		if len(pattern) > 64 || len(name) > 256 {
 			t.Skip()
@@ -244,6 +325,9 @@ func FuzzMatchAlternatives(f *testing.F) {
 	}
 	for _, c := range compileErrorCases {
 		f.Add(c.pattern, "Write")
+	}
+	for _, s := range fixtureMatchers(f) {
+		f.Add(s[0], s[1])
 	}
 	f.Fuzz(func(t *testing.T, pattern, name string) {
 		if len(pattern) > 64 || len(name) > 256 {

@@ -1,9 +1,42 @@
 package shellcmd
 
 import (
+	"encoding/json"
 	"errors"
+	"path"
+	"path/filepath"
+	"slices"
+	"strings"
 	"testing"
+
+	"github.com/rogpeppe/go-internal/txtar"
 )
+
+// fixtureFiles returns, once each, the contents of the files named *suffix
+// in the end-to-end fixtures (../testdata/script/*.txtar): real inputs to
+// seed the fuzz targets with.
+func fixtureFiles(tb testing.TB, suffix string) [][]byte {
+	tb.Helper()
+	archives, err := filepath.Glob(filepath.Join("..", "testdata", "script", "*.txtar"))
+	if err != nil || len(archives) == 0 {
+		tb.Fatalf("no fixtures in ../testdata/script (%v)", err)
+	}
+	seen := map[string]bool{}
+	var out [][]byte
+	for _, name := range archives {
+		ar, err := txtar.ParseFile(name)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		for _, f := range ar.Files {
+			if strings.HasSuffix(f.Name, suffix) && !seen[string(f.Data)] {
+				seen[string(f.Data)] = true
+				out = append(out, f.Data)
+			}
+		}
+	}
+	return out
+}
 
 // benchSrc is a typical agent command line, about 200 characters.
 const benchSrc = `cd /Users/dalton/projects/teamwork && git add -A && git commit -m "Fix: validate task fields before saving (#388)" && npm test 2>&1 | grep -E "Test Files|failed" | head -20 > /tmp/test-output.txt`
@@ -44,6 +77,21 @@ func FuzzParse(f *testing.F) {
 	} {
 		f.Add(seed)
 	}
+	// The fixtures' Bash command lines (tool_input.command of their
+	// events, also Copilot's toolArgs.command), and their shell scripts.
+	for _, ev := range fixtureFiles(f, ".json") {
+		var fields struct {
+			ToolInput struct {
+				Command string `json:"command"`
+			} `json:"tool_input"`
+		}
+		if json.Unmarshal(ev, &fields) == nil && fields.ToolInput.Command != "" {
+			f.Add(fields.ToolInput.Command)
+		}
+	}
+	for _, sh := range fixtureFiles(f, ".sh") {
+		f.Add(string(sh))
+	}
 	f.Fuzz(func(t *testing.T, src string) {
 		for _, opts := range []Options{{}, testOpts} {
 			s, err := Parse(src, opts)
@@ -56,6 +104,11 @@ func FuzzParse(f *testing.F) {
 				}
 				continue
 			}
+			// The guards' verdicts must not depend on the run.
+			if again, err := Parse(src, opts); err != nil || !slices.Equal(showAll(s), showAll(again)) {
+				t.Fatalf("Parse(%q) is not deterministic:\n%q\n%q (%v)", src, showAll(s), showAll(again), err)
+			}
+			stages := map[int]int{}
 			listed := make(map[*Command]bool, len(s.Commands))
 			for _, c := range s.Commands {
 				listed[c] = true
@@ -63,6 +116,15 @@ func FuzzParse(f *testing.F) {
 			for _, c := range s.Commands {
 				if c.Stages < 1 || c.Stage < 0 || c.Stage >= c.Stages {
 					t.Fatalf("Parse(%q): stage %d of %d in %s", src, c.Stage, c.Stages, show(c))
+				}
+				if n, ok := stages[c.Pipeline]; ok && n != c.Stages {
+					t.Fatalf("Parse(%q): pipeline %d has %d and %d stages (%s)", src, c.Pipeline, n, c.Stages, show(c))
+				}
+				stages[c.Pipeline] = c.Stages
+				// A known directory is absolute and clean: guards join
+				// paths to it.
+				if c.Dir != "" && (!path.IsAbs(c.Dir) || path.Clean(c.Dir) != c.Dir) {
+					t.Fatalf("Parse(%q, %+v): directory %q in %s", src, opts, c.Dir, show(c))
 				}
 				for _, a := range append(append([]Word{c.Name}, c.Args...), c.Writes()...) {
 					_ = a.IsFlag()
