@@ -1,16 +1,35 @@
 #!/usr/bin/env bash
 # Whole-process benchmark of each hook against the floor (a bare static Go
-# binary that reads the event and prints {}), alternating runs, medians and
-# ratios (see bench/README.md). Writes the table to BENCHMARKS.md.
-# RUNS=200 by default; ONLY=name runs one case.
+# binary that reads the event and prints {}) and against the Python baseline
+# (seed 004's hook scripts, bench/python), alternating runs, medians and
+# ratios (see bench/README.md); then how check and session-start scale with
+# the number of scratchpad files, and peak memory. Writes the tables to
+# BENCHMARKS.md.
+# RUNS=200 by default (the slowest cases take fewer, never more than RUNS);
+# ONLY=name runs one case. KEEP=1 keeps the work directory (specs, results
+# as JSON, fixtures) and names it on stderr.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 runs=${RUNS:-200}
+# few N: RUNS, but at most N (for cases whose commands take up to a second).
+few() { if [ "$runs" -lt "$1" ]; then echo "$runs"; else echo "$1"; fi; }
 CGO_ENABLED=0 go build -trimpath -ldflags "-s -w" -o bin/floor ./bench/floor
+CGO_ENABLED=0 go build -trimpath -ldflags "-s -w" -o bin/deps ./bench/deps
 [ -x bin/massgen-hook ] || make -s build
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/massgen-hook-bench.XXXXXX")
-trap 'rm -rf "$work"' EXIT
+if [ -n "${KEEP:-}" ]; then
+  echo "bench: keeping $work" >&2
+else
+  trap 'rm -rf "$work"' EXIT
+fi
+go build -o "$work/harness" ./bench/harness
+go build -o "$work/scratchgen" ./bench/scratchgen
+go build -o "$work/scaling" ./bench/scaling
+# The Python baseline runs on the interpreter itself, not on a wrapper such
+# as a pyenv shim (a bash script that would add its own start-up to each run).
+py=$(python3 -c 'import sys; print(sys.executable)')
+
 proj=$work/project
 sp=$proj/.claude/scratchpad
 mkdir -p "$sp/spec-writer" "$sp/coordinator" "$sp/ego"
@@ -19,21 +38,26 @@ printf '## What I did\nWrote the spec.\n## Cross-agent observations\nNone.\n## U
 printf '## What I did\nDelegated the spec.\n' > "$sp/coordinator/$today.md"
 printf 'Assessment: fine.\n' > "$sp/ego/2026-11-19.md"
 
-# session-start over 10,000 dated files across 50 agents.
-big=$work/big
-for a in $(seq -w 1 48); do mkdir -p "$big/.claude/scratchpad/agent$a"; done
-mkdir -p "$big/.claude/scratchpad/coordinator" "$big/.claude/scratchpad/ego"
-python3 - "$big/.claude/scratchpad" <<'PY'
-import datetime, os, sys
-root = sys.argv[1]
-dirs = sorted(os.listdir(root))
-start = datetime.date(2000, 1, 1)
-for i in range(10000):
-    d = dirs[i % len(dirs)]
-    day = start + datetime.timedelta(days=i // len(dirs))
-    with open(os.path.join(root, d, day.isoformat() + ".md"), "w") as f:
-        f.write("## What I did\nline\n## Cross-agent observations\nline\n## Unresolved\nline\n")
-PY
+# The same scratchpads in a git repository with a few commits: there the
+# Python baseline's session-start, like ours, runs git log.
+gitproj=$work/gitproject
+mkdir -p "$gitproj/.claude"
+cp -R "$sp" "$gitproj/.claude/"
+git -C "$gitproj" init -q
+for i in 1 2 3 4 5 6; do
+  git -C "$gitproj" -c user.name=bench -c user.email=bench@example.com -c commit.gpgsign=false \
+    commit -q --allow-empty -m "bench commit $i"
+done
+
+# Dated files across 50 agents (48 subagents, the coordinator and the ego),
+# each with the three sections and every day with a coordinator file, so that
+# check finds them compliant: 10,000 for session-start ($big), and 1,000,
+# 10,000 (the same tree) and 100,000 for the scaling cases.
+big=$work/files10000
+for n in 1000 10000 100000; do
+  mkdir -p "$work/files$n/.claude"
+  "$work/scratchgen" -files "$n" "$work/files$n/.claude/scratchpad"
+done
 
 # The hook engine: a project with rules, none of which matches a main-thread
 # Bash call, and one whose single rule runs a trivial handler (the floor
@@ -81,22 +105,51 @@ printf '{"session_id":"b1","cwd":"%s","hook_event_name":"SubagentStop","stop_hoo
 printf '{"session_id":"b1","cwd":"%s","hook_event_name":"SubagentStop","stop_hook_active":false,"agent_id":"a2","agent_type":"missing-writer"}' "$proj" > "$ev/subagent-stop-block.json"
 printf '{"session_id":"b1","cwd":"%s","hook_event_name":"Stop","stop_hook_active":false}' "$proj" > "$ev/stop.json"
 printf '{"session_id":"b1","cwd":"%s","hook_event_name":"SessionStart","source":"startup"}' "$proj" > "$ev/session-start.json"
-printf '{"session_id":"b1","cwd":"%s","hook_event_name":"SessionStart","source":"startup"}' "$big" > "$ev/session-start-big.json"
+printf '{"session_id":"b1","cwd":"%s","hook_event_name":"SessionStart","source":"startup"}' "$gitproj" > "$ev/session-start-git.json"
+for n in 1000 10000 100000; do
+  printf '{"session_id":"b1","cwd":"%s","hook_event_name":"SessionStart","source":"startup"}' "$work/files$n" > "$ev/session-start-$n.json"
+done
 printf '{"session_id":"b1","cwd":"%s","hook_event_name":"SubagentStart","agent_id":"a1","agent_type":"spec-writer"}' "$proj" > "$ev/subagent-start.json"
 printf '{"session_id":"b1","transcript_path":"/t.jsonl","cwd":"%s","permission_mode":"default","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"git status --short && go test ./... 2>&1 | tail -20 && grep -rn \\"TODO\\" internal/ cmd/ | head -50 && git log --oneline -10 && ls -la bin/ && make build && echo done-with-200-chars-of-command","description":"Run checks"},"tool_use_id":"toolu_01"}' "$proj" > "$ev/pre-tool-use.json"
-python3 - "$ev/post-tool-use.json" "$proj" <<'PY'
+# PostToolUse events whose tool_response holds 1 MiB and 50 MiB of text.
+for mib in 1 50; do
+  python3 - "$ev/post-tool-use-${mib}mib.json" "$proj" "$mib" <<'PY'
 import json, sys
-content = ("x" * 1023 + "\n") * 1024
+content = ("x" * 1023 + "\n") * 1024 * int(sys.argv[3])
 json.dump({"session_id": "b1", "cwd": sys.argv[2], "hook_event_name": "PostToolUse", "tool_name": "Read",
            "tool_input": {"file_path": "big.txt"}, "tool_response": {"type": "text", "file": {"content": content}},
            "tool_use_id": "toolu_02"}, open(sys.argv[1], "w"))
 PY
+done
 
+hookenv() { # project: the environment of every hook run
+  printf '{"CLAUDE_PROJECT_DIR":"%s","MASSGEN_HOOK_NOW":"2026-11-20T10:00:00Z","TZ":"UTC"}' "$1"
+}
 case_json() { # name target max subcommand event-file [project]
   local p=${6:-$proj}
-  printf '{"name":"%s","target":"%s","max_ratio":%s,"reference":{"argv":["bin/floor"],"stdin":"%s"},"subject":{"argv":["bin/massgen-hook","%s"],"stdin":"%s","env":{"CLAUDE_PROJECT_DIR":"%s","MASSGEN_HOOK_NOW":"2026-11-20T10:00:00Z","TZ":"UTC"}}}' \
-    "$1" "$2" "$3" "$5" "$4" "$5" "$p"
+  printf '{"name":"%s","target":"%s","max_ratio":%s,"reference":{"argv":["bin/floor"],"stdin":"%s"},"subject":{"argv":["bin/massgen-hook","%s"],"stdin":"%s","env":%s}}' \
+    "$1" "$2" "$3" "$5" "$4" "$5" "$(hookenv "$p")"
 }
+# python_case name script subcommand event-file project: seed 004's Python
+# script against our subcommand, on the same event, project and clock.
+python_case() {
+  printf '{"name":"%s","target":"≥ 20× faster","max_ratio":0.05,"reference":{"argv":["%s","%s"],"stdin":"%s","env":%s},"subject":{"argv":["bin/massgen-hook","%s"],"stdin":"%s","env":%s}}' \
+    "$1" "$py" "$PWD/bench/python/$2" "$4" "$(hookenv "$5")" "$3" "$4" "$(hookenv "$5")"
+}
+# scaling_case name series files runs warmup subcommand project [event-file]:
+# no target of its own; bench/scaling reads the labels and judges the curve.
+scaling_case() {
+  local stdin=""
+  if [ -n "${8:-}" ]; then stdin=",\"stdin\":\"$8\""; fi
+  printf '{"name":"%s","runs":%s,"warmup":%s,"labels":{"series":"%s","files":"%s"},"reference":{"argv":["bin/floor"]%s},"subject":{"argv":["bin/massgen-hook","%s"]%s,"env":%s}}' \
+    "$1" "$4" "$5" "$2" "$3" "$stdin" "$6" "$stdin" "$(hookenv "$7")"
+}
+# memory_case name event-file max-rss-mib rss-target runs warmup
+memory_case() {
+  printf '{"name":"%s","max_rss_mib":%s,"rss_target":"%s","runs":%s,"warmup":%s,"reference":{"argv":["bin/floor"],"stdin":"%s"},"subject":{"argv":["bin/massgen-hook","post-tool-use"],"stdin":"%s","env":%s}}' \
+    "$1" "$3" "$4" "$5" "$6" "$2" "$2" "$(hookenv "$proj")"
+}
+
 {
   echo '{"cases":['
   case_json "subagent-stop (pass)" "≤ 1.3×" 1.3 subagent-stop "$ev/subagent-stop.json"; echo ,
@@ -104,7 +157,7 @@ case_json() { # name target max subcommand event-file [project]
   case_json "stop (delegation, coordinator present)" "≤ 1.3×" 1.3 stop "$ev/stop.json"; echo ,
   case_json "subagent-start" "≤ 1.3×" 1.3 subagent-start "$ev/subagent-start.json"; echo ,
   case_json "session-start (no git)" "≤ 2×" 2 session-start "$ev/session-start.json"; echo ,
-  case_json "session-start, 10,000 files / 50 agents" "≤ 2×" 2 session-start "$ev/session-start-big.json" "$big"; echo ,
+  case_json "session-start, 10,000 files / 50 agents" "≤ 2×" 2 session-start "$ev/session-start-10000.json" "$big"; echo ,
   case_json "pre-tool-use, 200-char Bash, default guards" "≤ 1.5×" 1.5 pre-tool-use "$ev/pre-tool-use.json"; echo ,
   case_json "pre-tool-use, 200-char Bash, every guard (state writes)" "≤ 1.5×" 1.5 pre-tool-use "$ev/pre-tool-use.json" "$guards"; echo ,
   case_json "pre-tool-use, rules configured, none matching" "≤ 1.5×" 1.5 pre-tool-use "$ev/pre-tool-use.json" "$rules"; echo ,
@@ -112,17 +165,115 @@ case_json() { # name target max subcommand event-file [project]
   # engine's only extra cost for one handler must be that process start.
   case_json "pre-tool-use, one trivial command handler" "≤ 1.5×" 1.5 pre-tool-use "$ev/pre-tool-use.json" "$onehook" |
     sed "s#\"argv\":\[\"bin/floor\"\]#\"argv\":[\"bin/floor\",\"-spawn\",\"$PWD/bin/floor\"]#"; echo ,
-  case_json "post-tool-use, empty inbox, 1 MiB tool_response" "≤ 2×" 2 post-tool-use "$ev/post-tool-use.json"
+  case_json "post-tool-use, empty inbox, 1 MiB tool_response" "≤ 2×" 2 post-tool-use "$ev/post-tool-use-1mib.json"; echo ,
+  # A yardstick, no target: the floor plus the libraries massgen-hook links
+  # (bench/deps). Its ratio is the part of every row above that the chosen
+  # libraries' start-up costs before massgen-hook's own code runs.
+  printf '{"name":"yardstick: the floor plus massgen-hook'"'"'s libraries (bench/deps)","reference":{"argv":["bin/floor"],"stdin":"%s"},"subject":{"argv":["bin/deps"],"stdin":"%s"}}\n' \
+    "$ev/subagent-stop.json" "$ev/subagent-stop.json"
   echo ']}'
-} > "$work/spec.json"
+} > "$work/floor.json"
 
-go run ./bench/harness -runs "$runs" -warmup 10 ${ONLY:+-only "$ONLY"} -out "$work/table.md" "$work/spec.json"
+{
+  echo '{"cases":['
+  python_case "python: session-start (git repository)" session-start.py session-start "$ev/session-start-git.json" "$gitproj"; echo ,
+  python_case "python: subagent-start" subagent-context.py subagent-start "$ev/subagent-start.json" "$proj"; echo ,
+  python_case "python: subagent-stop (pass)" subagent-stop.py subagent-stop "$ev/subagent-stop.json" "$proj"; echo ,
+  python_case "python: subagent-stop (block)" subagent-stop.py subagent-stop "$ev/subagent-stop-block.json" "$proj"; echo ,
+  python_case "python: stop (delegation, coordinator present)" stop.py stop "$ev/stop.json" "$proj"
+  echo ']}'
+} > "$work/python.json"
+
+{
+  echo '{"cases":['
+  sep=""
+  for n in 1000 10000 100000; do
+    label=$(echo "$n" | sed ':a;s/\B[0-9]\{3\}\>/,&/;ta') # 100000 -> 100,000
+    # check reads every file, up to a second a run at 100,000: fewer runs.
+    case $n in
+      1000) r=$runs; w=10 ;;
+      10000) r=$(few 100); w=3 ;;
+      *) r=$(few 20); w=2 ;;
+    esac
+    printf '%s' "$sep"; sep=,
+    scaling_case "check, $label files / 50 agents" check "$n" "$r" "$w" check "$work/files$n"; echo ,
+    scaling_case "session-start, $label files / 50 agents (scaling)" session-start "$n" "$runs" 10 session-start "$work/files$n" "$ev/session-start-$n.json"
+  done
+  echo ']}'
+} > "$work/scaling.json"
+
+size50=$(stat -c %s "$ev/post-tool-use-50mib.json")
+max50=$((size50 * 3 / 1048576))
+{
+  echo '{"cases":['
+  memory_case "post-tool-use, 1 MiB tool_response (memory)" "$ev/post-tool-use-1mib.json" 20 "≤ 20 MiB" "$runs" 10; echo ,
+  memory_case "post-tool-use, 50 MiB tool_response" "$ev/post-tool-use-50mib.json" "$max50" "≤ 3× input ($max50 MiB)" "$(few 20)" 2
+  echo ']}'
+} > "$work/memory.json"
+
+# Each spec gets its own harness run and table. With ONLY, only the spec
+# holding that case runs; when none holds it, the harness says so.
+ran=""
+for s in floor python scaling memory; do
+  if [ -n "${ONLY:-}" ] && ! grep -qF "\"name\":\"$ONLY\"" "$work/$s.json"; then continue; fi
+  "$work/harness" -runs "$runs" -warmup 10 ${ONLY:+-only "$ONLY"} -no-machine \
+    -out "$work/$s.md" -json "$work/$s-results.json" "$work/$s.json"
+  ran="$ran $s"
+done
+if [ -z "$ran" ]; then
+  "$work/harness" -only "$ONLY" "$work/floor.json" # fails: no such case
+fi
+
+bin_size=$(stat -c %s bin/massgen-hook)
 {
   echo "# Benchmarks"
   echo
-  echo "Produced by \`make bench\` (scripts/bench.sh) on $(date -u +%F). Whole-process wall time of each"
-  echo "massgen-hook subcommand against the floor (bench/floor: reads the event, prints {}), runs alternated."
-  echo "Binary size: $(stat -c %s bin/massgen-hook) bytes (floor: $(stat -c %s bin/floor) bytes)."
+  echo "Produced by \`make bench\` (scripts/bench.sh) on $(date -u +%F). Whole-process wall times, each command"
+  echo "alternated run by run with its reference (see bench/README.md)."
+  echo "Binary size: $bin_size bytes (floor: $(stat -c %s bin/floor) bytes)."
   echo
-  cat "$work/table.md"
+  "$work/harness" -describe
+  for s in $ran; do
+    echo
+    case $s in
+      floor)
+        echo "## Against the floor"
+        echo
+        echo "Each subcommand against bench/floor (reads the event, prints {}); the target is a ratio to it."
+        ;;
+      python)
+        echo "## Against the Python baseline"
+        echo
+        echo "Reference: seed 004's four hook scripts as a user would write them (bench/python; bench/python/python_test.go"
+        echo "checks that they decide as massgen-hook does), run as \`$(basename "$py") bench/python/<hook>.py\` on"
+        echo "$("$py" -c 'import platform; print("Python " + platform.python_version())') (the interpreter itself, not a wrapper script). Subject: our subcommand"
+        echo "on the same event, project and clock. Target: ≥ 20× faster, i.e. subject/reference ≤ 0.05."
+        ;;
+      scaling)
+        echo "## Scaling with the number of scratchpad files"
+        echo
+        echo "\`massgen-hook check\` (reads and checks every file) and \`session-start\` over 1,000, 10,000 and 100,000"
+        echo "dated files across 50 agents (bench/scratchgen), each case alternated with the floor. Targets: check grows"
+        echo "no faster than linearly and takes under 2 s at 100,000 files; session-start does not grow with the files."
+        echo
+        "$work/scaling" "$work/scaling-results.json"
+        echo
+        echo "<details><summary>Each scaling case as measured</summary>"
+        echo
+        cat "$work/$s.md"
+        echo
+        echo "</details>"
+        continue
+        ;;
+      memory)
+        echo "## Memory"
+        echo
+        echo "Peak RSS of post-tool-use (empty inbox) on a 1 MiB and a 50 MiB tool_response (the latter event is"
+        echo "$size50 bytes, $(awk -v b="$size50" 'BEGIN { printf "%.1f", b / 1048576 }') MiB). Targets: ≤ 20 MiB, and ≤ 3× the input. A figure without “≤” is the subject's own."
+        echo "Binary size: $bin_size bytes (reported, no target)."
+        ;;
+    esac
+    echo
+    cat "$work/$s.md"
+  done
 } > BENCHMARKS.md

@@ -110,3 +110,34 @@ func TestAlternateStopsWhenACommandCannotStart(t *testing.T) {
 		t.Errorf("order %s, want ABAB", got)
 	}
 }
+
+func TestMeasureOwnRuns(t *testing.T) {
+	one := 1
+	cases := []Case{
+		{Name: "default", Reference: Command{Argv: []string{"A"}}, Subject: Command{Argv: []string{"B"}}},
+		{Name: "own", Runs: 3, Warmup: &one, Reference: Command{Argv: []string{"C"}}, Subject: Command{Argv: []string{"D"}}},
+	}
+	f := &fakeRunner{}
+	var progress strings.Builder
+	results, err := measure(f, cases, 5, 2, &progress)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := strings.Repeat("AB", 7) + strings.Repeat("CD", 4); strings.Join(f.order, "") != want {
+		t.Errorf("order %s, want %s", strings.Join(f.order, ""), want)
+	}
+	if n := len(results[0].Pair.Subject.Samples); n != 5 {
+		t.Errorf("default case: %d samples, want 5", n)
+	}
+	if n := len(results[1].Pair.Subject.Samples); n != 3 {
+		t.Errorf("own case: %d samples, want 3", n)
+	}
+	if !strings.Contains(progress.String(), "harness: own: 1 warmup + 3 measured pairs") {
+		t.Errorf("progress: %s", progress.String())
+	}
+
+	f = &fakeRunner{failAt: 3}
+	if _, err := measure(f, cases, 5, 2, &progress); err == nil || !strings.Contains(err.Error(), `case "default"`) {
+		t.Errorf("a command that cannot start: %v", err)
+	}
+}

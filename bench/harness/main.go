@@ -9,7 +9,8 @@
 //
 // Usage:
 //
-//	go run ./bench/harness [-runs 200] [-warmup 10] [-only NAME] [-out table.md] [-json results.json] spec.json
+//	go run ./bench/harness [-runs 200] [-warmup 10] [-only NAME] [-out table.md] [-json results.json] [-no-machine] spec.json
+//	go run ./bench/harness -describe    # the machine line alone
 //
 // It exits 0 whether or not the targets are met, since it measures and does
 // not judge, and 2 with a one-line error when the spec is bad, a file it
@@ -19,6 +20,7 @@ package main
 import (
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"runtime/debug"
@@ -30,13 +32,19 @@ func main() {
 	only := flag.String("only", "", "run only the case with this name")
 	out := flag.String("out", "", "also write the Markdown table to this file")
 	jsonOut := flag.String("json", "", "write every sample as JSON to this file")
+	noMachine := flag.Bool("no-machine", false, "leave the machine line out of the table (for a report that gives it once, from -describe)")
+	describe := flag.Bool("describe", false, "print the machine line and exit")
 	flag.Usage = func() {
 		fmt.Fprintf(flag.CommandLine.Output(),
-			"usage: harness [-runs N] [-warmup N] [-only NAME] [-out table.md] [-json results.json] spec.json\n")
+			"usage: harness [-runs N] [-warmup N] [-only NAME] [-out table.md] [-json results.json] [-no-machine] spec.json\n       harness -describe\n")
 		flag.PrintDefaults()
 	}
 	flag.Parse()
 
+	if *describe {
+		fmt.Printf("Machine: %s.\n", describeMachine())
+		return
+	}
 	if flag.NArg() != 1 {
 		fail("want exactly one spec file argument, got %d", flag.NArg())
 	}
@@ -61,22 +69,16 @@ func main() {
 	}
 
 	machine := describeMachine()
-	runner := newExecRunner()
-	results := make([]Result, 0, len(cases))
-	for _, c := range cases {
-		fmt.Fprintf(os.Stderr, "harness: %s: %d warmup + %d measured pairs\n", c.Name, *warmup, *runs)
-		// Keep the harness's own peak RSS, which every child inherits as a
-		// floor, as low as it can be.
-		debug.FreeOSMemory()
-		resetSelfPeakRSS()
-		pair, err := alternate(runner, &c.Reference, &c.Subject, *warmup, *runs)
-		if err != nil {
-			fail("case %q: %v", c.Name, err)
-		}
-		results = append(results, summarize(c, pair, selfPeakRSSKiB()))
+	results, err := measure(newExecRunner(), cases, *runs, *warmup, os.Stderr)
+	if err != nil {
+		fail("%v", err)
 	}
 
-	table := renderTable(machine, *runs, *warmup, results)
+	shown := &machine
+	if *noMachine {
+		shown = nil
+	}
+	table := renderTable(shown, *runs, *warmup, results)
 	fmt.Print(table)
 	if *out != "" {
 		if err := os.WriteFile(*out, []byte(table), 0o644); err != nil {
@@ -92,6 +94,26 @@ func main() {
 			fail("%v", err)
 		}
 	}
+}
+
+// measure runs every case, each with its own runs and warmup when it has
+// them (else runs and warmup), reporting progress on progress.
+func measure(r Runner, cases []Case, runs, warmup int, progress io.Writer) ([]Result, error) {
+	results := make([]Result, 0, len(cases))
+	for _, c := range cases {
+		n, w := c.runsOr(runs), c.warmupOr(warmup)
+		fmt.Fprintf(progress, "harness: %s: %d warmup + %d measured pairs\n", c.Name, w, n)
+		// Keep the harness's own peak RSS, which every child inherits as a
+		// floor, as low as it can be.
+		debug.FreeOSMemory()
+		resetSelfPeakRSS()
+		pair, err := alternate(r, &c.Reference, &c.Subject, w, n)
+		if err != nil {
+			return nil, fmt.Errorf("case %q: %w", c.Name, err)
+		}
+		results = append(results, summarize(c, pair, selfPeakRSSKiB()))
+	}
+	return results, nil
 }
 
 // checkWritableDir reports an error when path is not empty and the directory

@@ -7,26 +7,33 @@ import (
 
 // jsonReport is the layout of the -json file.
 type jsonReport struct {
-	Machine Machine    `json:"machine"`
-	Runs    int        `json:"runs"`
-	Warmup  int        `json:"warmup"`
-	Cases   []jsonCase `json:"cases"`
+	Machine Machine `json:"machine"`
+	// Runs and Warmup are the defaults; each case gives its own.
+	Runs   int        `json:"runs"`
+	Warmup int        `json:"warmup"`
+	Cases  []jsonCase `json:"cases"`
 }
 
 // jsonCase is one case in the -json file. Statistics that are not finite
 // numbers are null.
 type jsonCase struct {
-	Name              string   `json:"name"`
-	Target            string   `json:"target,omitempty"`
-	MaxRatio          float64  `json:"max_ratio,omitempty"`
-	ReferenceMedianMS *float64 `json:"reference_median_ms"`
-	SubjectMedianMS   *float64 `json:"subject_median_ms"`
-	SubjectP90MS      *float64 `json:"subject_p90_ms"`
-	Ratio             *float64 `json:"ratio"`
-	Met               *bool    `json:"met"`
-	HarnessPeakRSSKiB int64    `json:"harness_peak_rss_kib"`
-	Reference         jsonSide `json:"reference"`
-	Subject           jsonSide `json:"subject"`
+	Name              string            `json:"name"`
+	Target            string            `json:"target,omitempty"`
+	MaxRatio          float64           `json:"max_ratio,omitempty"`
+	ReferenceMedianMS *float64          `json:"reference_median_ms"`
+	SubjectMedianMS   *float64          `json:"subject_median_ms"`
+	SubjectP90MS      *float64          `json:"subject_p90_ms"`
+	Ratio             *float64          `json:"ratio"`
+	Met               *bool             `json:"met"`
+	Runs              int               `json:"runs"`
+	Warmup            int               `json:"warmup"`
+	MaxRSSMiB         float64           `json:"max_rss_mib,omitempty"`
+	RSSTarget         string            `json:"rss_target,omitempty"`
+	RSSMet            *bool             `json:"rss_met,omitempty"`
+	Labels            map[string]string `json:"labels,omitempty"`
+	HarnessPeakRSSKiB int64             `json:"harness_peak_rss_kib"`
+	Reference         jsonSide          `json:"reference"`
+	Subject           jsonSide          `json:"subject"`
 }
 
 // jsonSide is one command of a case in the -json file. The sample arrays
@@ -59,6 +66,11 @@ func marshalResults(m Machine, runs, warmup int, results []Result) ([]byte, erro
 			SubjectMedianMS:   finite(r.SubjectMedian),
 			SubjectP90MS:      finite(r.SubjectP90),
 			Ratio:             finite(r.Ratio),
+			Runs:              r.Case.runsOr(runs),
+			Warmup:            r.Case.warmupOr(warmup),
+			MaxRSSMiB:         r.Case.MaxRSSMiB,
+			RSSTarget:         r.Case.RSSTarget,
+			Labels:            r.Case.Labels,
 			HarnessPeakRSSKiB: r.HarnessPeakRSSKiB,
 			Reference:         newJSONSide(&r.Case.Reference, r.Pair.Reference),
 			Subject:           newJSONSide(&r.Case.Subject, r.Pair.Subject),
@@ -66,6 +78,10 @@ func marshalResults(m Machine, runs, warmup int, results []Result) ([]byte, erro
 		if r.HasTarget {
 			met := r.Met
 			jc.Met = &met
+		}
+		if r.HasRSSTarget {
+			met := r.RSSMet
+			jc.RSSMet = &met
 		}
 		rep.Cases = append(rep.Cases, jc)
 	}

@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 )
 
@@ -34,6 +35,48 @@ type Case struct {
 	Reference Command `json:"reference"`
 	// Subject is the command being measured.
 	Subject Command `json:"subject"`
+	// Runs and Warmup, when set, replace -runs and -warmup for this case, so
+	// that a case whose commands take seconds can be measured fewer times.
+	Runs   int  `json:"runs,omitempty"`
+	Warmup *int `json:"warmup,omitempty"`
+	// MaxRSSMiB is the largest peak RSS of the subject, in MiB, that meets
+	// the case's memory target. Zero means the case has no memory target.
+	MaxRSSMiB float64 `json:"max_rss_mib,omitempty"`
+	// RSSTarget is the human-readable memory target shown in the table. When
+	// empty it is derived from MaxRSSMiB.
+	RSSTarget string `json:"rss_target,omitempty"`
+	// Labels are free-form values copied to the -json output for the tools
+	// that read it (such as bench/scaling); the harness does not use them.
+	Labels map[string]string `json:"labels,omitempty"`
+}
+
+// runsOr is the number of measured pairs of c: its own, else def.
+func (c *Case) runsOr(def int) int {
+	if c.Runs > 0 {
+		return c.Runs
+	}
+	return def
+}
+
+// warmupOr is the number of warmup pairs of c: its own, else def.
+func (c *Case) warmupOr(def int) int {
+	if c.Warmup != nil {
+		return *c.Warmup
+	}
+	return def
+}
+
+// speedUp tells whether the target of c is a speed-up: a subject that must
+// be faster than its reference (a max_ratio below 1).
+func (c *Case) speedUp() bool { return c.MaxRatio > 0 && c.MaxRatio < 1 }
+
+// defaultTarget is the target text derived from max_ratio: "≤ 1.3×", or
+// for a speed-up "≥ 20× faster".
+func defaultTarget(maxRatio float64) string {
+	if maxRatio < 1 {
+		return "≥ " + strconv.FormatFloat(1/maxRatio, 'g', 4, 64) + "× faster"
+	}
+	return fmt.Sprintf("≤ %g×", maxRatio)
 }
 
 // Command describes one process to start.
@@ -102,7 +145,19 @@ func parseSpec(data []byte) (*Spec, error) {
 			return nil, fmt.Errorf("case %q: negative max_ratio", c.Name)
 		}
 		if c.Target == "" && c.MaxRatio > 0 {
-			c.Target = fmt.Sprintf("≤ %g×", c.MaxRatio)
+			c.Target = defaultTarget(c.MaxRatio)
+		}
+		if c.Runs < 0 {
+			return nil, fmt.Errorf("case %q: negative runs", c.Name)
+		}
+		if c.Warmup != nil && *c.Warmup < 0 {
+			return nil, fmt.Errorf("case %q: negative warmup", c.Name)
+		}
+		if c.MaxRSSMiB < 0 {
+			return nil, fmt.Errorf("case %q: negative max_rss_mib", c.Name)
+		}
+		if c.RSSTarget == "" && c.MaxRSSMiB > 0 {
+			c.RSSTarget = fmt.Sprintf("≤ %g MiB", c.MaxRSSMiB)
 		}
 		if err := c.Reference.resolve(); err != nil {
 			return nil, fmt.Errorf("case %q: reference: %w", c.Name, err)

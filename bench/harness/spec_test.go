@@ -56,6 +56,12 @@ func TestParseSpec(t *testing.T) {
 			"subject": {"argv": [` + q(prog) + `]}}]}`, "stdin"},
 		{"dir is a file", `{"cases": [{"name": "a", "reference": {"argv": [` + q(prog) + `]},
 			"subject": {"argv": [` + q(prog) + `], "dir": ` + q(event) + `}}]}`, "not a directory"},
+		{"negative runs", `{"cases": [{"name": "a", "runs": -1,
+			"reference": {"argv": [` + q(prog) + `]}, "subject": {"argv": [` + q(prog) + `]}}]}`, "negative runs"},
+		{"negative warmup", `{"cases": [{"name": "a", "warmup": -1,
+			"reference": {"argv": [` + q(prog) + `]}, "subject": {"argv": [` + q(prog) + `]}}]}`, "negative warmup"},
+		{"negative max_rss_mib", `{"cases": [{"name": "a", "max_rss_mib": -1,
+			"reference": {"argv": [` + q(prog) + `]}, "subject": {"argv": [` + q(prog) + `]}}]}`, "negative max_rss_mib"},
 		{"bad env name", `{"cases": [{"name": "a", "reference": {"argv": [` + q(prog) + `]},
 			"subject": {"argv": [` + q(prog) + `], "env": {"A=B": "x"}}}]}`, "bad variable name"},
 	}
@@ -72,6 +78,43 @@ func TestParseSpec(t *testing.T) {
 				t.Errorf("error is not one line: %q", err)
 			}
 		})
+	}
+}
+
+func TestParseSpecCaseOptions(t *testing.T) {
+	prog, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := `"reference": {"argv": [` + q(prog) + `]}, "subject": {"argv": [` + q(prog) + `]}`
+	spec, err := parseSpec([]byte(`{"cases": [
+		{"name": "python", "max_ratio": 0.05, ` + cmd + `},
+		{"name": "big", "runs": 20, "warmup": 0, "max_rss_mib": 150, "labels": {"files": "100000"}, ` + cmd + `},
+		{"name": "texts", "max_ratio": 0.05, "target": "≥ 20× faster (seed 004)", "max_rss_mib": 20, "rss_target": "≤ 20 MiB (1 MiB event)", ` + cmd + `},
+		{"name": "defaults", ` + cmd + `}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	py, big, texts, defaults := spec.Cases[0], spec.Cases[1], spec.Cases[2], spec.Cases[3]
+	if py.Target != "≥ 20× faster" || !py.speedUp() {
+		t.Errorf("speed-up target = %q, speedUp %v", py.Target, py.speedUp())
+	}
+	if big.runsOr(200) != 20 || big.warmupOr(10) != 0 {
+		t.Errorf("own runs/warmup: %d/%d, want 20/0", big.runsOr(200), big.warmupOr(10))
+	}
+	if defaults.runsOr(200) != 200 || defaults.warmupOr(10) != 10 || defaults.speedUp() || defaults.Target != "" {
+		t.Errorf("defaults: runs %d, warmup %d, speedUp %v, target %q", defaults.runsOr(200), defaults.warmupOr(10), defaults.speedUp(), defaults.Target)
+	}
+	if big.RSSTarget != "≤ 150 MiB" || big.Labels["files"] != "100000" {
+		t.Errorf("rss target %q, labels %v", big.RSSTarget, big.Labels)
+	}
+	if texts.Target != "≥ 20× faster (seed 004)" || texts.RSSTarget != "≤ 20 MiB (1 MiB event)" {
+		t.Errorf("given texts replaced: %q, %q", texts.Target, texts.RSSTarget)
+	}
+	for max, want := range map[float64]string{0.05: "≥ 20× faster", 0.3: "≥ 3.333× faster", 1.3: "≤ 1.3×", 2: "≤ 2×"} {
+		if got := defaultTarget(max); got != want {
+			t.Errorf("defaultTarget(%g) = %q, want %q", max, got, want)
+		}
 	}
 }
 

@@ -14,6 +14,11 @@ type Result struct {
 	// HasTarget tells whether the case has a target; Met tells whether the
 	// ratio is within it.
 	HasTarget, Met bool
+	// HasRSSTarget tells whether the case has a memory target; RSSMet tells
+	// whether the subject's peak RSS over all its runs is within it. A peak
+	// shown as a bound ("≤ x", see subjectRSSIsBound) meets a target of at
+	// least x, since the true peak is at most x.
+	HasRSSTarget, RSSMet bool
 	// HarnessPeakRSSKiB is the harness's own peak RSS over the case, below
 	// which a child's reported peak RSS means nothing (see rss_unix.go).
 	HarnessPeakRSSKiB int64
@@ -32,6 +37,9 @@ func summarize(c Case, p Pair, harnessPeakKiB int64) Result {
 	}
 	r.Ratio = ratio(r.SubjectMedian, r.ReferenceMedian)
 	r.Met = r.HasTarget && !math.IsNaN(r.Ratio) && r.Ratio <= c.MaxRatio
+	r.HasRSSTarget = c.MaxRSSMiB > 0
+	peak := p.Subject.peakRSSKiB()
+	r.RSSMet = r.HasRSSTarget && peak > 0 && float64(peak) <= c.MaxRSSMiB*1024
 	return r
 }
 

@@ -1,0 +1,48 @@
+package main
+
+import (
+	"encoding/json"
+	"testing"
+)
+
+func TestMarshalResultsCaseOptions(t *testing.T) {
+	none := 0
+	c := Case{Name: "big", Runs: 2, Warmup: &none, MaxRSSMiB: 150, RSSTarget: "≤ 150 MiB",
+		Labels: map[string]string{"series": "check", "files": "100000"}}
+	r := summarize(c, Pair{Reference: side([]float64{1, 1}, 0, 0), Subject: side([]float64{3, 3}, 0, 100<<10)}, 4096)
+	data, err := marshalResults(Machine{}, 200, 10, []Result{r})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got struct {
+		Runs  int `json:"runs"`
+		Cases []struct {
+			Runs              int               `json:"runs"`
+			Warmup            int               `json:"warmup"`
+			MaxRSSMiB         float64           `json:"max_rss_mib"`
+			RSSMet            *bool             `json:"rss_met"`
+			Met               *bool             `json:"met"`
+			Labels            map[string]string `json:"labels"`
+			HarnessPeakRSSKiB int64             `json:"harness_peak_rss_kib"`
+			Subject           struct {
+				PeakRSSKiB int64 `json:"peak_rss_kib"`
+			} `json:"subject"`
+		} `json:"cases"`
+	}
+	if err := json.Unmarshal(data, &got); err != nil {
+		t.Fatal(err)
+	}
+	jc := got.Cases[0]
+	if got.Runs != 200 || jc.Runs != 2 || jc.Warmup != 0 {
+		t.Errorf("runs: default %d, case %d, warmup %d", got.Runs, jc.Runs, jc.Warmup)
+	}
+	if jc.MaxRSSMiB != 150 || jc.RSSMet == nil || !*jc.RSSMet || jc.Met != nil {
+		t.Errorf("rss target %v, rss_met %v, met %v", jc.MaxRSSMiB, jc.RSSMet, jc.Met)
+	}
+	if jc.Labels["series"] != "check" || jc.Labels["files"] != "100000" {
+		t.Errorf("labels %v", jc.Labels)
+	}
+	if jc.HarnessPeakRSSKiB != 4096 || jc.Subject.PeakRSSKiB != 100<<10 {
+		t.Errorf("peaks: harness %d, subject %d", jc.HarnessPeakRSSKiB, jc.Subject.PeakRSSKiB)
+	}
+}
