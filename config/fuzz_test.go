@@ -2,41 +2,13 @@ package config
 
 import (
 	"errors"
-	"path/filepath"
 	"reflect"
-	"strings"
 	"testing"
 
-	"github.com/rogpeppe/go-internal/txtar"
+	"github.com/massgen/massgen-hook/internal/fixtures"
 
 	"github.com/massgen/massgen-hook/match"
 )
-
-// fixtureFiles returns, once each, the contents of the files named *suffix
-// in the end-to-end fixtures (../testdata/script/*.txtar): real inputs to
-// seed the fuzz targets with.
-func fixtureFiles(tb testing.TB, suffix string) [][]byte {
-	tb.Helper()
-	archives, err := filepath.Glob(filepath.Join("..", "testdata", "script", "*.txtar"))
-	if err != nil || len(archives) == 0 {
-		tb.Fatalf("no fixtures in ../testdata/script (%v)", err)
-	}
-	seen := map[string]bool{}
-	var out [][]byte
-	for _, name := range archives {
-		ar, err := txtar.ParseFile(name)
-		if err != nil {
-			tb.Fatal(err)
-		}
-		for _, f := range ar.Files {
-			if strings.HasSuffix(f.Name, suffix) && !seen[string(f.Data)] {
-				seen[string(f.Data)] = true
-				out = append(out, f.Data)
-			}
-		}
-	}
-	return out
-}
 
 func FuzzParse(f *testing.F) {
 	for _, seed := range []string{
@@ -52,7 +24,7 @@ func FuzzParse(f *testing.F) {
 	} {
 		f.Add([]byte(seed))
 	}
-	for _, yaml := range fixtureFiles(f, ".yaml") {
+	for _, yaml := range fixtures.Files(f, ".yaml") {
 		f.Add(yaml)
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {

@@ -4,42 +4,15 @@ import (
 	"encoding/json"
 	"fmt"
 	"maps"
-	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
 	"testing"
 	"unicode/utf8"
 
-	"github.com/rogpeppe/go-internal/txtar"
+	"github.com/massgen/massgen-hook/internal/fixtures"
 	"go.yaml.in/yaml/v3"
 )
-
-// fixtureFiles returns, once each, the contents of the files named *suffix
-// in the end-to-end fixtures (../testdata/script/*.txtar): real inputs to
-// seed the fuzz targets with.
-func fixtureFiles(tb testing.TB, suffix string) [][]byte {
-	tb.Helper()
-	archives, err := filepath.Glob(filepath.Join("..", "testdata", "script", "*.txtar"))
-	if err != nil || len(archives) == 0 {
-		tb.Fatalf("no fixtures in ../testdata/script (%v)", err)
-	}
-	seen := map[string]bool{}
-	var out [][]byte
-	for _, name := range archives {
-		ar, err := txtar.ParseFile(name)
-		if err != nil {
-			tb.Fatal(err)
-		}
-		for _, f := range ar.Files {
-			if strings.HasSuffix(f.Name, suffix) && !seen[string(f.Data)] {
-				seen[string(f.Data)] = true
-				out = append(out, f.Data)
-			}
-		}
-	}
-	return out
-}
 
 // fixtureMatchers pairs every matcher: of the fixtures' configs with every
 // tool_name of their events.
@@ -55,14 +28,14 @@ func fixtureMatchers(tb testing.TB) [][2]string {
 			walk(c)
 		}
 	}
-	for _, data := range fixtureFiles(tb, ".yaml") {
+	for _, data := range fixtures.Files(tb, ".yaml") {
 		var doc yaml.Node
 		if yaml.Unmarshal(data, &doc) == nil {
 			walk(&doc)
 		}
 	}
 	tools := map[string]bool{}
-	for _, data := range fixtureFiles(tb, ".json") {
+	for _, data := range fixtures.Files(tb, ".json") {
 		var ev struct {
 			ToolName string `json:"tool_name"`
 		}

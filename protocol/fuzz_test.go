@@ -5,40 +5,13 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
-	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
 	"unicode/utf8"
 
-	"github.com/rogpeppe/go-internal/txtar"
+	"github.com/massgen/massgen-hook/internal/fixtures"
 )
-
-// fixtureFiles returns, once each, the contents of the files named *suffix
-// in the end-to-end fixtures (../testdata/script/*.txtar): real inputs to
-// seed the fuzz targets with.
-func fixtureFiles(tb testing.TB, suffix string) [][]byte {
-	tb.Helper()
-	archives, err := filepath.Glob(filepath.Join("..", "testdata", "script", "*.txtar"))
-	if err != nil || len(archives) == 0 {
-		tb.Fatalf("no fixtures in ../testdata/script (%v)", err)
-	}
-	seen := map[string]bool{}
-	var out [][]byte
-	for _, name := range archives {
-		ar, err := txtar.ParseFile(name)
-		if err != nil {
-			tb.Fatal(err)
-		}
-		for _, f := range ar.Files {
-			if strings.HasSuffix(f.Name, suffix) && !seen[string(f.Data)] {
-				seen[string(f.Data)] = true
-				out = append(out, f.Data)
-			}
-		}
-	}
-	return out
-}
 
 // FuzzParseEvent: any stdin is an event or an *InputError, never both and
 // never a panic; an accepted event is valid JSON (as encoding/json, which
@@ -60,7 +33,7 @@ func FuzzParseEvent(f *testing.F) {
 		f.Add([]byte(seed), "")
 		f.Add([]byte(seed), Stop)
 	}
-	for _, ev := range fixtureFiles(f, ".json") {
+	for _, ev := range fixtures.Files(f, ".json") {
 		f.Add(ev, "")
 	}
 	f.Fuzz(func(t *testing.T, raw []byte, want string) {

@@ -3,40 +3,12 @@ package redact
 import (
 	"bytes"
 	"encoding/json"
-	"path/filepath"
 	"reflect"
-	"strings"
 	"testing"
 	"unicode/utf8"
 
-	"github.com/rogpeppe/go-internal/txtar"
+	"github.com/massgen/massgen-hook/internal/fixtures"
 )
-
-// fixtureFiles returns, once each, the contents of the files named *suffix
-// in the end-to-end fixtures (../testdata/script/*.txtar): real inputs to
-// seed the fuzz targets with.
-func fixtureFiles(tb testing.TB, suffix string) [][]byte {
-	tb.Helper()
-	archives, err := filepath.Glob(filepath.Join("..", "testdata", "script", "*.txtar"))
-	if err != nil || len(archives) == 0 {
-		tb.Fatalf("no fixtures in ../testdata/script (%v)", err)
-	}
-	seen := map[string]bool{}
-	var out [][]byte
-	for _, name := range archives {
-		ar, err := txtar.ParseFile(name)
-		if err != nil {
-			tb.Fatal(err)
-		}
-		for _, f := range ar.Files {
-			if strings.HasSuffix(f.Name, suffix) && !seen[string(f.Data)] {
-				seen[string(f.Data)] = true
-				out = append(out, f.Data)
-			}
-		}
-	}
-	return out
-}
 
 // marker starts every planted secret. Masking can only cut text or insert
 // Mask, so it cannot create these letters: if they show up in the output,
@@ -62,7 +34,7 @@ func FuzzJSON(f *testing.F) {
 	}
 	// Whole events (the corpus redacts them) and their tool inputs (audit
 	// records and retry errors quote those).
-	for _, ev := range fixtureFiles(f, ".json") {
+	for _, ev := range fixtures.Files(f, ".json") {
 		f.Add(ev, "hunter2")
 		var fields struct {
 			ToolInput json.RawMessage `json:"tool_input"`
@@ -124,7 +96,7 @@ func FuzzString(f *testing.F) {
 	}
 	// Error texts and command lines from the fixtures' events, and their
 	// scratchpads (session-start quotes those).
-	for _, ev := range fixtureFiles(f, ".json") {
+	for _, ev := range fixtures.Files(f, ".json") {
 		var fields struct {
 			Error     string `json:"error"`
 			ToolInput struct {
@@ -139,7 +111,7 @@ func FuzzString(f *testing.F) {
 			}
 		}
 	}
-	for _, md := range fixtureFiles(f, ".md") {
+	for _, md := range fixtures.Files(f, ".md") {
 		f.Add(string(md))
 	}
 	f.Fuzz(func(t *testing.T, s string) {

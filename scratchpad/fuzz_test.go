@@ -5,39 +5,12 @@ import (
 	"encoding/json"
 	"errors"
 	"maps"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
-	"github.com/rogpeppe/go-internal/txtar"
+	"github.com/massgen/massgen-hook/internal/fixtures"
 )
-
-// fixtureFiles returns, once each, the contents of the files named *suffix
-// in the end-to-end fixtures (../testdata/script/*.txtar): real inputs to
-// seed the fuzz targets with.
-func fixtureFiles(tb testing.TB, suffix string) [][]byte {
-	tb.Helper()
-	archives, err := filepath.Glob(filepath.Join("..", "testdata", "script", "*.txtar"))
-	if err != nil || len(archives) == 0 {
-		tb.Fatalf("no fixtures in ../testdata/script (%v)", err)
-	}
-	seen := map[string]bool{}
-	var out [][]byte
-	for _, name := range archives {
-		ar, err := txtar.ParseFile(name)
-		if err != nil {
-			tb.Fatal(err)
-		}
-		for _, f := range ar.Files {
-			if strings.HasSuffix(f.Name, suffix) && !seen[string(f.Data)] {
-				seen[string(f.Data)] = true
-				out = append(out, f.Data)
-			}
-		}
-	}
-	return out
-}
 
 func FuzzMissingSections(f *testing.F) {
 	for _, seed := range []string{
@@ -51,7 +24,7 @@ func FuzzMissingSections(f *testing.F) {
 	} {
 		f.Add([]byte(seed), "Unresolved")
 	}
-	for _, md := range fixtureFiles(f, ".md") {
+	for _, md := range fixtures.Files(f, ".md") {
 		f.Add(md, "Summary")
 	}
 	f.Fuzz(func(t *testing.T, content []byte, extra string) {
@@ -101,7 +74,7 @@ func FuzzMissingSections(f *testing.F) {
 func FuzzCheck(f *testing.F) {
 	f.Add([]byte(complete), "spec-writer")
 	f.Add([]byte("\uFEFF## What I did\r\n"), "plugin:reviewer")
-	for _, md := range fixtureFiles(f, ".md") {
+	for _, md := range fixtures.Files(f, ".md") {
 		f.Add(md, "general-purpose")
 	}
 	f.Fuzz(func(t *testing.T, content []byte, agent string) {
@@ -177,7 +150,7 @@ func FuzzDirName(f *testing.F) {
 		"é", "%", "a%3Ab", "\x00", "\xff", strings.Repeat("a", 201)} {
 		f.Add(seed, "general-purpose")
 	}
-	for _, ev := range fixtureFiles(f, ".json") {
+	for _, ev := range fixtures.Files(f, ".json") {
 		var fields struct {
 			AgentType *string `json:"agent_type"`
 		}

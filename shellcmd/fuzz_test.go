@@ -4,39 +4,11 @@ import (
 	"encoding/json"
 	"errors"
 	"path"
-	"path/filepath"
 	"slices"
-	"strings"
 	"testing"
 
-	"github.com/rogpeppe/go-internal/txtar"
+	"github.com/massgen/massgen-hook/internal/fixtures"
 )
-
-// fixtureFiles returns, once each, the contents of the files named *suffix
-// in the end-to-end fixtures (../testdata/script/*.txtar): real inputs to
-// seed the fuzz targets with.
-func fixtureFiles(tb testing.TB, suffix string) [][]byte {
-	tb.Helper()
-	archives, err := filepath.Glob(filepath.Join("..", "testdata", "script", "*.txtar"))
-	if err != nil || len(archives) == 0 {
-		tb.Fatalf("no fixtures in ../testdata/script (%v)", err)
-	}
-	seen := map[string]bool{}
-	var out [][]byte
-	for _, name := range archives {
-		ar, err := txtar.ParseFile(name)
-		if err != nil {
-			tb.Fatal(err)
-		}
-		for _, f := range ar.Files {
-			if strings.HasSuffix(f.Name, suffix) && !seen[string(f.Data)] {
-				seen[string(f.Data)] = true
-				out = append(out, f.Data)
-			}
-		}
-	}
-	return out
-}
 
 // benchSrc is a typical agent command line, about 200 characters.
 const benchSrc = `cd /Users/dalton/projects/teamwork && git add -A && git commit -m "Fix: validate task fields before saving (#388)" && npm test 2>&1 | grep -E "Test Files|failed" | head -20 > /tmp/test-output.txt`
@@ -79,7 +51,7 @@ func FuzzParse(f *testing.F) {
 	}
 	// The fixtures' Bash command lines (tool_input.command of their
 	// events, also Copilot's toolArgs.command), and their shell scripts.
-	for _, ev := range fixtureFiles(f, ".json") {
+	for _, ev := range fixtures.Files(f, ".json") {
 		var fields struct {
 			ToolInput struct {
 				Command string `json:"command"`
@@ -89,7 +61,7 @@ func FuzzParse(f *testing.F) {
 			f.Add(fields.ToolInput.Command)
 		}
 	}
-	for _, sh := range fixtureFiles(f, ".sh") {
+	for _, sh := range fixtures.Files(f, ".sh") {
 		f.Add(string(sh))
 	}
 	f.Fuzz(func(t *testing.T, src string) {

@@ -12,36 +12,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/rogpeppe/go-internal/txtar"
+	"github.com/massgen/massgen-hook/internal/fixtures"
 
 	"github.com/massgen/massgen-hook/internal/cli"
 )
-
-// fixtureFiles returns, once each, the contents of the files named *suffix
-// in the end-to-end fixtures (../../testdata/script/*.txtar): real inputs to
-// seed the fuzz targets with.
-func fixtureFiles(tb testing.TB, suffix string) [][]byte {
-	tb.Helper()
-	archives, err := filepath.Glob(filepath.Join("..", "..", "testdata", "script", "*.txtar"))
-	if err != nil || len(archives) == 0 {
-		tb.Fatalf("no fixtures in ../../testdata/script (%v)", err)
-	}
-	seen := map[string]bool{}
-	var out [][]byte
-	for _, name := range archives {
-		ar, err := txtar.ParseFile(name)
-		if err != nil {
-			tb.Fatal(err)
-		}
-		for _, f := range ar.Files {
-			if strings.HasSuffix(f.Name, suffix) && !seen[string(f.Data)] {
-				seen[string(f.Data)] = true
-				out = append(out, f.Data)
-			}
-		}
-	}
-	return out
-}
 
 // hookSubcommands are every hook subcommand of `massgen-hook --help`: each
 // reads one event on stdin and answers on stdout.
@@ -146,7 +120,7 @@ func FuzzHook(f *testing.F) {
 	// tool): each seed costs seven hook runs, and the baseline is part of
 	// the fuzz time. Their contents are the other targets' seeds.
 	shapes := map[string]bool{}
-	for _, ev := range fixtureFiles(f, ".json") {
+	for _, ev := range fixtures.Files(f, ".json") {
 		var fields map[string]json.RawMessage
 		if json.Unmarshal(ev, &fields) != nil || fields["hook_event_name"] == nil && fields["sessionId"] == nil {
 			continue // an expected answer, a settings file
