@@ -18,9 +18,10 @@ const AuditFile = "audit.jsonl"
 // bound on a hook that runs on every tool call.
 const MaxAuditBytes = 8 << 20
 
-// Audit appends one record to the audit trail. A single write of one line to
-// a file opened for appending is atomic among concurrent hooks on local
-// filesystems, so lines never interleave.
+// Audit appends one record to the audit trail, under the trail's lock: a
+// check for a torn last line (see torn) is only true while no other hook
+// is halfway through its own append, and a rotation must not move the file
+// from under a writer.
 func (d *Dir) Audit(record any) error {
 	line, err := json.Marshal(record)
 	if err != nil {
@@ -34,7 +35,12 @@ func (d *Dir) Audit(record any) error {
 	if limit <= 0 {
 		limit = MaxAuditBytes
 	}
-	if err := d.rotate(path, limit-int64(len(line))-1); err != nil {
+	l := flock.New(path + ".lock")
+	if err := l.Lock(); err != nil {
+		return fmt.Errorf("locking audit trail %s: %w", path, err)
+	}
+	defer func() { _ = l.Unlock() }()
+	if err := rotate(path, limit-int64(len(line))-1); err != nil {
 		return err
 	}
 	f, err := os.OpenFile(path, os.O_RDWR|os.O_APPEND|os.O_CREATE, 0o600)
@@ -58,8 +64,8 @@ func (d *Dir) Audit(record any) error {
 }
 
 // torn reports whether f, a JSON-lines file, ends inside a line. Every
-// whole write ends in a newline, and appends of one line are atomic, so
-// only a failed write leaves anything else.
+// whole write ends in a newline, so under the lock only a failed write
+// leaves anything else.
 func torn(f *os.File) bool {
 	info, err := f.Stat()
 	if err != nil || info.Size() == 0 {
@@ -70,19 +76,9 @@ func torn(f *os.File) bool {
 	return err == nil && last[0] != '\n'
 }
 
-// rotate moves the audit trail aside when it is over limit bytes. The size is
-// checked without a lock (one stat per line); only a rotation takes the lock
-// and checks again, so two hooks never rotate the same file twice. A writer
-// still holding the old file finishes its line in audit.jsonl.1: nothing is lost.
-func (d *Dir) rotate(path string, limit int64) error {
-	if info, err := os.Stat(path); err != nil || info.Size() <= limit {
-		return nil
-	}
-	l := flock.New(path + ".lock")
-	if err := l.Lock(); err != nil {
-		return fmt.Errorf("locking audit trail %s: %w", path, err)
-	}
-	defer func() { _ = l.Unlock() }()
+// rotate moves the audit trail aside when it is over limit bytes. The caller
+// holds the trail's lock.
+func rotate(path string, limit int64) error {
 	if info, err := os.Stat(path); err != nil || info.Size() <= limit {
 		return nil
 	}
