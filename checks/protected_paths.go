@@ -151,13 +151,10 @@ func (p *protectedPaths) Check(_ context.Context, call *engine.Call) (engine.Ver
 		return engine.Verdict{Notes: []string{fmt.Sprintf("could not read the Bash command (%v); it went unchecked", err)}}, nil
 	}
 	for _, c := range script.Commands {
-		for _, w := range c.Writes() {
-			if v := g.word(w, c.Dir, true); v != nil {
-				return g.verdict(v), nil
-			}
-		}
-		for _, w := range c.Reads() {
-			if v := g.word(w, c.Dir, false); v != nil {
+		for _, e := range c.Effects() {
+			// Giving a protected file another name is writing it: what is
+			// done through the new name is done to it.
+			if v := g.word(e.Path, c.Dir, e.Op != shellcmd.Read); v != nil {
 				return g.verdict(v), nil
 			}
 		}

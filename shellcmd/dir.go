@@ -41,8 +41,7 @@ func terminates(s *syntax.Stmt) bool {
 // cdDir returns the directory `cd args` moves the shell to from dir, or ""
 // when it cannot be known. CDPATH is not consulted.
 func cdDir(args []Word, home, dir string) string {
-	_, _, i := scanOpts(args, &cdSpec, false)
-	switch ops := args[i:]; len(ops) {
+	switch ops := args[cdOptions.Parse(args).Rest:]; len(ops) {
 	case 0:
 		return home
 	case 1:
@@ -58,8 +57,8 @@ func cdDir(args []Word, home, dir string) string {
 	}
 }
 
-// cdSpec: cd's options (-L, -P, -e, -@) take no argument.
-var cdSpec = optSpec{}
+// cdOptions: bash's cd takes -L, -P, -e and -@, none with an argument.
+var cdOptions = &OptionTable{Short: "LPe@"}
 
 // chdir resolves to against dir like chdir(2) with logical .. handling,
 // as bash's cd does by default. It returns "" when either is unknown.

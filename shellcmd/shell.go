@@ -15,23 +15,26 @@ var shells = map[string]bool{
 }
 
 var (
-	// suSpec: util-linux su permutes, so `su - user -c CMD` works.
-	suSpec   = optSpec{short: "cgGsw", long: []string{"command", "group", "supp-group", "shell", "whitelist-environment"}}
-	fishSpec = optSpec{short: "cCdDo", long: []string{"command", "init-command", "debug", "debug-output", "debug-stack-frames", "features"}}
+	// suOptions: util-linux su permutes, so `su - user -c CMD` works.
+	suOptions = &OptionTable{Short: "c:flmPps:g:G:w:hV", Abbrev: true, Permute: true,
+		Long: "command= session-command= fast group= supp-group= login preserve-environment pty " +
+			"shell= whitelist-environment= help version"}
+	fishOptions = &OptionTable{Short: "c:C:d:D:o:ilnpPvhf:", Abbrev: true,
+		Long: "command= init-command= debug= debug-output= debug-stack-frames= features= interactive " +
+			"login no-execute profile= profile-startup= private print-rusage-self no-config version help"}
 )
 
 // shellScript finds the -c string of a shell's arguments.
 func shellScript(base string, args []Word) (Word, bool) {
 	switch base {
 	case "su", "fish":
-		spec, permute := &suSpec, true
+		opts := suOptions
 		if base == "fish" {
-			spec, permute = &fishSpec, false
+			opts = fishOptions
 		}
-		opts, _, _ := scanOpts(args, spec, permute)
-		for _, o := range opts {
-			if o.is('c', "command") && o.hasVal {
-				return o.val, true
+		for _, o := range opts.Parse(args).Opts {
+			if o.Is('c', "command") && o.HasVal {
+				return o.Val, true
 			}
 		}
 		return Word{}, false
@@ -140,7 +143,9 @@ func (w *walker) inner(tag, src string, lang syntax.LangVariant, c ctx, dir stri
 	return w.stmts(f.Stmts, c, dir)
 }
 
-var envSpec = optSpec{short: "uCSPa", long: []string{"unset", "chdir", "split-string", "argv0"}}
+var envOptions = &OptionTable{Short: "i0u:C:S:vP:a:", Abbrev: true,
+	Long: "ignore-environment null unset= chdir= split-string= argv0= block-signal[=] " +
+		"default-signal[=] ignore-signal[=] list-signal-handling debug help version"}
 
 // unwrapEnv reads env [-i] [-u NAME] [-C DIR] [-S STRING] [NAME=VALUE]...
 // CMD. The words of -S STRING come before the remaining arguments, and
@@ -148,16 +153,17 @@ var envSpec = optSpec{short: "uCSPa", long: []string{"unset", "chdir", "split-st
 func (w *walker) unwrapEnv(args []Word, c ctx, dir string) wrapped {
 	var u wrapped
 	for range maxDepth { // each -S round reads a shorter string
-		opts, _, i := scanOpts(args, &envSpec, false)
+		l := envOptions.Parse(args)
+		i := l.Rest
 		var split []Word
 		splitting := false
-		for _, o := range opts {
+		for _, o := range l.Opts {
 			switch {
-			case o.is('C', "chdir") && o.hasVal:
-				u.dir, u.hasDir = o.val, true
-			case o.is('S', "split-string") && o.hasVal:
+			case o.Is('C', "chdir") && o.HasVal:
+				u.dir, u.hasDir = o.Val, true
+			case o.Is('S', "split-string") && o.HasVal:
 				var ok bool
-				if split, ok = w.splitString(o.val, c, dir); !ok {
+				if split, ok = w.splitString(o.Val, c, dir); !ok {
 					return wrapped{}
 				}
 				splitting = true

@@ -91,65 +91,72 @@ func (w *walker) run(words []Word, redirs []Redirect, c ctx, dir string) string 
 	return dir
 }
 
-// Option specs of the wrappers, from their GNU, sudo, util-linux and BSD
-// manuals. Only options taking an argument matter.
+// Option tables of the wrappers, from sudo 1.9, GNU coreutils 9,
+// findutils 4.9, util-linux 2.38, OpenBSD doas and polkit's manuals.
 var (
-	sudoSpec = optSpec{short: "CDghpRrtTUu", long: []string{
-		"close-from", "chdir", "group", "host", "prompt", "chroot", "role",
-		"type", "command-timeout", "other-user", "user"}}
-	wrapperSpecs = map[string]*optSpec{
-		"xargs": {short: "adEILnPsJRS", optional: "eil", long: []string{
-			"arg-file", "delimiter", "max-args", "max-procs", "max-chars", "process-slot-var"}},
-		"doas":    {short: "uC"},
-		"pkexec":  {long: []string{"user"}},
-		"nice":    {short: "n", long: []string{"adjustment"}},
-		"nohup":   {},
-		"setsid":  {},
-		"time":    {short: "fo", long: []string{"format", "output"}},
-		"stdbuf":  {short: "ioe", long: []string{"input", "output", "error"}},
-		"exec":    {short: "a"},
-		"command": {},
+	sudoOptions = &OptionTable{Short: "AbBEeHiKklnPSsVvh::D:C:g:p:R:r:t:T:U:u:", Abbrev: true,
+		Long: "askpass background bell close-from= chdir= preserve-env[=] edit group= set-home help " +
+			"host= login remove-timestamp reset-timestamp list non-interactive preserve-groups prompt= " +
+			"chroot= role= stdin shell type= command-timeout= other-user= user= version validate"}
+	wrapperOptions = map[string]*OptionTable{
+		"xargs": {Short: "0a:d:E:e::I:i::L:l::n:oP:prs:txJ:R:S:", Abbrev: true,
+			Long: "null arg-file= delimiter= eof[=] replace[=] max-lines[=] max-args= open-tty " +
+				"max-procs= interactive process-slot-var= no-run-if-empty max-chars= show-limits " +
+				"verbose exit help version"},
+		"doas":    {Short: "nsu:C:L"},
+		"pkexec":  {Abbrev: true, Long: "user= disable-internal-agent keep-cwd help version"},
+		"nice":    {Short: "n:", Abbrev: true, Long: "adjustment= help version"},
+		"nohup":   {Abbrev: true, Long: "help version"},
+		"setsid":  {Short: "cfwhV", Abbrev: true, Long: "ctty fork wait help version"},
+		"time":    {Short: "apqvf:o:", Abbrev: true, Long: "append portability quiet verbose format= output= help version"},
+		"stdbuf":  {Short: "i:o:e:", Abbrev: true, Long: "input= output= error= help version"},
+		"exec":    {Short: "cla:"},
+		"command": {Short: "pvV"},
 		"builtin": {},
 	}
-	timeoutSpec = optSpec{short: "sk", long: []string{"signal", "kill-after"}}
-	ioniceSpec  = optSpec{short: "cnpPu", long: []string{"class", "classdata", "pid", "pgid", "uid"}}
-	chrtSpec    = optSpec{short: "TPD", long: []string{"sched-runtime", "sched-period", "sched-deadline"}}
+	timeoutOptions = &OptionTable{Short: "k:s:v", Abbrev: true,
+		Long: "preserve-status foreground kill-after= signal= verbose help version"}
+	ioniceOptions = &OptionTable{Short: "c:n:p:P:tu:hV", Abbrev: true,
+		Long: "class= classdata= pid= pgid= ignore uid= help version"}
+	chrtOptions = &OptionTable{Short: "abdefiormRpvhVT:P:D:", Abbrev: true,
+		Long: "all-tasks batch deadline ext fifo idle other rr reset-on-fork max pid verbose help " +
+			"version sched-runtime= sched-period= sched-deadline="}
 )
 
 func unwrapSudo(args []Word) wrapped {
-	opts, _, i := scanOpts(args, &sudoSpec, false)
+	l := sudoOptions.Parse(args)
 	var u wrapped
-	for _, o := range opts {
+	for _, o := range l.Opts {
 		switch {
-		case o.is('e', "edit"), o.is('l', "list"), o.is('v', "validate"),
-			o.is('K', "remove-timestamp"), o.is('V', "version"), o.is(0, "help"):
+		case o.Is('e', "edit"), o.Is('l', "list"), o.Is('v', "validate"),
+			o.Is('K', "remove-timestamp"), o.Is('V', "version"), o.Is(0, "help"):
 			return wrapped{} // sudo runs no command line
-		case o.is('D', "chdir") && o.hasVal:
-			u.dir, u.hasDir = o.val, true
+		case o.Is('D', "chdir") && o.HasVal:
+			u.dir, u.hasDir = o.Val, true
 		}
 	}
-	u.rest = args[skipAssigns(args, i):]
+	u.rest = args[skipAssigns(args, l.Rest):]
 	return u
 }
 
 // unwrapSimple unwraps the wrappers that take options and then a command.
 func unwrapSimple(base string, args []Word) wrapped {
-	opts, _, i := scanOpts(args, wrapperSpecs[base], false)
+	l := wrapperOptions[base].Parse(args)
 	switch base {
 	case "command":
-		if has(opts, 'v', "") || has(opts, 'V', "") {
+		if l.Has('v', "") || l.Has('V', "") {
 			return wrapped{} // command -v only looks the name up
 		}
 	case "doas":
-		if has(opts, 'C', "") || has(opts, 's', "") {
+		if l.Has('C', "") || l.Has('s', "") {
 			return wrapped{} // checks a config, or starts a shell
 		}
 	}
-	return wrapped{rest: args[i:]}
+	return wrapped{rest: args[l.Rest:]}
 }
 
 func unwrapTimeout(args []Word) wrapped {
-	_, _, i := scanOpts(args, &timeoutSpec, false)
+	i := timeoutOptions.Parse(args).Rest
 	if i+1 >= len(args) {
 		return wrapped{}
 	}
@@ -157,16 +164,17 @@ func unwrapTimeout(args []Word) wrapped {
 }
 
 func unwrapIonice(args []Word) wrapped {
-	opts, _, i := scanOpts(args, &ioniceSpec, false)
-	if has(opts, 'p', "pid") || has(opts, 'P', "pgid") || has(opts, 'u', "uid") {
+	l := ioniceOptions.Parse(args)
+	if l.Has('p', "pid") || l.Has('P', "pgid") || l.Has('u', "uid") {
 		return wrapped{} // sets the class of running processes
 	}
-	return wrapped{rest: args[i:]}
+	return wrapped{rest: args[l.Rest:]}
 }
 
 func unwrapChrt(args []Word) wrapped {
-	opts, _, i := scanOpts(args, &chrtSpec, false)
-	if has(opts, 'p', "pid") || has(opts, 'm', "max") {
+	l := chrtOptions.Parse(args)
+	i := l.Rest
+	if l.Has('p', "pid") || l.Has('m', "max") {
 		return wrapped{}
 	}
 	if i < len(args) && isNumber(args[i]) {

@@ -30,7 +30,7 @@ func TestWritesReads(t *testing.T) {
 		{`cp -r a b dest`, []string{"dest"}, []string{"a", "b"}},
 		{`cp -t dest a b`, []string{"dest"}, []string{"a", "b"}},
 		{`cp --suffix .x a b`, []string{"b"}, []string{"a"}},
-		{`install -m 644 -o root f /usr/local/bin/f`, []string{"/usr/local/bin/f"}, nil},
+		{`install -m 644 -o root f /usr/local/bin/f`, []string{"/usr/local/bin/f"}, []string{"f"}},
 		{`install -d -m 755 d1 d2`, []string{"d1", "d2"}, nil},
 		{`ln -sf target link`, []string{"link"}, nil},
 		{`ln -s /x/y`, []string{"y"}, nil},

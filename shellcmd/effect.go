@@ -1,0 +1,146 @@
+package shellcmd
+
+// Op is what a command does to a path.
+type Op uint8
+
+const (
+	// Read shows the file's content to whoever runs the command, or sends
+	// it on: printed, uploaded (curl -d @f), copied or moved elsewhere.
+	Read Op = iota + 1
+	// Write creates the file or changes its content.
+	Write
+	// Delete removes the name: rm, unlink, mv's source. A symlink named
+	// without a trailing slash is removed itself, not its target.
+	Delete
+	// Move takes the name away, the content going on under another name
+	// (mv's source): the name is gone as for Delete, but nothing is
+	// destroyed.
+	Move
+	// Meta changes the file's mode, owner or times (chmod, chown, touch).
+	Meta
+	// Link gives the file another name (ln's source): whatever is later
+	// done through the new name is done to it.
+	Link
+)
+
+func (o Op) String() string {
+	switch o {
+	case Read:
+		return "read"
+	case Write:
+		return "write"
+	case Delete:
+		return "delete"
+	case Move:
+		return "move"
+	case Meta:
+		return "meta"
+	case Link:
+		return "link"
+	}
+	return "?"
+}
+
+// Effect is one thing a command does to one path.
+type Effect struct {
+	Op   Op
+	Path Word
+	// Tree: the effect reaches everything below Path too (rm -r, chmod -R,
+	// cp -r's source, find -delete's starting points).
+	Tree bool
+}
+
+// effects says what one command does to files, given its arguments. Each
+// lives in the file named for the command or its family.
+type effects func(c *Command) []Effect
+
+// commandEffects maps a program's name to what it does to files: the one
+// place to look up how massgen-hook reads a command.
+//
+//	rm.go:      rm, rmdir, unlink, shred
+//	writers.go: tee, touch, mkdir, truncate
+//	copy.go:    cp, mv, install, rsync, scp, ln
+//	modes.go:   chmod, chown, chgrp
+//	edit.go:    sed, gsed, perl, awk (and gawk, mawk, nawk)
+//	readers.go: cat, tac, head, tail, less, more, bat, nl, base64, od,
+//	            hexdump, strings, diff, xxd, grep, egrep, fgrep, rg
+//	dd.go:      dd
+//	net.go:     curl, wget
+//	find.go:    find (its -exec commands are listed as commands of their own)
+//	git.go:     git (its subcommands are read by Git, not here)
+var commandEffects = map[string]effects{
+	"rm": rmEffects, "rmdir": rmdirEffects, "unlink": unlinkEffects, "shred": shredEffects,
+	"tee": teeEffects, "touch": touchEffects, "mkdir": mkdirEffects, "truncate": truncateEffects,
+	"cp": copyEffects, "install": copyEffects, "rsync": copyEffects, "scp": copyEffects,
+	"mv": mvEffects, "ln": lnEffects,
+	"chmod": chmodEffects, "chown": chownEffects, "chgrp": chownEffects,
+	"sed": sedEffects, "gsed": sedEffects, "perl": perlEffects,
+	"awk": awkEffects, "gawk": awkEffects, "mawk": awkEffects, "nawk": awkEffects,
+	"cat": readerEffects, "tac": readerEffects, "head": readerEffects, "tail": readerEffects,
+	"nl": readerEffects, "od": readerEffects, "hexdump": readerEffects, "strings": readerEffects,
+	"less": pagerEffects, "more": pagerEffects, "bat": pagerEffects, "batcat": pagerEffects,
+	"base64": base64Effects, "diff": diffEffects, "xxd": xxdEffects,
+	"grep": grepEffects, "egrep": grepEffects, "fgrep": grepEffects, "rg": grepEffects,
+	"dd":   ddEffects,
+	"curl": curlEffects, "wget": wgetEffects,
+	"find": findEffects,
+}
+
+// Effects lists what the command does to files: its redirections first
+// (a writing redirection writes its target, < and <> read theirs), then
+// what the program does to its operands, as its file in this package
+// says. A path whose value is not known is listed with Known false rather
+// than dropped; a "-" meaning stdin or stdout is left out.
+func (c *Command) Effects() []Effect {
+	var out []Effect
+	for _, r := range c.Redirects {
+		if r.reads() {
+			out = append(out, Effect{Op: Read, Path: r.Target})
+		}
+		if r.writes() {
+			out = append(out, Effect{Op: Write, Path: r.Target})
+		}
+	}
+	if f, ok := commandEffects[c.Base()]; ok {
+		for _, e := range f(c) {
+			if e.Path.Known && e.Path.Value == "-" && e.Op != Delete {
+				continue
+			}
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// Writes returns the paths the command writes, deletes, moves or changes
+// the mode of: its effects other than Read and Link.
+func (c *Command) Writes() []Word {
+	var out []Word
+	for _, e := range c.Effects() {
+		if e.Op != Read && e.Op != Link {
+			out = append(out, e.Path)
+		}
+	}
+	return out
+}
+
+// Reads returns the paths whose content the command reads: its Read
+// effects.
+func (c *Command) Reads() []Word {
+	var out []Word
+	for _, e := range c.Effects() {
+		if e.Op == Read {
+			out = append(out, e.Path)
+		}
+	}
+	return out
+}
+
+// all gives each of ws the same op.
+func all(op Op, tree bool, ws []Word) []Effect {
+	out := make([]Effect, 0, len(ws))
+	for _, w := range ws {
+		out = append(out, Effect{Op: op, Path: w, Tree: tree})
+	}
+	return out
+}

@@ -1,0 +1,82 @@
+package shellcmd
+
+// The downloaders: curl 7.88 and GNU wget 1.21 option tables. curl reads
+// long options only whole; wget takes any unique prefix.
+var (
+	curlOptions = &OptionTable{Short: "aE:K:C:b:c:d:qD:fF:P:GgIH:h:0ik46jlLMm:n:No:Z#xU:pQ:r:e:JORX:SsY:y:23t:z:1T:Bu:A:vVw:", Permute: true,
+		Long: "abstract-unix-socket= alt-svc= anyauth append aws-sigv4= basic cacert= capath= cert= " +
+			"cert-status cert-type= ciphers= compressed compressed-ssh config= connect-timeout= " +
+			"connect-to= continue-at= cookie= cookie-jar= create-dirs create-file-mode= crlf " +
+			"crlfile= curves= data= data-ascii= data-binary= data-raw= data-urlencode= delegation= " +
+			"digest disable disable-eprt disable-epsv disallow-username-in-url dns-interface= " +
+			"dns-ipv4-addr= dns-ipv6-addr= dns-servers= doh-cert-status doh-insecure doh-url= " +
+			"dump-header= egd-file= engine= etag-compare= etag-save= expect100-timeout= fail " +
+			"fail-early fail-with-body false-start form= form-escape form-string= ftp-account= " +
+			"ftp-alternative-to-user= ftp-create-dirs ftp-method= ftp-pasv ftp-port= ftp-pret " +
+			"ftp-skip-pasv-ip ftp-ssl-ccc ftp-ssl-ccc-mode= ftp-ssl-control get globoff " +
+			"happy-eyeballs-timeout-ms= haproxy-protocol head header= help= hostpubmd5= " +
+			"hostpubsha256= hsts= http0.9 http1.0 http1.1 http2 http2-prior-knowledge http3 " +
+			"http3-only ignore-content-length include insecure interface= ipv4 ipv6 json= " +
+			"junk-session-cookies keepalive-time= key= key-type= krb= libcurl= limit-rate= list-only " +
+			"local-port= location location-trusted login-options= mail-auth= mail-from= mail-rcpt= " +
+			"mail-rcpt-allowfails manual max-filesize= max-redirs= max-time= metalink negotiate " +
+			"netrc netrc-file= netrc-optional next no-alpn no-buffer no-clobber no-keepalive no-npn " +
+			"no-progress-meter no-sessionid noproxy= ntlm ntlm-wb oauth2-bearer= output= output-dir= " +
+			"parallel parallel-immediate parallel-max= pass= path-as-is pinnedpubkey= post301 " +
+			"post302 post303 preproxy progress-bar proto= proto-default= proto-redir= proxy " +
+			"proxy-anyauth proxy-basic proxy-cacert= proxy-capath= proxy-cert= proxy-cert-type= " +
+			"proxy-ciphers= proxy-crlfile= proxy-digest proxy-header= proxy-insecure proxy-key= " +
+			"proxy-key-type= proxy-negotiate proxy-ntlm proxy-pass= proxy-pinnedpubkey= " +
+			"proxy-service-name= proxy-ssl-allow-beast proxy-ssl-auto-client-cert " +
+			"proxy-tls13-ciphers= proxy-tlsauthtype= proxy-tlspassword= proxy-tlsuser= proxy-tlsv1 " +
+			"proxy-user= proxy1.0= proxytunnel pubkey= quote= random-file= range= rate= raw referer= " +
+			"remote-header-name remote-name remote-name-all remote-time remove-on-error request= " +
+			"request-target= resolve= retry= retry-all-errors retry-connrefused retry-delay= " +
+			"retry-max-time= sasl-authzid= sasl-ir service-name= show-error silent socks4= socks4a= " +
+			"socks5= socks5-basic socks5-gssapi socks5-gssapi-nec socks5-gssapi-service= " +
+			"socks5-hostname= speed-limit= speed-time= ssl ssl-allow-beast ssl-auto-client-cert " +
+			"ssl-no-revoke ssl-reqd ssl-revoke-best-effort sslv2 sslv3 stderr= styled-output " +
+			"suppress-connect-headers tcp-fastopen tcp-nodelay telnet-option= tftp-blksize= " +
+			"tftp-no-options time-cond= tls-max= tls13-ciphers= tlsauthtype= tlspassword= tlsuser= " +
+			"tlsv1 tlsv1.0 tlsv1.1 tlsv1.2 tlsv1.3 tr-encoding trace= trace-ascii= trace-time " +
+			"unix-socket= upload-file= url= url-query= use-ascii user= user-agent= verbose version " +
+			"write-out= xattr"}
+	wgetOptions = &OptionTable{Short: "Vhbe:o:a:dqvi:FB:t:O:cNST:w:Q:46xP:EU:rl:kKmpA:R:D:HLI:X:", Abbrev: true, Permute: true,
+		Long: "version help background execute= output-file= append-output= debug quiet verbose " +
+			"report-speed= input-file= force-html base= config= no-config rejected-log= tries= " +
+			"retry-connrefused retry-on-http-error= output-document= no-netrc continue start-pos= " +
+			"progress= show-progress timestamping no-if-modified-since no-use-server-timestamps " +
+			"server-response spider timeout= dns-timeout= connect-timeout= read-timeout= wait= " +
+			"waitretry= random-wait no-proxy quota= bind-address= limit-rate= no-dns-cache " +
+			"restrict-file-names= ignore-case inet4-only inet6-only prefer-family= user= password= " +
+			"ask-password use-askpass= no-iri local-encoding= remote-encoding= unlink xattr " +
+			"force-directories protocol-directories directory-prefix= cut-dirs= http-user= " +
+			"http-password= no-cache default-page= adjust-extension ignore-length header= " +
+			"compression= max-redirect proxy-user= proxy-password= referer= save-headers user-agent= " +
+			"no-http-keep-alive no-cookies load-cookies= save-cookies= keep-session-cookies " +
+			"post-data= post-file= method= body-data= body-file= content-disposition " +
+			"content-on-error auth-no-challenge secure-protocol= https-only no-check-certificate " +
+			"certificate= certificate-type= private-key= private-key-type= ca-certificate= " +
+			"ca-directory= crl-file= pinnedpubkey= ciphers= no-hsts hsts-file ftp-user= " +
+			"ftp-password= no-remove-listing no-glob no-passive-ftp preserve-permissions " +
+			"retr-symlinks ftps-implicit ftps-resume-ssl ftps-clear-data-connection " +
+			"ftps-fallback-to-ftp warc-file= warc-header= warc-max-size= warc-cdx warc-dedup= " +
+			"no-warc-compression no-warc-digests no-warc-keep-log warc-tempdir= recursive level= " +
+			"delete-after convert-links convert-file-only backups= backup-converted mirror " +
+			"page-requisites strict-comments accept= reject= accept-regex= reject-regex= regex-type= " +
+			"domains= exclude-domains= follow-ftp follow-tags= ignore-tags= span-hosts relative " +
+			"include-directories= trust-server-names exclude-directories="}
+)
+
+// curl writes -o/--output, -D/--dump-header and -c/--cookie-jar.
+func curlEffects(c *Command) []Effect {
+	l := curlOptions.Parse(c.Args)
+	return all(Write, false, append(append(l.Vals('o', "output"), l.Vals('D', "dump-header")...), l.Vals('c', "cookie-jar")...))
+}
+
+// wget writes -O/--output-document, -o/--output-file and
+// -a/--append-output.
+func wgetEffects(c *Command) []Effect {
+	l := wgetOptions.Parse(c.Args)
+	return all(Write, false, append(append(l.Vals('O', "output-document"), l.Vals('o', "output-file")...), l.Vals('a', "append-output")...))
+}
