@@ -1,6 +1,7 @@
 package checks
 
 import (
+	"fmt"
 	"path/filepath"
 
 	"github.com/tidwall/gjson"
@@ -56,4 +57,23 @@ func bashScript(call *engine.Call, sc shellCall) (script *shellcmd.Script, ok bo
 		return parsedBash{s, err}
 	}).(parsedBash)
 	return p.script, true, p.err
+}
+
+// unparsableRule is the id, in dangerous_commands' pack, of the rule
+// that fails closed on a command the parser cannot read: bash runs forms
+// the parser rejects (`! ; rm -rf /`), so "cannot read" must not pass as
+// "nothing dangerous".
+const unparsableRule = "unparsable"
+
+const unparsableInstead = "Rewrite it in plain form: simple commands joined by ;, && or |, with ordinary quoting."
+
+// unparsableWhat says why a command is refused.
+func unparsableWhat(err error) string {
+	return fmt.Sprintf("this command could not be parsed safely (%v), so what it would run cannot be checked", err)
+}
+
+// uncheckedNote is the note when a rule that was told to let unparsable
+// commands through does so.
+func uncheckedNote(err error) string {
+	return fmt.Sprintf("could not read the Bash command (%v); it went unchecked", err)
 }

@@ -44,6 +44,7 @@ type dangerRule struct {
 
 // dangerRules is the pack, in the order they are tried.
 var dangerRules = []dangerRule{
+	{id: unparsableRule, about: "a Bash command the parser cannot read (bash may still run it): rewrite it in plain form"},
 	{id: "recursive-delete", about: "rm -r of /, ~, the project root, a parent of it, or a path outside the project", check: recursiveDelete},
 	{id: "git-push-protected", about: "git push --force or --delete (or +refspec, :refspec, --mirror) to a protected branch", check: pushProtected},
 	{id: "git-reset-hard", about: "git reset --hard with uncommitted changes", check: resetHard},
@@ -139,7 +140,10 @@ func (d *dangerousCommands) Check(ctx context.Context, call *engine.Call) (engin
 		return engine.Verdict{}, nil
 	}
 	if err != nil {
-		return engine.Verdict{Notes: []string{fmt.Sprintf("could not read the Bash command (%v); it went unchecked", err)}}, nil
+		if d.on[unparsableRule] {
+			return denyDanger(unparsableRule, unparsableWhat(err), unparsableInstead), nil
+		}
+		return engine.Verdict{Notes: []string{uncheckedNote(err)}}, nil
 	}
 	dc := &dangerCall{dangerousCommands: d, shellCall: sc}
 	dc.script = script

@@ -580,10 +580,22 @@ func TestDangerOtherTools(t *testing.T) {
 	}
 }
 
+// TestDangerParseError: bash runs forms the parser rejects, so a command
+// that cannot be read is denied (rule unparsable); switched off, it passes
+// with a note.
 func TestDangerParseError(t *testing.T) {
 	g := newGuardEnv(t)
-	d := newDanger(t, "")
-	for _, command := range []string{`rm -rf "/`, "rm -rf / |", `bash -c "rm -rf '"`} {
+	commands := []string{`rm -rf "/`, "rm -rf / |", `bash -c "rm -rf '"`, "! ; rm -rf /", "let x=1+ ; rm -rf ~"}
+	deny := newDanger(t, "")
+	for _, command := range commands {
+		v, err := deny.Check(context.Background(), g.makeCall(t, callSpec{tool: "Bash", input: bashInput(command)}))
+		if err != nil || v.Decision != engine.Deny || !strings.Contains(v.Reason, "rule unparsable") ||
+			!strings.Contains(v.Reason, "could not be parsed safely") {
+			t.Errorf("%q: got %+v, %v; want a deny by rule unparsable", command, v, err)
+		}
+	}
+	d := newDanger(t, "off: [unparsable]")
+	for _, command := range commands {
 		v, err := d.Check(context.Background(), g.makeCall(t, callSpec{tool: "Bash", input: bashInput(command)}))
 		if err != nil || v.Decision != "" {
 			t.Errorf("%q: got %+v, %v; want no decision", command, v, err)
@@ -654,7 +666,7 @@ func TestDangerOptions(t *testing.T) {
 }
 
 func TestDangerOptionErrors(t *testing.T) {
-	const known = "chmod-777-recursive, device-write, fork-bomb, git-clean, git-no-verify, git-push-protected, git-reset-hard, pipe-to-shell, recursive-delete"
+	const known = "chmod-777-recursive, device-write, fork-bomb, git-clean, git-no-verify, git-push-protected, git-reset-hard, pipe-to-shell, recursive-delete, unparsable"
 	for _, tc := range []struct {
 		options, want string
 	}{

@@ -31,6 +31,7 @@ import (
 //	  except: [...]   # replace the default exceptions (templates)
 //	  add: {read: [...], write: [...], except: [...]}   # extend them
 //	  outside_project: deny       # or allow: writes outside the project
+//	  unparsable: deny            # or allow: a Bash command the parser cannot read
 //	  outside_allowed: [...]      # replace the places outside it that may be written
 //
 // Patterns are doublestar globs, matched against the path relative to the
@@ -40,6 +41,9 @@ type protectedPaths struct {
 	read, write, except []string
 	outsideDeny         bool
 	outsideAllowed      []string
+	// unparsableAllow lets a Bash command the parser cannot read pass
+	// with a note; by default it is denied, as what it touches is unknown.
+	unparsableAllow bool
 }
 
 // Secrets are protected from reading and writing; .git internals and
@@ -73,6 +77,7 @@ type protectedOptions struct {
 	Except         *[]string `yaml:"except"`
 	Add            pathLists `yaml:"add"`
 	OutsideProject string    `yaml:"outside_project"`
+	Unparsable     string    `yaml:"unparsable"`
 	OutsideAllowed *[]string `yaml:"outside_allowed"`
 }
 
@@ -106,6 +111,13 @@ func newProtectedPaths(options *yaml.Node) (engine.Builtin, error) {
 	case "allow":
 	default:
 		return nil, fmt.Errorf("outside_project: use deny or allow, got %q", o.OutsideProject)
+	}
+	switch o.Unparsable {
+	case "", "deny":
+	case "allow":
+		p.unparsableAllow = true
+	default:
+		return nil, fmt.Errorf("unparsable: use deny or allow, got %q", o.Unparsable)
 	}
 	for _, l := range []struct {
 		key  string
@@ -148,7 +160,11 @@ func (p *protectedPaths) Check(_ context.Context, call *engine.Call) (engine.Ver
 		return engine.Verdict{}, nil
 	}
 	if err != nil {
-		return engine.Verdict{Notes: []string{fmt.Sprintf("could not read the Bash command (%v); it went unchecked", err)}}, nil
+		if p.unparsableAllow {
+			return engine.Verdict{Notes: []string{uncheckedNote(err)}}, nil
+		}
+		return engine.Verdict{Decision: engine.Deny,
+			Reason: fmt.Sprintf("⚠️ BLOCKED: %s. %s", unparsableWhat(err), unparsableInstead)}, nil
 	}
 	for _, c := range script.Commands {
 		for _, e := range c.Effects() {

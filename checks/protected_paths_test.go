@@ -365,10 +365,24 @@ func TestProtectedBashGlobNoSecret(t *testing.T) {
 	checkVerdict(t, p, g.makeCall(t, callSpec{tool: "Bash", input: bashInput("cat .env*")}), protectedDenial(false, ".env.staging", "**/.env.*"))
 }
 
+// TestProtectedBashParseError: what the parser cannot read is denied,
+// since bash may still run it; `unparsable: allow` lets it pass with a
+// note.
 func TestProtectedBashParseError(t *testing.T) {
 	g := newGuardEnv(t)
-	p := newProtected(t, "")
-	for _, command := range []string{`cat ".env`, "cat .env |", "bash -c 'cat \"'"} {
+	commands := []string{`cat ".env`, "cat .env |", "bash -c 'cat \"'", "! ; cat .env", "let x=1+ ; cat .env"}
+	deny := newProtected(t, "")
+	for _, command := range commands {
+		v, err := deny.Check(context.Background(), g.makeCall(t, callSpec{tool: "Bash", input: bashInput(command)}))
+		if err != nil || v.Decision != engine.Deny {
+			t.Errorf("%q: got %+v, %v; want a deny", command, v, err)
+		}
+		if !strings.Contains(v.Reason, "could not be parsed safely") || !strings.Contains(v.Reason, "Rewrite it in plain form") {
+			t.Errorf("%q: reason %q, want one saying it could not be parsed and how to rewrite it", command, v.Reason)
+		}
+	}
+	p := newProtected(t, "unparsable: allow")
+	for _, command := range commands {
 		v := checkVerdict(t, p, g.makeCall(t, callSpec{tool: "Bash", input: bashInput(command)}), "")
 		if len(v.Notes) != 1 || !strings.HasPrefix(v.Notes[0], "could not read the Bash command (") ||
 			!strings.HasSuffix(v.Notes[0], "); it went unchecked") {
@@ -474,7 +488,7 @@ func TestProtectedOptionErrors(t *testing.T) {
 		{`add: {read: ["[x"]}`, `read: "[x" is not a valid glob pattern`},
 		{`add: {outside_allowed: ["/ok/**", "[bad"]}`, `outside_allowed: "[bad" is not a valid glob pattern`},
 		{`outside_allowed: ["~/[bad"]`, `outside_allowed: "~/[bad" is not a valid glob pattern`},
-		{`reads: ["x"]`, `line 1: unknown option "reads" (known: add, except, outside_allowed, outside_project, read, write)`},
+		{`reads: ["x"]`, `line 1: unknown option "reads" (known: add, except, outside_allowed, outside_project, read, unparsable, write)`},
 		{"add:\n  bogus: [x]", `line 2: unknown option "add.bogus" (known: except, outside_allowed, read, write)`},
 		{`read: "x"`, `cannot unmarshal`},
 		{`[read]`, `line 1: options must be a mapping, got !!seq`},
