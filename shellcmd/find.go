@@ -19,17 +19,22 @@ func findEffects(c *Command) []Effect {
 		if !expr[i].Known {
 			continue
 		}
-		switch expr[i].Value {
+		switch v := expr[i].Value; v {
 		case "-delete":
 			deletes = true
 		case "-fprint", "-fprint0", "-fprintf", "-fls":
 			if i+1 < len(expr) {
 				out = append(out, Effect{Op: Write, Path: expr[i+1]})
-				i++
 			}
+			i += findArgs[v]
 		case "-exec", "-execdir", "-ok", "-okdir":
 			for i+1 < len(expr) && !(expr[i+1].Known && (expr[i+1].Value == ";" || expr[i+1].Value == "+")) {
 				i++ // the command's words are not find's
+			}
+		default:
+			i += findArgs[v] // -name -delete: "-delete" is the name
+			if len(v) == len("-newerXY") && strings.HasPrefix(v, "-newer") {
+				i++
 			}
 		}
 	}
@@ -37,6 +42,18 @@ func findEffects(c *Command) []Effect {
 		out = append(out, all(Delete, true, roots)...)
 	}
 	return out
+}
+
+// findArgs is how many words follow each of find's tests and actions
+// that take any: the words are arguments, whatever they look like.
+var findArgs = map[string]int{
+	"-name": 1, "-iname": 1, "-path": 1, "-ipath": 1, "-wholename": 1, "-iwholename": 1,
+	"-regex": 1, "-iregex": 1, "-regextype": 1, "-lname": 1, "-ilname": 1, "-type": 1, "-xtype": 1,
+	"-user": 1, "-group": 1, "-uid": 1, "-gid": 1, "-perm": 1, "-size": 1, "-links": 1, "-inum": 1,
+	"-mtime": 1, "-mmin": 1, "-atime": 1, "-amin": 1, "-ctime": 1, "-cmin": 1, "-used": 1,
+	"-newer": 1, "-anewer": 1, "-cnewer": 1, "-samefile": 1, "-fstype": 1, "-context": 1,
+	"-maxdepth": 1, "-mindepth": 1, "-files0-from": 1, "-printf": 1,
+	"-fprint": 1, "-fprint0": 1, "-fls": 1, "-fprintf": 2,
 }
 
 // findParts splits find's arguments into its starting points (". " when
