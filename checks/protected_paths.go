@@ -54,13 +54,18 @@ var (
 		"**/*.pem", "**/*.key", "**/*.p12", "**/*.pfx",
 		"**/id_rsa", "**/id_dsa", "**/id_ecdsa", "**/id_ed25519",
 		"**/.aws/credentials", "**/.netrc",
+		// Credentials the usual tools keep in the home directory.
+		"~/.git-credentials", "~/.claude/.credentials.json", "~/.docker/config.json",
+		"~/.kube/config", "~/.npmrc", "~/.pypirc", "~/.config/gh/hosts.yml",
+		"~/.config/gcloud/credentials.db", "~/.config/gcloud/application_default_credentials.json",
+		"~/.azure/msal_token_cache.json", "~/.cargo/credentials", "~/.cargo/credentials.toml",
+		"~/.gem/credentials", "~/.pgpass", "~/.terraform.d/credentials.tfrc.json",
+		"~/.ssh/id_*",
 	}
-	defaultWriteOnly = []string{"**/.git", "**/.git/**",
-		// The guards' own configuration, state and wiring: an agent must
-		// not be able to switch its guards off or reset its budget.
-		".claude/massgen-hook.yaml", ".claude/massgen-hook", ".claude/massgen-hook/**",
-		".claude/settings.json", ".claude/settings.local.json", ".claude/hooks/**"}
-	defaultExcept = []string{"**/.env.example", "**/.env.sample", "**/.env.template", "**/.env.dist"}
+	// defaultWriteOnly: .git internals, which git manages. The guards' own
+	// wiring (defaultWiring) is added to every write list, given or not.
+	defaultWriteOnly = []string{"**/.git", "**/.git/**"}
+	defaultExcept    = []string{"**/.env.example", "**/.env.sample", "**/.env.template", "**/.env.dist"}
 	// defaultOutsideAllowed are the places outside the project a call may
 	// write: temporary files, the null and standard devices, and Claude
 	// Code's plan files. $TMPDIR is added at check time.
@@ -101,7 +106,7 @@ func newProtectedPaths(options *yaml.Node) (engine.Builtin, error) {
 	}
 	p := &protectedPaths{
 		read:           append(pick(o.Read, defaultSecretPaths), o.Add.Read...),
-		write:          append(pick(o.Write, slices.Concat(defaultSecretPaths, defaultWriteOnly)), o.Add.Write...),
+		write:          slices.Concat(pick(o.Write, slices.Concat(defaultSecretPaths, defaultWriteOnly)), o.Add.Write, defaultWiring),
 		except:         append(pick(o.Except, defaultExcept), o.Add.Except...),
 		outsideAllowed: append(pick(o.OutsideAllowed, defaultOutsideAllowed), o.Add.OutsideAllowed...),
 	}
@@ -118,6 +123,9 @@ func newProtectedPaths(options *yaml.Node) (engine.Builtin, error) {
 		p.unparsableAllow = true
 	default:
 		return nil, fmt.Errorf("unparsable: use deny or allow, got %q", o.Unparsable)
+	}
+	if exe := ownBinary(); exe != "" {
+		p.write = append(p.write, exe)
 	}
 	for _, l := range []struct {
 		key  string
@@ -173,6 +181,11 @@ func (p *protectedPaths) Check(_ context.Context, call *engine.Call) (engine.Ver
 			if v := g.word(e.Path, c.Dir, e.Op != shellcmd.Read); v != nil {
 				return g.verdict(v), nil
 			}
+			if holdsOp(c, e) {
+				if v := g.holds(e.Path, c.Dir); v != nil {
+					return g.verdict(v), nil
+				}
+			}
 		}
 	}
 	return engine.Verdict{}, nil
@@ -183,6 +196,7 @@ type guard struct {
 	*protectedPaths
 	shellCall
 	tmpdir string
+	lits   *[]literal // literalStarts, once computed
 }
 
 func (p *protectedPaths) guardFor(call *engine.Call) *guard {
@@ -194,6 +208,9 @@ type finding struct {
 	path    string
 	write   bool
 	pattern string // "" for a write outside the project
+	// holds is the protected path inside the folder path, when the call
+	// reaches it through that folder.
+	holds string
 }
 
 // word judges a shell word: unknown words (a $VAR, a $(...)) cannot be
@@ -298,6 +315,10 @@ func (g *guard) verdict(f *finding) engine.Verdict {
 	if f.pattern == "" {
 		return engine.Verdict{Decision: engine.Deny,
 			Reason: fmt.Sprintf("⚠️ BLOCKED: %s is outside the project (%s), and this project does not let tools write outside it. Write inside the project instead (or under /tmp for scratch files); if the change outside is really needed, ask the user to make it.", f.path, g.project.root)}
+	}
+	if f.holds != "" {
+		return engine.Verdict{Decision: engine.Deny,
+			Reason: fmt.Sprintf("⚠️ BLOCKED: this would delete, move or change %s, which holds %s, a protected path (rule %q). Leave it alone and carry on without it; if it really must change, ask the user to do it.", f.path, f.holds, f.pattern)}
 	}
 	verb, ask := "reading", "if you really need what is in it, ask the user"
 	if f.write {

@@ -2,14 +2,10 @@ package shellcmd
 
 import "strings"
 
-// dd reads if=PATH and writes of=PATH (the last of each wins, as in dd);
-// without of= it prints what it reads.
+// dd reads if=PATH and writes of=PATH (the last of each wins, as in dd):
+// what it reads is printed, or copied to of=.
 func ddEffects(c *Command) []Effect {
-	in, out := ddOperand(c.Args, "if="), ddOperand(c.Args, "of=")
-	if len(out) > 0 {
-		return all(Write, false, out)
-	}
-	return all(Read, false, in)
+	return append(all(Write, false, ddOperand(c.Args, "of=")), all(Read, false, ddOperand(c.Args, "if="))...)
 }
 
 // ddOperand returns the value of dd's key= operand.

@@ -67,7 +67,8 @@ type effects func(c *Command) []Effect
 //	dd.go:      dd
 //	net.go:     curl, wget
 //	find.go:    find (its -exec commands are listed as commands of their own)
-//	git.go:     git (its subcommands are read by Git, not here)
+//	git_effects.go: git rm, mv, checkout, restore, and what the others
+//	            may print (the subcommands' tables are in git.go)
 var commandEffects = map[string]effects{
 	"rm": rmEffects, "rmdir": rmdirEffects, "unlink": unlinkEffects, "shred": shredEffects,
 	"tee": teeEffects, "touch": touchEffects, "mkdir": mkdirEffects, "truncate": truncateEffects,
@@ -84,12 +85,14 @@ var commandEffects = map[string]effects{
 	"dd":   ddEffects,
 	"curl": curlEffects, "wget": wgetEffects,
 	"find": findEffects,
+	"git":  gitEffects,
 }
 
 // Effects lists what the command does to files: its redirections first
 // (a writing redirection writes its target, < and <> read theirs), then
 // what the program does to its operands, as its file in this package
-// says. A path whose value is not known is listed with Known false rather
+// says. A program not listed here may read whatever its arguments name
+// (argumentReads), unless it handles names only (nameOnly). A path whose value is not known is listed with Known false rather
 // than dropped; a "-" meaning stdin or stdout is left out.
 func (c *Command) Effects() []Effect {
 	var out []Effect
@@ -101,13 +104,18 @@ func (c *Command) Effects() []Effect {
 			out = append(out, Effect{Op: Write, Path: r.Target})
 		}
 	}
-	if f, ok := commandEffects[c.Base()]; ok {
-		for _, e := range f(c) {
-			if e.Path.Known && e.Path.Value == "-" && e.Op != Delete {
-				continue
-			}
-			out = append(out, e)
+	var own []Effect
+	switch base := c.Base(); {
+	case commandEffects[base] != nil:
+		own = commandEffects[base](c)
+	case !nameOnly[base] && c.Name.Known:
+		own = argumentReads(c.Args)
+	}
+	for _, e := range own {
+		if e.Path.Known && e.Path.Value == "-" && e.Op != Delete {
+			continue
 		}
+		out = append(out, e)
 	}
 	return out
 }

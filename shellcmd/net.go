@@ -1,5 +1,7 @@
 package shellcmd
 
+import "strings"
+
 // The downloaders: curl 7.88 and GNU wget 1.21 option tables. curl reads
 // long options only whole; wget takes any unique prefix.
 var (
@@ -68,15 +70,52 @@ var (
 			"include-directories= trust-server-names exclude-directories="}
 )
 
-// curl writes -o/--output, -D/--dump-header and -c/--cookie-jar.
+// curl writes -o/--output, -D/--dump-header and -c/--cookie-jar, and
+// sends the files it is told to: data given as @FILE (-d, --data-binary,
+// --data-urlencode NAME@FILE, --json), form fields NAME=@FILE or
+// NAME=<FILE (-F), uploads (-T), and reads its -K config and -b cookie
+// file.
 func curlEffects(c *Command) []Effect {
 	l := curlOptions.Parse(c.Args)
-	return all(Write, false, append(append(l.Vals('o', "output"), l.Vals('D', "dump-header")...), l.Vals('c', "cookie-jar")...))
+	out := all(Write, false, append(append(l.Vals('o', "output"), l.Vals('D', "dump-header")...), l.Vals('c', "cookie-jar")...))
+	var sent []Word
+	for _, o := range l.Opts {
+		if !o.HasVal {
+			continue
+		}
+		v := o.Val.Value
+		switch {
+		case o.Is('d', "data"), o.Is(0, "data-binary"), o.Is(0, "data-ascii"), o.Is(0, "json"):
+			if f, ok := strings.CutPrefix(v, "@"); ok {
+				sent = append(sent, part(o.Val, f))
+			}
+		case o.Is(0, "data-urlencode"):
+			if _, f, ok := strings.Cut(v, "@"); ok && !strings.ContainsAny(v[:strings.IndexByte(v, '@')], "=") {
+				sent = append(sent, part(o.Val, f))
+			}
+		case o.Is('F', "form"):
+			if _, f, ok := strings.Cut(v, "="); ok && (strings.HasPrefix(f, "@") || strings.HasPrefix(f, "<")) {
+				f, _, _ = strings.Cut(f[1:], ";") // ;type=... follows the name
+				sent = append(sent, part(o.Val, f))
+			}
+		case o.Is('T', "upload-file"), o.Is('K', "config"), o.Is('b', "cookie"):
+			if o.Is('b', "cookie") && strings.Contains(v, "=") {
+				continue // a cookie string, not a file
+			}
+			sent = append(sent, o.Val)
+		}
+	}
+	return append(out, all(Read, false, sent)...)
 }
 
 // wget writes -O/--output-document, -o/--output-file and
-// -a/--append-output.
+// -a/--append-output, and sends --post-file and --body-file; -i reads its
+// list of addresses, --load-cookies its cookies.
 func wgetEffects(c *Command) []Effect {
 	l := wgetOptions.Parse(c.Args)
-	return all(Write, false, append(append(l.Vals('O', "output-document"), l.Vals('o', "output-file")...), l.Vals('a', "append-output")...))
+	out := all(Write, false, append(append(l.Vals('O', "output-document"), l.Vals('o', "output-file")...), l.Vals('a', "append-output")...))
+	for _, name := range []string{"post-file", "body-file", "load-cookies", "certificate", "private-key"} {
+		out = append(out, all(Read, false, l.Vals(0, name))...)
+	}
+	return append(out, all(Read, false, l.Vals('i', "input-file"))...)
 }

@@ -1,0 +1,60 @@
+package shellcmd
+
+import "strings"
+
+// nameOnly are the programs that handle the names they are given without
+// reading what is in the files: printing a name, listing, testing, moving
+// the shell around, declaring variables. Every other program that this
+// package does not know may read any file it names (see argumentReads).
+//
+// source and . run a file in the shell without printing it; what the
+// script then prints is not seen here.
+var nameOnly = map[string]bool{
+	"echo": true, "printf": true, "ls": true, "stat": true, "test": true, "[": true,
+	"basename": true, "dirname": true, "realpath": true, "readlink": true, "which": true,
+	"type": true, "command": true, "hash": true, "du": true, "true": true, "false": true,
+	"cd": true, "pushd": true, "popd": true, "exit": true, "return": true,
+	"source": true, ".": true, "set": true, "shopt": true, "unset": true,
+	"export": true, "declare": true, "local": true, "readonly": true, "typeset": true,
+	"alias": true, "unalias": true, "sleep": true, "wait": true, "kill": true,
+	"mktemp": true, "date": true, "pwd": true, "whoami": true, "id": true, "env": true,
+}
+
+// argumentReads lists what a program this package does not know may read:
+// every argument that is not an option, and the paths hidden in the forms
+// programs take file names in: --opt=PATH, @PATH (curl-style "read this
+// file"), REV:PATH (git show HEAD:.env) and KEY=PATH (dd-style). Whether a
+// candidate names a protected file is the guard's business; most name
+// nothing at all.
+func argumentReads(args []Word) []Effect {
+	var out []Effect
+	add := func(a Word, s string) {
+		if s != "" {
+			out = append(out, Effect{Op: Read, Path: part(a, s)})
+		}
+	}
+	for _, a := range args {
+		v := a.Value
+		if !a.Known {
+			out = append(out, Effect{Op: Read, Path: a})
+			continue
+		}
+		if strings.HasPrefix(v, "-") {
+			if _, val, ok := strings.Cut(v, "="); ok {
+				add(a, strings.TrimPrefix(val, "@"))
+			}
+			continue
+		}
+		add(a, v)
+		if rest, ok := strings.CutPrefix(v, "@"); ok {
+			add(a, rest)
+		}
+		if _, rest, ok := strings.Cut(v, ":"); ok && !strings.Contains(v, "://") {
+			add(a, rest)
+		}
+		if _, rest, ok := strings.Cut(v, "="); ok {
+			add(a, strings.TrimPrefix(rest, "@"))
+		}
+	}
+	return out
+}

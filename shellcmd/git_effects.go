@@ -1,0 +1,66 @@
+package shellcmd
+
+// gitNameOnly are the git subcommands that take paths or names without
+// printing what the files hold.
+var gitNameOnly = map[string]bool{
+	"status": true, "check-ignore": true, "check-attr": true, "ls-files": true,
+	"init": true, "clone": true, "fetch": true, "pull": true, "push": true, "remote": true,
+	"branch": true, "switch": true, "tag": true, "stash": true, "reset": true, "clean": true,
+	"merge": true, "rebase": true, "cherry-pick": true, "revert": true, "worktree": true,
+	"config": true, "rev-parse": true, "describe": true,
+}
+
+// gitRmOptions and gitMvOptions: git 2.39's tables for the subcommands
+// that delete and move files of the work tree.
+var (
+	gitRmOptions = &OptionTable{Short: "nqrf", Abbrev: true, Permute: true,
+		Long: "dry-run quiet cached force ignore-unmatch sparse pathspec-from-file= pathspec-file-nul " +
+			"no-dry-run no-quiet no-cached no-force no-ignore-unmatch no-sparse no-pathspec-from-file " +
+			"no-pathspec-file-nul"}
+	gitMvOptions = &OptionTable{Short: "vnfk", Abbrev: true, Permute: true,
+		Long: "verbose dry-run force sparse no-verbose no-dry-run no-force no-sparse"}
+)
+
+// gitEffects: git rm deletes its paths from the work tree (unless
+// --cached), git mv moves them, git checkout and restore overwrite the
+// paths they name. The other subcommands that only take names are in
+// gitNameOnly; any other may print what its arguments name (git show
+// HEAD:.env, git diff, git log -p, git add stages it), so their words are
+// read as argumentReads reads an unknown program's.
+func gitEffects(c *Command) []Effect {
+	g, ok := c.Git("")
+	if !ok {
+		return nil
+	}
+	switch g.Sub {
+	case "rm":
+		l := gitRmOptions.Parse(g.Args)
+		if l.Has(0, "cached") || l.Has('n', "dry-run") {
+			return nil
+		}
+		return all(Delete, l.Has('r', ""), l.Operands)
+	case "mv":
+		l := gitMvOptions.Parse(g.Args)
+		if len(l.Operands) < 2 {
+			return nil
+		}
+		srcs, dest := l.Operands[:len(l.Operands)-1], l.Operands[len(l.Operands)-1:]
+		return append(append(all(Move, true, srcs), all(Write, true, dest)...), all(Read, true, srcs)...)
+	case "checkout", "restore":
+		return all(Write, true, gitPathspecs(g))
+	}
+	if gitNameOnly[g.Sub] {
+		return nil
+	}
+	return argumentReads(g.Args)
+}
+
+// gitPathspecs are the paths after a "--" of a git command line.
+func gitPathspecs(g Git) []Word {
+	for i, a := range g.Args {
+		if a.Known && a.Value == "--" {
+			return g.Args[i+1:]
+		}
+	}
+	return nil
+}
