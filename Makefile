@@ -7,7 +7,7 @@ VERSION  ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev
 LDFLAGS  := -s -w -X github.com/massgen/massgen-hook/internal/cli.version=$(VERSION)
 GOFLAGS_BUILD := -trimpath -ldflags "$(LDFLAGS)"
 
-.PHONY: build test lint unit demo bench fuzz clean
+.PHONY: build test lint unit demo bench peer fuzz clean
 
 ## build: the static binary bin/massgen-hook (CGO_ENABLED=0).
 build:
@@ -31,6 +31,13 @@ demo: build
 ## bench: whole-process cost of each hook against a bare static Go binary.
 bench: build
 	@bash scripts/bench.sh
+
+## peer: agreement of the default Bash guards with the peer guards' test tables, and the real
+## agent commands of ../shared/conformance replayed (docs/peer-agreement.md). The shared folder
+## is ../shared, or $MASSGEN_HOOK_SHARED; the setting is built under bin/peer.
+peer: build
+	@go build -o bin/peerbench ./bench/peer
+	@bin/peerbench -hook $(BIN)
 
 ## fuzz: every Go fuzz target in turn, FUZZTIME each (default 10s); a
 ## crasher stays in <package>/testdata/fuzz/ as a regression seed.
