@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -666,7 +667,12 @@ func TestDangerOptions(t *testing.T) {
 }
 
 func TestDangerOptionErrors(t *testing.T) {
-	const known = "chmod-777-recursive, device-write, fork-bomb, git-clean, git-no-verify, git-push-protected, git-reset-hard, pipe-to-shell, recursive-delete, unparsable"
+	var ids []string
+	for _, r := range dangerRules {
+		ids = append(ids, r.id)
+	}
+	slices.Sort(ids)
+	known := strings.Join(ids, ", ")
 	for _, tc := range []struct {
 		options, want string
 	}{
@@ -841,4 +847,29 @@ func TestDangerWildcardRefspecs(t *testing.T) {
 		{command: "git push -f origin 'refs/heads/feature/*'"},
 		{command: "git push origin 'refs/heads/*'"},
 	})
+}
+
+// TestDangerDeleteUncommitted: deleting tracked files with uncommitted
+// changes is denied, in a file or anywhere under a folder; committed,
+// untracked and ignored files, and paths that do not exist, go.
+func TestDangerDeleteUncommitted(t *testing.T) {
+	g := newGuardEnv(t)
+	repo := filepath.Join(g.project, "repo")
+	realRepo(t, repo, map[string]string{"src/a.txt": "a\n", "src/b.txt": "b\n", "lib/c.txt": "c\n", ".gitignore": "build/\n"})
+	writeFiles(t, repo, "build/out.o", "scratch/tmp.txt")
+	if err := os.WriteFile(filepath.Join(repo, "src", "a.txt"), []byte("changed\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	d := newDanger(t, "")
+	const id, instead = "delete-uncommitted", "Commit or stash them first (git stash), or ask the user before deleting work that is not committed."
+	runDangerCases(t, g, d, []dangerCase{
+		{command: "rm -rf src", cwd: "repo", id: id, what: "`rm -rf src` would delete uncommitted changes to 1 tracked file(s) (src/a.txt)", instead: instead},
+		{command: "rm src/a.txt", cwd: "repo", id: id, what: "`rm src/a.txt` would delete uncommitted changes to 1 tracked file(s) (src/a.txt)", instead: instead},
+		{command: "find repo/src -delete", id: id, what: "`find repo/src -delete` would delete uncommitted changes to 1 tracked file(s) (src/a.txt)", instead: instead},
+		{command: "rm -rf lib", cwd: "repo"},
+		{command: "rm src/b.txt", cwd: "repo"},
+		{command: "rm -rf build scratch", cwd: "repo"},
+		{command: "rm -rf nothing-here", cwd: "repo"},
+	})
+	runDanger(t, g, newDanger(t, "off: [delete-uncommitted]"), dangerCase{command: "rm -rf src", cwd: "repo"})
 }

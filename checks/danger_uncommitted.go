@@ -1,0 +1,45 @@
+package checks
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/massgen/massgen-hook/shellcmd"
+)
+
+// deleteUncommitted: deleting tracked files that hold uncommitted changes
+// (rm, rm -r, find -delete inside the project) throws away work that git
+// cannot give back, as git reset --hard would. Committed files can be
+// restored with git, and untracked or ignored ones (build output, the
+// agent's own scratch files) are the agent's to remove, so only tracked
+// changes count.
+func deleteUncommitted(ctx context.Context, d *dangerCall, c *shellcmd.Command) (string, string) {
+	for _, e := range c.Effects() {
+		w := e.Path
+		if e.Op != shellcmd.Delete || !w.Known || w.Value == "" || w.Glob {
+			continue
+		}
+		rp := resolveOperand(w.Value, d.dir(c))
+		if !d.project.inside(rp) || rp.real == d.project.real {
+			continue // outside, or the project itself: the recursive-delete rule's
+		}
+		if _, err := os.Lstat(rp.lexical); err != nil {
+			continue // nothing there to lose
+		}
+		dir := filepath.Dir(rp.real)
+		lines, err := gitStatus(ctx, dir, "--untracked-files=no", "--", rp.real)
+		if err != nil {
+			if err != errNotRepo {
+				d.unchecked(c, err)
+			}
+			continue
+		}
+		if len(lines) > 0 {
+			return fmt.Sprintf("%s would delete uncommitted changes to %d tracked file(s) (%s)", quoteCmd(c), len(lines), statusPreview(lines)),
+				"Commit or stash them first (git stash), or ask the user before deleting work that is not committed."
+		}
+	}
+	return "", ""
+}
