@@ -58,6 +58,19 @@ const quoted = "it's a project"
 func init() {
 	claudeCode.Scenarios = []Scenario{
 		wiredScenario,
+		{Name: "default-guards/read-env", Project: quoted, Run: claudeReadEnv},
+		{Name: "default-guards/write-env", Project: quoted, Run: claudeWriteEnv},
+		{Name: "session-start/context", Run: claudeSessionStart},
+		{Name: "subagent-stop/blocks-then-allows", Project: quoted, Run: claudeSubagentProtocol},
+		{Name: "subagent-stop/second-instance", Run: claudeSecondInstance},
+		{Name: "stop/block-and-cap", Project: quoted, Run: claudeStopCap},
+		{Name: "inbox/send-while-running", Project: quoted, Run: claudeInbox},
+		{Name: "rules/deny", Project: quoted, Run: claudeRuleDeny},
+		{Name: "rules/rewrite", Run: claudeRuleRewrite},
+		{Name: "rules/inject-tool_result", Run: claudeInject("tool_result")},
+		{Name: "rules/inject-user_message", Project: quoted, Run: claudeInject("user_message")},
+		{Name: "rules/per-agent-in-subagent", Run: claudePerAgentRule},
+		{Name: "smart-retry/repeated-failure", Run: claudeSmartRetry},
 	}
 	register(claudeCode)
 }
