@@ -44,9 +44,13 @@ func claudeInbox(t *testing.T, s *Session) {
 	if err != nil {
 		s.Fatalf("%v", err)
 	}
-	var msgs []map[string]any
+	var msgs []struct {
+		Delivered []struct{ To, Event, Tool string } `json:"delivered"`
+	}
 	if err := json.Unmarshal([]byte(out), &msgs); err != nil || len(msgs) != 1 {
 		s.Fatalf("inbox --json: want one message, got %s (%v)", out, err)
 	}
-	t.Logf("inbox: %s", out)
+	if d := msgs[0].Delivered; len(d) != 1 || d[0].To != "coordinator" || d[0].Event != "PostToolUse" {
+		s.Errorf("inbox --json: want one delivery to coordinator at PostToolUse, got %+v", d)
+	}
 }

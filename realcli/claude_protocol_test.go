@@ -137,6 +137,31 @@ func claudeSecondInstance(t *testing.T, s *Session) {
 	}
 }
 
+// claudeReadOnlyAgent: a built-in agent without Write or Edit (Explore)
+// cannot write a scratchpad, so its stop must not be blocked demanding one:
+// a demand it cannot meet only burns turns until the cap lets it go.
+func claudeReadOnlyAgent(t *testing.T, s *Session) {
+	s.WriteFile(Scratchpad("coordinator", s.Today()), "delegated a search to Explore\n")
+	s.Wire()
+	m := s.Model
+	m.On("delegate", All(Main, First), ccAgent("toolu_explore", "Explore", "task-search: find the parser"))
+	m.On("explore-stops", All(Subagent("task-search"), First), Say("the parser is in parse.go"))
+	m.On("explore-blocked", All(Subagent("task-search"), Arrived("Stop hook feedback")), Say("the parser is in parse.go")).Times = -1
+	m.On("main-ends", All(Main, After("toolu_explore")), Say("found it"))
+	run := s.Run("find the parser")
+
+	if n := len(m.Answered("explore-blocked")); n > 0 {
+		s.Errorf("Explore, which has no Write tool, was blocked %d times for a scratchpad it cannot write: %q",
+			n, clip(s.Turn("explore-blocked").TailText(), 300))
+	}
+	if len(m.Answered("main-ends")) != 1 {
+		s.Errorf("the main agent did not get Explore's result")
+	}
+	if !run.Final.OK {
+		s.Errorf("the run did not end as a success: %s", run.Final.Raw)
+	}
+}
+
 // claudeStopCap: a subagent wrote today and the main agent stops without the
 // coordinator's log: blocked, with the reason the model reads; after
 // block_cap (3) blocks the next stop is let through, and the release is in

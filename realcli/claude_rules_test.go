@@ -90,7 +90,10 @@ func claudePerAgentRule(t *testing.T, s *Session) {
 	s.WriteFile(".claude/agents/scribe.md", scribeAgent)
 	s.WriteScript("rules/scribe-no-probe.sh", ruleScript("agent-rule-probe",
 		`{"decision":"deny","reason":"AGENT-RULE-6620: scribes may not run the probe"}`))
-	s.WriteFile(".claude/massgen-hook.yaml", "agents:\n  - id: scribe\n    hooks:\n      PreToolUse:\n"+
+	// block_cap 1: the scribe writes no scratchpad here, and one blocked
+	// stop is enough to see where the release is shown.
+	s.WriteFile(".claude/massgen-hook.yaml", "scratchpad:\n  block_cap: 1\n"+
+		"agents:\n  - id: scribe\n    hooks:\n      PreToolUse:\n"+
 		"        - matcher: Bash\n          handler: ./rules/scribe-no-probe.sh\n")
 	s.Wire()
 	m := s.Model
@@ -102,13 +105,18 @@ func claudePerAgentRule(t *testing.T, s *Session) {
 	// lets it go. That is the protocol's business, not this scenario's.
 	m.On("sub-blocked", All(Subagent("task-probe"), Arrived("Stop hook feedback")), Say("done")).Times = -1
 	m.On("main-ends", All(Main, After("toolu_agent")), Say("done"))
-	s.Run("run the probe, then have the scribe run it")
+	run := s.Run("run the probe, then have the scribe run it")
 
 	if res, _ := s.Turn("delegate").ToolResult("toolu_main"); res.IsError || !strings.Contains(res.Text, "agent-rule-probe main") {
 		s.Errorf("the scribe's rule applied in the main thread: %+v", res)
 	}
 	if res, _ := s.Turn("sub-stops").ToolResult("toolu_sub"); !res.IsError || !strings.Contains(res.Text, "AGENT-RULE-6620") {
 		s.Errorf("the scribe's rule did not deny inside the scribe subagent: %+v", res)
+	}
+	// Where the cap's release of a subagent is shown: its systemMessage.
+	if len(m.Answered("sub-blocked")) == 1 {
+		shown := strings.Contains(string(run.Stdout), "let subagent scribe stop")
+		s.Observe("a subagent's release by the stop cap is shown in stream-json: %v", shown)
 	}
 }
 

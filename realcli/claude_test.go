@@ -63,6 +63,7 @@ func init() {
 		{Name: "session-start/context", Run: claudeSessionStart},
 		{Name: "subagent-stop/blocks-then-allows", Project: quoted, Run: claudeSubagentProtocol},
 		{Name: "subagent-stop/second-instance", Run: claudeSecondInstance},
+		{Name: "subagent-stop/read-only-agent", Run: claudeReadOnlyAgent},
 		{Name: "stop/block-and-cap", Project: quoted, Run: claudeStopCap},
 		{Name: "inbox/send-while-running", Project: quoted, Run: claudeInbox},
 		{Name: "rules/deny", Project: quoted, Run: claudeRuleDeny},
