@@ -98,39 +98,38 @@ func claudeSubagentProtocol(t *testing.T, s *Session) {
 	}
 }
 
-// claudeSecondInstance: two subagents of one type on one day each owe their
-// own entry. The second may not stop on the strength of the first one's
-// file: it is blocked until it has changed the scratchpad itself.
+// claudeSecondInstance: each subagent instance owes its own entry. A
+// scribe wrote today's scratchpad earlier; a second scribe on the same day
+// may not stop on the strength of that file: it is blocked until it has
+// changed the scratchpad itself.
 func claudeSecondInstance(t *testing.T, s *Session) {
 	s.WriteFile(".claude/agents/scribe.md", scribeAgent)
 	s.WriteFile(Scratchpad("coordinator", s.Today()), "delegated two notes to scribe\n")
+	first := scratchpadBody("wrote the first note")
+	s.WriteFile(Scratchpad("scribe", s.Today()), first)
 	s.Wire()
 	m := s.Model
 	pad := s.Path(Scratchpad("scribe", s.Today()))
-	first := scratchpadBody("wrote the first note")
-	second := first + "\n" + scratchpadBody("wrote the second note")
-	m.On("delegate-1", All(Main, First), ccAgent("toolu_agent1", "scribe", "task-one: write a note"))
-	m.On("sub1-writes", All(Subagent("task-one"), First), ccWrite("toolu_pad1", pad, first))
-	m.On("sub1-stops", All(Subagent("task-one"), After("toolu_pad1")), Say("first note written"))
-	m.On("delegate-2", All(Main, After("toolu_agent1")), ccAgent("toolu_agent2", "scribe", "task-two: write another note"))
-	m.On("sub2-stops-early", All(Subagent("task-two"), First), Say("second note written"))
-	m.On("sub2-reads", All(Subagent("task-two"), Arrived("Stop hook feedback")), ccRead("toolu_read2", pad))
-	m.On("sub2-writes", All(Subagent("task-two"), After("toolu_read2")), ccWrite("toolu_pad2", pad, second))
-	m.On("sub2-stops", All(Subagent("task-two"), After("toolu_pad2")), Say("second entry written"))
-	m.On("main-ends", All(Main, After("toolu_agent2")), Say("both done"))
-	run := s.Run("delegate two notes to the scribe")
+	m.On("delegate", All(Main, First), ccAgent("toolu_agent2", "scribe", "task-two: write another note"))
+	m.On("sub-stops-early", All(Subagent("task-two"), First), Say("second note written"))
+	m.On("sub-reads", All(Subagent("task-two"), Arrived("Stop hook feedback")), ccRead("toolu_read2", pad))
+	m.On("sub-writes", All(Subagent("task-two"), After("toolu_read2")),
+		ccWrite("toolu_pad2", pad, first+"\n"+scratchpadBody("wrote the second note")))
+	m.On("sub-stops", All(Subagent("task-two"), After("toolu_pad2")), Say("second entry written"))
+	m.On("main-ends", All(Main, After("toolu_agent2")), Say("done"))
+	run := s.Run("delegate another note to the scribe")
 
-	if res, _ := s.Turn("sub1-stops").ToolResult("toolu_pad1"); res.IsError {
-		s.Fatalf("the first subagent could not write its scratchpad: %q", res.Text)
+	if len(m.Answered("sub-reads")) == 0 {
+		s.Fatalf("the second scribe was let stop without writing its own entry: the first one's file counted for it")
 	}
-	if len(m.Answered("sub2-reads")) == 0 {
-		s.Fatalf("the second subagent was let stop without writing its own entry: the first one's file counted for it")
+	if res, _ := s.Turn("sub-stops").ToolResult("toolu_pad2"); res.IsError {
+		s.Fatalf("the second scribe could not write its entry: %q", res.Text)
 	}
 	if got, _ := s.ReadFile(Scratchpad("scribe", s.Today())); !strings.Contains(got, "wrote the second note") {
 		s.Errorf("the second entry is not on disk (got %q)", got)
 	}
 	if len(m.Answered("main-ends")) != 1 {
-		s.Errorf("the main agent did not get the second subagent's result")
+		s.Errorf("the main agent did not get the second scribe's result")
 	}
 	if !run.Final.OK {
 		s.Errorf("the run did not end as a success: %s", run.Final.Raw)
