@@ -7,7 +7,7 @@ VERSION  ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev
 LDFLAGS  := -s -w -X github.com/massgen/massgen-hook/internal/cli.version=$(VERSION)
 GOFLAGS_BUILD := -trimpath -ldflags "$(LDFLAGS)"
 
-.PHONY: build test lint unit demo bench peer fuzz clean
+.PHONY: build test lint unit test-real demo bench peer fuzz clean
 
 ## build: the static binary bin/massgen-hook (CGO_ENABLED=0).
 build:
@@ -23,6 +23,17 @@ lint:
 
 unit:
 	go test -race -count=1 -timeout 25m ./...
+
+## test-real: the real agent CLIs, installed from npm at pinned versions into
+## a cache kept between runs, driven headless against a scripted fake model
+## API on 127.0.0.1 (realcli/, build tag realcli). A CLI that cannot be
+## installed is skipped, or fails with MASSGEN_REALCLI_REQUIRED=1 (CI).
+## REALCLI_FLAGS adds go test flags (-run, -v).
+REALCLI_PARALLEL ?= 4
+REALCLI_FLAGS ?=
+test-real:
+	go vet -tags realcli ./realcli/
+	cd realcli && go test -tags realcli -count=1 -timeout 30m -parallel $(REALCLI_PARALLEL) $(REALCLI_FLAGS)
 
 ## demo: a scripted multi-agent session through all six hooks, in a temporary project.
 demo: build

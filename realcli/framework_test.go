@@ -1,0 +1,196 @@
+//go:build realcli
+
+package realcli
+
+import (
+	"bufio"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/url"
+	"strings"
+	"testing"
+)
+
+// The suite's own parts, checked without any CLI: a scenario that cannot
+// fail, or a fake that answers the wrong turn, would make every real result
+// meaningless.
+
+// anthropicTurn posts a Messages request the way Claude Code does and
+// returns the status and body of the answer.
+func anthropicTurn(t *testing.T, m *Model, system string, messages ...map[string]any) (int, string) {
+	t.Helper()
+	body, _ := json.Marshal(map[string]any{
+		"model": "claude-fake", "stream": true, "messages": messages,
+		"system": []map[string]any{{"type": "text", "text": system}},
+	})
+	resp, err := http.Post(m.URL()+"/v1/messages?beta=true", "application/json", strings.NewReader(string(body)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	out, _ := io.ReadAll(resp.Body)
+	return resp.StatusCode, string(out)
+}
+
+func userText(text string) map[string]any {
+	return map[string]any{"role": "user", "content": []map[string]any{{"type": "text", "text": text}}}
+}
+
+func TestModelPicksTheTurnByContent(t *testing.T) {
+	m := newModel(anthropicWire{})
+	defer m.Close()
+	aborted := 0
+	m.abort = func() { aborted++ }
+	m.On("main", All(Main, First), Say("main answer"))
+	m.On("sub", All(Subagent("task-one"), First), Say("sub answer"))
+
+	// The subagent's turn arrives first: it must still get its own step.
+	code, out := anthropicTurn(t, m, "billing: "+subagentMark, map[string]any{"role": "user", "content": []map[string]any{
+		{"type": "text", "text": "<system-reminder>context</system-reminder>"}, {"type": "text", "text": "task-one: go"}}})
+	if code != http.StatusOK || !strings.Contains(out, "sub answer") {
+		t.Fatalf("subagent turn: %d %s", code, out)
+	}
+	code, out = anthropicTurn(t, m, "billing: main", userText("hello"))
+	if code != http.StatusOK || !strings.Contains(out, "main answer") {
+		t.Fatalf("main turn: %d %s", code, out)
+	}
+	if got := m.Answered("sub"); len(got) != 1 || got[0].N != 1 || got[0].Step != "sub" {
+		t.Fatalf("Answered(sub) = %+v", got)
+	}
+	if len(m.Failures()) != 0 || aborted != 0 {
+		t.Fatalf("failures %v, aborted %d", m.Failures(), aborted)
+	}
+
+	// Each step answers once: a second main turn is unscripted, answered
+	// with an error the CLI does not retry, and ends the run.
+	code, out = anthropicTurn(t, m, "billing: main", userText("hello"))
+	if code != http.StatusBadRequest || !strings.Contains(out, "invalid_request_error") {
+		t.Fatalf("unscripted turn: %d %s", code, out)
+	}
+	if f := m.Failures(); len(f) != 1 || !strings.Contains(f[0], "unscripted request") || aborted != 1 {
+		t.Fatalf("failures %v, aborted %d", f, aborted)
+	}
+}
+
+func TestModelRefusesAnAmbiguousTurn(t *testing.T) {
+	m := newModel(anthropicWire{})
+	defer m.Close()
+	m.On("a", Main, Say("a"))
+	m.On("b", First, Say("b"))
+	if code, _ := anthropicTurn(t, m, "main", userText("hi")); code != http.StatusBadRequest {
+		t.Fatalf("status %d", code)
+	}
+	if f := m.Failures(); len(f) != 1 || !strings.Contains(f[0], "steps a, b all match") {
+		t.Fatalf("failures %v", f)
+	}
+}
+
+func TestModelRunsBeforeAndReadsToolResults(t *testing.T) {
+	m := newModel(anthropicWire{})
+	defer m.Close()
+	ran := false
+	step := m.On("next", After("toolu_1"), Say("ok"))
+	step.Before = func(*Request) error {
+		ran = true
+		return nil
+	}
+	m.On("times", Arrived("again"), Say("again")).Times = -1
+	history := []map[string]any{
+		userText("go"),
+		{"role": "assistant", "content": []map[string]any{{"type": "tool_use", "id": "toolu_1", "name": "Bash", "input": map[string]any{"command": "ls"}}}},
+		{"role": "user", "content": []map[string]any{{"type": "tool_result", "tool_use_id": "toolu_1", "is_error": true,
+			"content": []map[string]any{{"type": "text", "text": "denied: no"}}}}},
+	}
+	if code, out := anthropicTurn(t, m, "main", history...); code != http.StatusOK {
+		t.Fatalf("%d %s", code, out)
+	}
+	if !ran {
+		t.Fatal("Before did not run")
+	}
+	res, ok := m.Answered("next")[0].ToolResult("toolu_1")
+	if !ok || !res.IsError || res.Text != "denied: no" {
+		t.Fatalf("tool result %+v %v", res, ok)
+	}
+	for range 3 {
+		if code, _ := anthropicTurn(t, m, "main", userText("go"), map[string]any{"role": "assistant", "content": "x"}, userText("again")); code != http.StatusOK {
+			t.Fatalf("repeatable step: %d", code)
+		}
+	}
+}
+
+// TestAnthropicStream reads the answer back as Claude Code does: every event
+// in order, the tool input reassembled from its deltas, the stop reason.
+func TestAnthropicStream(t *testing.T) {
+	m := newModel(anthropicWire{})
+	defer m.Close()
+	m.On("call", Main, Reply{Text: "let me look", Calls: []Call{{ID: "toolu_x", Name: "Bash", Input: map[string]any{"command": "ls -la"}}}})
+	_, out := anthropicTurn(t, m, "main", userText("go"))
+
+	var kinds []string
+	var input strings.Builder
+	stop := ""
+	sc := bufio.NewScanner(strings.NewReader(out))
+	for sc.Scan() {
+		line, ok := strings.CutPrefix(sc.Text(), "data: ")
+		if !ok {
+			continue
+		}
+		var raw map[string]any
+		if err := json.Unmarshal([]byte(line), &raw); err != nil {
+			t.Fatalf("%q: %v", line, err)
+		}
+		kinds = append(kinds, raw["type"].(string))
+		if d, ok := raw["delta"].(map[string]any); ok {
+			if p, ok := d["partial_json"].(string); ok {
+				input.WriteString(p)
+			}
+			if s, ok := d["stop_reason"].(string); ok {
+				stop = s
+			}
+		}
+	}
+	want := "message_start content_block_start content_block_delta content_block_stop " +
+		"content_block_start content_block_delta content_block_stop message_delta message_stop"
+	if strings.Join(kinds, " ") != want {
+		t.Fatalf("events %v", kinds)
+	}
+	if input.String() != `{"command":"ls -la"}` || stop != "tool_use" {
+		t.Fatalf("input %q, stop %q", input.String(), stop)
+	}
+}
+
+func TestReportTable(t *testing.T) {
+	got := renderReport([]result{
+		{cli: "claude-code", scenario: "x/pass", outcome: "pass", observed: []string{"shown in stream-json"}},
+		{cli: "claude-code", scenario: "y/fail", outcome: "fail", reason: "the reason\nspans lines"},
+		{cli: "codex", scenario: "x/pass", outcome: "skip", reason: "npm missing"},
+	})
+	for _, want := range []string{
+		"| scenario | claude-code | gemini-cli | codex | copilot-cli |",
+		"| x/pass | pass (1) | — | skip (2) | — |",
+		"| y/fail | fail (3) | — | — | — |",
+		"1. x/pass, claude-code: observed: shown in stream-json",
+		"2. x/pass, codex: skip: npm missing",
+		"3. y/fail, claude-code: fail: the reason spans lines",
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("table lacks %q:\n%s", want, got)
+		}
+	}
+}
+
+// TestTrapSeesOutsideTraffic: a client that honours the proxy variables
+// reaches the trap, not the host, and the host is named.
+func TestTrapSeesOutsideTraffic(t *testing.T) {
+	tr := newTrap()
+	defer tr.close()
+	proxy, _ := url.Parse(tr.url())
+	client := &http.Client{Transport: &http.Transport{Proxy: http.ProxyURL(proxy)}}
+	if _, err := client.Get("https://api.example.invalid/v1/ping"); err == nil {
+		t.Fatal("the trap let a request through")
+	}
+	if got := tr.hosts(); len(got) != 1 || got[0] != "api.example.invalid:443" {
+		t.Fatalf("hosts %v", got)
+	}
+}
