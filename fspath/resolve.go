@@ -1,0 +1,200 @@
+// Package fspath tells where a path leads as the kernel sees it: which file
+// a name reaches once symbolic links are followed the way the kernel's path
+// walk follows them, whether two names are one file (hard links), and
+// whether a folder matches names regardless of case.
+//
+// Cleaning a path first (filepath.Clean) and following its links second is
+// wrong: with src/e a link to /etc/ssl, src/e/../passwd is /etc/passwd to
+// the kernel, which follows the link before it reads "..", and src/passwd
+// to filepath.Clean. Resolve walks a path one name at a time, as the
+// kernel does, and gives both answers, since a program that cleans a path
+// before opening it (Node's path.resolve, and with it the CLIs' own file
+// tools) reaches the second one.
+package fspath
+
+import (
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// Path is one path a program names, resolved.
+type Path struct {
+	// Lexical is the path made absolute against the working directory and
+	// cleaned (. and .. removed by their text), with no link followed: the
+	// name as written, for messages.
+	Lexical string
+	// Real is where the kernel's walk of the path as written ends: every
+	// symlink on the way followed before the .. after it is read.
+	Real string
+	// Cleaned is where the kernel's walk of Lexical ends: the file a
+	// program reaches when it cleans the path before opening it. It is Real
+	// unless a .. comes after a symlink.
+	Cleaned string
+	// Fold reports that the folder holding Real's last name matches names
+	// regardless of case (see CaseInsensitive): there .ENV is .env.
+	Fold bool
+	// final is what Real names, as the walk found it; nil when it does
+	// not exist.
+	final fs.FileInfo
+}
+
+// Exists reports whether Real names an existing file or folder.
+func (p Path) Exists() bool { return p.final != nil }
+
+// Resolve resolves p, relative to dir unless absolute, as open, stat,
+// chmod or a write does: a symlink at the end is followed too.
+func Resolve(p, dir string) Path { return resolve(p, dir, true) }
+
+// ResolveNoFollow resolves p, relative to dir unless absolute, as unlink,
+// rm, rename or lstat does: a symlink at the end is the file acted on, and
+// only the links before it are followed. A trailing slash (or a last
+// name of . or ..) makes the kernel follow the last link all the same.
+func ResolveNoFollow(p, dir string) Path { return resolve(p, dir, false) }
+
+// Real is where the absolute path p leads, every symlink followed: what
+// filepath.EvalSymlinks gives, for a path whose end may not exist yet.
+func Real(p string) string { return walk(p, true).path }
+
+func resolve(p, dir string, follow bool) Path {
+	raw := p
+	if !filepath.IsAbs(p) {
+		if !filepath.IsAbs(dir) {
+			if abs, err := filepath.Abs(dir); err == nil {
+				dir = abs
+			}
+		}
+		raw = dir + string(filepath.Separator) + p
+	}
+	w := walk(raw, follow)
+	out := Path{Lexical: filepath.Clean(raw), Real: w.path, Cleaned: w.path, final: w.final}
+	if hasDotDot(raw) {
+		// Cleaning drops a trailing slash, which also asks for the last
+		// link to be followed.
+		out.Cleaned = walk(out.Lexical, follow || endsInDir(raw)).path
+	}
+	out.Fold = caseInsensitive(w.dir, w.known)
+	return out
+}
+
+// maxHops is how many symlinks one resolution follows, Linux's limit
+// before ELOOP: a cycle (a -> b -> a) must end.
+const maxHops = 40
+
+// walked is the end of a walk.
+type walked struct {
+	path  string
+	final fs.FileInfo // nil when path does not exist
+	// dir is the existing folder that holds the last name: where that
+	// name is looked up, and so whose case rules apply. known is a name
+	// found in it ("" if none).
+	dir, known string
+}
+
+// walk follows the absolute path p one name at a time, as the kernel's
+// path walk does: . stays; .. goes to the parent of the folder reached so
+// far (the real one, after the links before it were followed); a symlink
+// is replaced by its target, read against the link's folder, and walked
+// the same way. The last name's link is followed only when follow is set
+// or more names come after it (a trailing slash is a "." after it).
+//
+// A name that does not exist, or that comes after a file, is kept as
+// written along with all that follows it: a write may create it. The
+// kernel would fail on a .. after such a name (ENOENT, ENOTDIR), so that
+// nothing happens; a program that first creates the folders (mkdir -p,
+// the CLIs' Write) lands where dropping the missing name with the .. puts
+// it, and that is what walk reports. A loop of links (past maxHops) stops
+// being followed at the link that went one hop too far: the kernel fails
+// with ELOOP there, and the link itself is reported.
+func walk(p string, follow bool) walked {
+	pending := names(p)
+	cur := string(filepath.Separator)
+	var missing []string
+	var final fs.FileInfo
+	hops := 0
+	for len(pending) > 0 {
+		name := pending[0]
+		pending = pending[1:]
+		switch {
+		case name == ".":
+			continue
+		case name == "..":
+			if n := len(missing); n > 0 {
+				missing = missing[:n-1]
+			} else {
+				cur = filepath.Dir(cur)
+			}
+			final = nil // read again at the end if it is the last name
+			continue
+		case len(missing) > 0:
+			missing = append(missing, name)
+			continue
+		}
+		next := filepath.Join(cur, name)
+		info, err := os.Lstat(next)
+		if err != nil {
+			missing = append(missing, name)
+			final = nil
+			continue
+		}
+		if info.Mode()&fs.ModeSymlink != 0 && (follow || len(pending) > 0) {
+			target, err := os.Readlink(next)
+			if err == nil && hops < maxHops {
+				hops++
+				if filepath.IsAbs(target) {
+					cur = string(filepath.Separator)
+				}
+				pending = append(names(target), pending...)
+				continue
+			}
+		}
+		if len(pending) > 0 && info.Mode()&fs.ModeSymlink == 0 && !info.IsDir() {
+			missing = append(missing, name) // ENOTDIR
+			final = nil
+			continue
+		}
+		cur, final = next, info
+	}
+	if final == nil && len(missing) == 0 {
+		final, _ = os.Lstat(cur) // the path ended in ..
+	}
+	out := walked{path: filepath.Join(append([]string{cur}, missing...)...), final: final, dir: cur}
+	if final != nil {
+		out.dir, out.known = filepath.Dir(cur), filepath.Base(cur)
+	}
+	return out
+}
+
+// names splits a path into its names, . and .. included. A trailing
+// slash becomes a final ".", so that the name before it is not last.
+func names(p string) []string {
+	parts := strings.Split(p, string(filepath.Separator))
+	out := parts[:0]
+	for _, s := range parts {
+		if s != "" {
+			out = append(out, s)
+		}
+	}
+	if endsInDir(p) && len(out) > 0 {
+		out = append(out, ".")
+	}
+	return out
+}
+
+// endsInDir reports whether p ends in a slash: the kernel then wants a
+// folder, and follows a last symlink to get one.
+func endsInDir(p string) bool {
+	return len(p) > 1 && p[len(p)-1] == filepath.Separator
+}
+
+// hasDotDot reports whether p has a ".." name: only then can cleaning it
+// first change where it leads.
+func hasDotDot(p string) bool {
+	for _, s := range strings.Split(p, string(filepath.Separator)) {
+		if s == ".." {
+			return true
+		}
+	}
+	return false
+}
