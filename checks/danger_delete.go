@@ -3,11 +3,11 @@ package checks
 import (
 	"context"
 	"fmt"
-	"os"
 	"path"
 	"path/filepath"
 	"strings"
 
+	"github.com/massgen/massgen-hook/fspath"
 	"github.com/massgen/massgen-hook/shellcmd"
 )
 
@@ -24,7 +24,10 @@ func recursiveDelete(_ context.Context, d *dangerCall, c *shellcmd.Command) (str
 			continue
 		}
 		for _, target := range deleteTargets(w, d.dir(c)) {
-			if what, instead := d.judgeDelete(c, resolveOperand(target, d.dir(c))); what != "" {
+			// rm removes a symlink itself unless a trailing slash (which
+			// deleteTargets gives a folder's contents) makes it follow.
+			rp := fspath.ResolveNoFollow(target.path, d.dir(c))
+			if what, instead := d.judgeDelete(c, rp, target.contents); what != "" {
 				return what, instead
 			}
 		}
@@ -32,53 +35,58 @@ func recursiveDelete(_ context.Context, d *dangerCall, c *shellcmd.Command) (str
 	return "", ""
 }
 
-// resolveOperand resolves an rm operand as rm treats it: a symlink named
-// without a trailing slash is removed itself, its target left alone, so
-// only the folders above it are resolved.
-func resolveOperand(target, dir string) resolvedPath {
-	if strings.HasSuffix(target, "/") {
-		return resolve(target, dir)
-	}
-	rp := resolve(target, dir)
-	if info, err := os.Lstat(rp.lexical); err == nil && info.Mode()&os.ModeSymlink != 0 {
-		rp.real = filepath.Join(resolveSymlinks(filepath.Dir(rp.lexical)), filepath.Base(rp.lexical))
-	}
-	return rp
+// deleteTarget is one path a recursive delete takes: the path itself, or
+// with contents only what is in it (dir/*), not the folder.
+type deleteTarget struct {
+	path     string
+	contents bool
 }
 
 // deleteTargets are the paths an rm operand deletes: itself; for a glob
-// that takes everything in a folder (*, .*, dir/*), that folder; for any
-// other glob, what it matches now, as the shell would expand it.
-func deleteTargets(w shellcmd.Word, dir string) []string {
+// that takes everything in a folder (*, .*, dir/*), that folder's
+// contents; for any other glob, what it matches now, as the shell would
+// expand it.
+func deleteTargets(w shellcmd.Word, dir string) []deleteTarget {
 	if !w.Glob {
-		return []string{w.Value}
+		return []deleteTarget{{path: w.Value}}
 	}
 	if base := path.Base(w.Value); base == "*" || base == ".*" || base == "**" {
 		// The folder's contents go: a link to it is followed, like dir/.
-		return []string{strings.TrimSuffix(globDir(w.Value), "/") + "/"}
+		return []deleteTarget{{path: strings.TrimSuffix(globDir(w.Value), "/") + "/", contents: true}}
 	}
 	pattern := w.Value
 	if !filepath.IsAbs(pattern) && dir != "" {
 		pattern = filepath.Join(escapeGlob(dir), pattern)
 	}
 	matches, _ := filepath.Glob(pattern)
-	return matches
+	targets := make([]deleteTarget, len(matches))
+	for i, m := range matches {
+		targets[i] = deleteTarget{path: m}
+	}
+	return targets
 }
 
-// judgeDelete says what is wrong with deleting rp recursively.
-func (d *dangerCall) judgeDelete(c *shellcmd.Command, rp resolvedPath) (string, string) {
+// judgeDelete says what is wrong with deleting rp recursively (with
+// contents, only what is in it). rm acts where the kernel's walk ends
+// (rp.Real); the names as written count too for the places never to
+// delete.
+func (d *dangerCall) judgeDelete(c *shellcmd.Command, rp fspath.Path, contents bool) (string, string) {
 	const instead = "Delete only the specific files or folders you mean, inside the project."
 	switch {
-	case rp.real == "/" || rp.lexical == "/":
+	case rp.Real == "/" || rp.Lexical == "/":
 		return fmt.Sprintf("%s would delete the whole filesystem", quoteCmd(c)), instead
-	case d.home != "" && (rp.lexical == filepath.Clean(d.home) || rp.real == resolveSymlinks(d.home)):
+	case d.home != "" && (rp.Lexical == filepath.Clean(d.home) || rp.Real == fspath.Real(d.home)):
 		return fmt.Sprintf("%s would delete the home directory", quoteCmd(c)), instead
-	case rp.lexical == d.project.root || rp.real == d.project.real:
+	case rp.Lexical == d.project.root || rp.Real == d.project.real:
 		return fmt.Sprintf("%s would delete the project itself (%s)", quoteCmd(c), d.project.root), instead
-	case within(d.project.root, rp.lexical) || within(d.project.real, rp.real):
-		return fmt.Sprintf("%s would delete %s, which holds the project (%s)", quoteCmd(c), rp.lexical, d.project.root), instead
-	case !d.project.inside(rp) && !isTemp(rp):
-		return fmt.Sprintf("%s deletes %s, outside the project", quoteCmd(c), rp.lexical), "Only delete inside the project (or under /tmp); ask the user to remove anything outside it."
+	case within(d.project.root, rp.Lexical) || within(d.project.real, rp.Real):
+		return fmt.Sprintf("%s would delete %s, which holds the project (%s)", quoteCmd(c), rp.Lexical, d.project.root), instead
+	case !d.project.contains(rp.Real, rp.Fold) && !isTemp(rp.Real, contents):
+		shown := rp.Lexical
+		if within(rp.Lexical, d.project.root) {
+			shown = rp.Real // named in the project, a link leads out: say where
+		}
+		return fmt.Sprintf("%s deletes %s, outside the project", quoteCmd(c), shown), "Only delete inside the project (or under /tmp); ask the user to remove anything outside it."
 	}
 	return "", ""
 }
@@ -100,11 +108,14 @@ func globDir(pattern string) string {
 	return dir
 }
 
-// isTemp reports whether rp, symlinks resolved, is inside a temporary
-// folder: a link in /tmp that points at /etc is /etc.
-func isTemp(rp resolvedPath) bool {
-	for _, t := range []string{"/tmp", "/private/tmp", "/var/tmp", "/var/folders"} {
-		if rp.real != t && within(rp.real, t) {
+// isTemp reports whether real (symlinks resolved: a link in /tmp that
+// points at /etc is /etc; macOS's /var/tmp is /private/var/tmp) is inside
+// a temporary folder, or with contents is /tmp or /var/tmp: emptying them
+// is allowed, removing them is not. /var/folders holds every user's
+// caches, and is not emptied.
+func isTemp(real string, contents bool) bool {
+	for _, t := range []string{"/tmp", "/private/tmp", "/var/tmp", "/private/var/tmp", "/var/folders", "/private/var/folders"} {
+		if real != t && within(real, t) || contents && real == t && !strings.HasSuffix(t, "/folders") {
 			return true
 		}
 	}

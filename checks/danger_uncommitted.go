@@ -3,9 +3,9 @@ package checks
 import (
 	"context"
 	"fmt"
-	"os"
 	"path/filepath"
 
+	"github.com/massgen/massgen-hook/fspath"
 	"github.com/massgen/massgen-hook/shellcmd"
 )
 
@@ -21,15 +21,16 @@ func deleteUncommitted(ctx context.Context, d *dangerCall, c *shellcmd.Command) 
 		if e.Op != shellcmd.Delete || !w.Known || w.Value == "" || w.Glob {
 			continue
 		}
-		rp := resolveOperand(w.Value, d.dir(c))
-		if !d.project.inside(rp) || rp.real == d.project.real {
+		// rm removes a symlink itself: only the folders above it are followed.
+		rp := fspath.ResolveNoFollow(w.Value, d.dir(c))
+		if !d.project.contains(rp.Real, rp.Fold) || rp.Real == d.project.real {
 			continue // outside, or the project itself: the recursive-delete rule's
 		}
-		if _, err := os.Lstat(rp.lexical); err != nil {
+		if !rp.Exists() {
 			continue // nothing there to lose
 		}
-		dir := filepath.Dir(rp.real)
-		lines, err := gitStatus(ctx, dir, "--untracked-files=no", "--", rp.real)
+		dir := filepath.Dir(rp.Real)
+		lines, err := gitStatus(ctx, dir, "--untracked-files=no", "--", rp.Real)
 		if err != nil {
 			if err != errNotRepo {
 				d.unchecked(c, err)

@@ -17,6 +17,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/massgen/massgen-hook/engine"
+	"github.com/massgen/massgen-hook/fspath"
 	"github.com/massgen/massgen-hook/match"
 	"github.com/massgen/massgen-hook/state"
 )
@@ -212,16 +213,18 @@ func (o *observe) workProduct(call *engine.Call, field string, job *observerJob)
 	if strings.HasPrefix(written, "~/") && sc.home != "" {
 		written = filepath.Join(sc.home, written[2:])
 	}
-	rp := resolve(written, sc.cwd)
-	source, ok := sc.project.projectRelative(rp.real)
+	// The CLIs' file tools clean a path before they open it: Cleaned is
+	// the file written.
+	rp := fspath.Resolve(written, sc.cwd)
+	source, ok := sc.project.relative(rp.Cleaned, false)
 	if !ok {
-		if within(rp.lexical, sc.project.root) {
-			return nil, fmt.Sprintf("observe: %s leads outside the project through a symlink (to %s); not saved", sc.project.display(rp), rp.real)
+		if within(rp.Lexical, sc.project.root) {
+			return nil, fmt.Sprintf("observe: %s leads outside the project through a symlink (to %s); not saved", sc.project.display(rp), rp.Cleaned)
 		}
-		return nil, fmt.Sprintf("observe: %s is outside the project; not saved", rp.lexical)
+		return nil, fmt.Sprintf("observe: %s is outside the project; not saved", rp.Lexical)
 	}
 	name := source
-	if lexical, ok := relativeWithin(rp.lexical, sc.project.root); ok {
+	if lexical, ok := relativeWithin(rp.Lexical, sc.project.root); ok {
 		name = lexical
 	}
 	if source == "." || name == "." {
@@ -267,15 +270,6 @@ func matchesGlobs(patterns, paths []string) bool {
 		}
 	}
 	return false
-}
-
-// projectRelative is real (a path with its symlinks resolved) relative to
-// the project, slash-separated; false when it is outside.
-func (pr project) projectRelative(real string) (string, bool) {
-	if rel, ok := relativeWithin(real, pr.real); ok {
-		return rel, true
-	}
-	return relativeWithin(real, pr.root)
 }
 
 // queueObserverJob writes job as an owner-only file in the runtime

@@ -14,6 +14,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/massgen/massgen-hook/fspath"
 	"github.com/massgen/massgen-hook/redact"
 	"github.com/massgen/massgen-hook/state"
 )
@@ -93,7 +94,7 @@ func readObserverJob(st *state.Dir, jobFile string) (job *observerJob, remove fu
 		return nil, nil, fmt.Errorf("job file %s: %w", jobFile, err)
 	}
 	base := filepath.Base(abs)
-	if resolveSymlinks(filepath.Dir(abs)) != resolveSymlinks(dir) || !strings.HasPrefix(base, "job-") || !strings.HasSuffix(base, ".json") {
+	if fspath.Real(filepath.Dir(abs)) != fspath.Real(dir) || !strings.HasPrefix(base, "job-") || !strings.HasSuffix(base, ".json") {
 		return nil, nil, fmt.Errorf("job file %s is not a job-*.json in %s; refused", jobFile, dir)
 	}
 	root, err := os.OpenRoot(dir)

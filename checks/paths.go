@@ -1,9 +1,9 @@
 package checks
 
 import (
-	"os"
 	"path/filepath"
-	"strings"
+
+	"github.com/massgen/massgen-hook/fspath"
 )
 
 // project is a project root as the path guards see it: as written and with
@@ -14,101 +14,71 @@ type project struct {
 
 func newProject(root string) project {
 	root = filepath.Clean(root)
-	return project{root: root, real: resolveSymlinks(root)}
+	return project{root: root, real: fspath.Real(root)}
 }
 
-// resolvedPath is one path a tool call names, made absolute and cleaned
-// (lexical), and with every symlink on it resolved (real).
-type resolvedPath struct {
-	lexical, real string
+// within reports whether p is root or inside it, by name.
+func within(p, root string) bool { return fspath.Within(p, root, false) }
+
+// contains reports whether real, a path with its symlinks resolved, is in
+// the project.
+func (pr project) contains(real string, fold bool) bool {
+	return fspath.Within(real, pr.real, fold) || fspath.Within(real, pr.root, fold)
 }
 
-// resolve makes p absolute against dir (the call's working directory),
-// removes . and .., and resolves symlinks. The file need not exist (a
-// write may create it): the longest existing prefix is resolved and the
-// rest joined on.
-func resolve(p, dir string) resolvedPath {
-	if !filepath.IsAbs(p) {
-		p = filepath.Join(dir, p)
-	}
-	p = filepath.Clean(p)
-	return resolvedPath{lexical: p, real: resolveSymlinks(p)}
-}
-
-// resolveSymlinks is filepath.EvalSymlinks for a path whose tail may not
-// exist yet.
-func resolveSymlinks(p string) string { return resolveLinks(filepath.Clean(p), maxLinkHops) }
-
-// maxLinkHops bounds the dangling links followed, as the kernel's ELOOP
-// does: a cycle (a -> b -> a) must end, not recurse forever.
-const maxLinkHops = 40
-
-func resolveLinks(p string, hops int) string {
-	if r, err := filepath.EvalSymlinks(p); err == nil {
-		return r
-	}
-	parent, base := filepath.Dir(p), filepath.Base(p)
-	if parent == p {
-		return p
-	}
-	// A dangling symlink resolves to its target, which a write would create.
-	if target, err := os.Readlink(p); err == nil && hops > 0 {
-		if !filepath.IsAbs(target) {
-			target = filepath.Join(parent, target)
-		}
-		if filepath.Clean(target) != p {
-			return resolveLinks(filepath.Clean(target), hops-1)
-		}
-	}
-	return filepath.Join(resolveLinks(parent, hops), base)
-}
-
-// within reports whether p is root or inside it.
-func within(p, root string) bool {
-	return p == root || strings.HasPrefix(p, strings.TrimSuffix(root, string(filepath.Separator))+string(filepath.Separator))
-}
-
-// inside reports whether the path, symlinks resolved, is in the project:
-// a symlink in the project that points out of it leads out of it.
-func (pr project) inside(p resolvedPath) bool {
-	return within(p.real, pr.real) || within(p.real, pr.root)
+// inside reports whether the path is in the project both where the kernel
+// takes it and where a program that cleans it first does: a symlink in the
+// project that points out of it leads out of it.
+func (pr project) inside(p fspath.Path) bool {
+	return pr.contains(p.Real, p.Fold) && pr.contains(p.Cleaned, p.Fold)
 }
 
 // forms are the names a path is matched by: relative to the project when
 // it is inside (so "**/.env" and ".git/**" mean the project's), absolute
-// otherwise; both as written and with symlinks resolved, so a link named
-// harmlessly that points at .env is still .env.
-func (pr project) forms(p resolvedPath) []string {
-	out := make([]string, 0, 2)
-	for _, c := range []struct{ path, root string }{{p.lexical, pr.root}, {p.real, pr.real}} {
-		f := c.path
-		if rel, ok := relativeWithin(c.path, c.root); ok {
-			f = rel
+// otherwise; as written and where it leads (to the kernel, and to a program
+// that cleans it first), so a link named harmlessly that points at .env is
+// still .env.
+func (pr project) forms(p fspath.Path) []string {
+	out := make([]string, 0, 3)
+	add := func(f string) {
+		for _, have := range out {
+			if have == f {
+				return
+			}
 		}
-		if len(out) == 0 || out[0] != f {
-			out = append(out, f)
+		out = append(out, f)
+	}
+	lexical := p.Lexical
+	if rel, ok := fspath.Rel(p.Lexical, pr.root, p.Fold); ok {
+		lexical = rel
+	}
+	add(lexical)
+	for _, real := range []string{p.Real, p.Cleaned} {
+		if rel, ok := pr.relative(real, p.Fold); ok {
+			real = rel
 		}
+		add(real)
 	}
 	return out
 }
 
+// relative is real (a path with its symlinks resolved) relative to the
+// project, slash-separated; false when it is outside.
+func (pr project) relative(real string, fold bool) (string, bool) {
+	if rel, ok := fspath.Rel(real, pr.real, fold); ok {
+		return rel, true
+	}
+	return fspath.Rel(real, pr.root, fold)
+}
+
 // display is how a denial names a path: relative to the project inside it.
-func (pr project) display(p resolvedPath) string {
-	if rel, ok := relativeWithin(p.lexical, pr.root); ok {
+func (pr project) display(p fspath.Path) string {
+	if rel, ok := fspath.Rel(p.Lexical, pr.root, p.Fold); ok {
 		return filepath.FromSlash(rel)
 	}
-	return p.lexical
+	return p.Lexical
 }
 
 // relativeWithin is p relative to root, slash-separated; false when p is
 // not inside root.
-func relativeWithin(p, root string) (string, bool) {
-	if !within(p, root) {
-		return "", false
-	}
-	rel, err := filepath.Rel(root, p)
-	if err != nil {
-		return "", false
-	}
-	return filepath.ToSlash(rel), true
-}
+func relativeWithin(p, root string) (string, bool) { return fspath.Rel(p, root, false) }

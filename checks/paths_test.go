@@ -1,20 +1,17 @@
 package checks
 
 import (
-	"context"
 	"encoding/json"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"reflect"
-	"runtime/debug"
-	"strings"
 	"testing"
 	"time"
 
 	"go.yaml.in/yaml/v3"
 
 	"github.com/massgen/massgen-hook/engine"
+	"github.com/massgen/massgen-hook/fspath"
 	"github.com/massgen/massgen-hook/protocol"
 	"github.com/massgen/massgen-hook/state"
 )
@@ -157,119 +154,6 @@ func realTempDir(t *testing.T) string {
 	return d
 }
 
-func TestResolveLexical(t *testing.T) {
-	// None of these exist, so real is lexical with the existing prefix
-	// resolved (and / is its own resolution).
-	base := "/nonexistent-massgen-test"
-	for _, tc := range []struct {
-		p, dir, want string
-	}{
-		{"a/b", base, base + "/a/b"},
-		{"./a//b/", base, base + "/a/b"},
-		{"a/../.env", base, base + "/.env"},
-		{"../x", base + "/sub", base + "/x"},
-		{"../../../../x", base, "/x"},
-		{".", base, base},
-		{"", base, base},
-		{"/abs/../etc/passwd", base, "/etc/passwd"},
-		{"/", base, "/"},
-		{"/a/./b/../c", "ignored", "/a/c"},
-	} {
-		rp := resolve(tc.p, tc.dir)
-		if rp.lexical != tc.want {
-			t.Errorf("resolve(%q, %q).lexical = %q, want %q", tc.p, tc.dir, rp.lexical, tc.want)
-		}
-		if rp.real != tc.want {
-			t.Errorf("resolve(%q, %q).real = %q, want %q", tc.p, tc.dir, rp.real, tc.want)
-		}
-	}
-}
-
-func TestResolveSymlinks(t *testing.T) {
-	root := realTempDir(t)
-	outside := realTempDir(t)
-	writeFiles(t, root, "target.txt", "realdir/inner.txt", ".env")
-	symlink(t, "target.txt", filepath.Join(root, "flink"))
-	symlink(t, filepath.Join(root, "realdir"), filepath.Join(root, "dlink"))
-	symlink(t, outside, filepath.Join(root, "out"))
-	symlink(t, "missing/target.txt", filepath.Join(root, "dangle"))
-	symlink(t, "/nonexistent-massgen-test/file", filepath.Join(root, "dangle-abs"))
-	symlink(t, "dangle", filepath.Join(root, "dangle2")) // a link to a dangling link
-	symlink(t, "self", filepath.Join(root, "self"))      // a link to itself
-	symlink(t, ".env", filepath.Join(root, "harmless"))
-	symlink(t, "../"+filepath.Base(root)+"/realdir", filepath.Join(root, "updown"))
-	for _, tc := range []struct {
-		p             string
-		lexical, real string // relative to root unless absolute
-	}{
-		{"target.txt", "target.txt", "target.txt"},
-		{"flink", "flink", "target.txt"},
-		{"dlink", "dlink", "realdir"},
-		{"dlink/inner.txt", "dlink/inner.txt", "realdir/inner.txt"},
-		// The tail does not exist: the existing prefix is resolved.
-		{"dlink/new.txt", "dlink/new.txt", "realdir/new.txt"},
-		{"dlink/a/b/c", "dlink/a/b/c", "realdir/a/b/c"},
-		{"dlink/../target.txt", "target.txt", "target.txt"}, // lexical .. first, as the guards do
-		{"out", "out", outside},
-		{"out/x/y", "out/x/y", outside + "/x/y"},
-		// A dangling link resolves to what a write would create.
-		{"dangle", "dangle", "missing/target.txt"},
-		{"dangle-abs", "dangle-abs", "/nonexistent-massgen-test/file"},
-		{"dangle2", "dangle2", "missing/target.txt"},
-		{"self", "self", "self"},
-		{"harmless", "harmless", ".env"},
-		{"updown/inner.txt", "updown/inner.txt", "realdir/inner.txt"},
-		{"nothere/deeper", "nothere/deeper", "nothere/deeper"},
-	} {
-		abs := func(p string) string {
-			if filepath.IsAbs(p) {
-				return p
-			}
-			return filepath.Join(root, p)
-		}
-		rp := resolve(tc.p, root)
-		if rp.lexical != abs(tc.lexical) || rp.real != abs(tc.real) {
-			t.Errorf("resolve(%q) = {lexical %q, real %q}, want {%q, %q}", tc.p, rp.lexical, rp.real, abs(tc.lexical), abs(tc.real))
-		}
-		// An absolute path resolves the same way.
-		if rp2 := resolve(abs(tc.p), "/elsewhere"); rp2 != rp {
-			t.Errorf("resolve(abs %q) = %+v, relative gave %+v", tc.p, rp2, rp)
-		}
-	}
-}
-
-// TestResolveSymlinkCycle: two dangling links pointing at each other
-// (a -> b, b -> a) are a loop EvalSymlinks refuses; resolveSymlinks must
-// still return, as it does for a link to itself. It runs in a child
-// process, because an endless recursion never returns (or dies of a stack
-// overflow) and would take every other test with it.
-func TestResolveSymlinkCycle(t *testing.T) {
-	if dir := os.Getenv("MASSGEN_TEST_CYCLE_DIR"); dir != "" {
-		debug.SetMaxStack(64 << 20)
-		got := resolveSymlinks(filepath.Join(dir, "a"))
-		os.Stdout.WriteString("RESOLVED " + got + "\n")
-		return
-	}
-	root := realTempDir(t)
-	symlink(t, "b", filepath.Join(root, "a"))
-	symlink(t, "a", filepath.Join(root, "b"))
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, os.Args[0], "-test.run=^TestResolveSymlinkCycle$", "-test.v")
-	cmd.Env = append(os.Environ(), "MASSGEN_TEST_CYCLE_DIR="+root)
-	out, err := cmd.CombinedOutput()
-	if ctx.Err() != nil {
-		t.Fatalf("resolveSymlinks(%s/a) with a -> b -> a did not return in 5s (endless recursion through the dangling-link branch)", root)
-	}
-	if err != nil || !strings.Contains(string(out), "RESOLVED ") {
-		first := string(out)
-		if len(first) > 600 {
-			first = first[:600]
-		}
-		t.Fatalf("resolveSymlinks(a) with a -> b -> a crashed (%v):\n%s", err, first)
-	}
-}
-
 func TestNewProject(t *testing.T) {
 	root := realTempDir(t)
 	writeFiles(t, root, "real/x")
@@ -321,7 +205,7 @@ func TestProjectInsideFormsDisplay(t *testing.T) {
 		// /a vs /ab: a sibling whose name starts with the project's is outside.
 		{proj + "x/file", false, []string{proj + "x/file"}, proj + "x/file"},
 	} {
-		rp := resolve(tc.p, proj)
+		rp := fspath.Resolve(tc.p, proj)
 		if got := pr.inside(rp); got != tc.inside {
 			t.Errorf("inside(%q) = %v, want %v", tc.p, got, tc.inside)
 		}
@@ -343,7 +227,7 @@ func TestProjectInsideFormsDisplay(t *testing.T) {
 		{filepath.Join(base, "projlink", ".env"), []string{".env"}},
 		{filepath.Join(proj, ".env"), []string{proj + "/.env", ".env"}},
 	} {
-		rp := resolve(tc.p, "/")
+		rp := fspath.Resolve(tc.p, "/")
 		if !linked.inside(rp) {
 			t.Errorf("linked project: inside(%q) = false", tc.p)
 		}
@@ -351,32 +235,7 @@ func TestProjectInsideFormsDisplay(t *testing.T) {
 			t.Errorf("linked project: forms(%q) = %q, want %q", tc.p, got, tc.forms)
 		}
 	}
-	if got := linked.display(resolve(filepath.Join(base, "projlink", "sub/a.txt"), "/")); got != "sub/a.txt" {
+	if got := linked.display(fspath.Resolve(filepath.Join(base, "projlink", "sub/a.txt"), "/")); got != "sub/a.txt" {
 		t.Errorf("linked project: display = %q, want sub/a.txt", got)
-	}
-}
-
-func TestWithin(t *testing.T) {
-	for _, tc := range []struct {
-		p, root string
-		want    bool
-	}{
-		{"/a", "/a", true},
-		{"/a/b", "/a", true},
-		{"/a/b/c", "/a", true},
-		{"/ab", "/a", false},
-		{"/ab/c", "/a", false},
-		{"/a", "/ab", false},
-		{"/", "/a", false},
-		{"/a", "/a/b", false},
-		{"/x", "/", true},
-		{"/", "/", true},
-		{"/a/b", "/a/", true},
-		{"/a.b", "/a", false},
-		{"/a-b/c", "/a", false},
-	} {
-		if got := within(tc.p, tc.root); got != tc.want {
-			t.Errorf("within(%q, %q) = %v, want %v", tc.p, tc.root, got, tc.want)
-		}
 	}
 }

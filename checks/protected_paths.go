@@ -12,6 +12,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/massgen/massgen-hook/engine"
+	"github.com/massgen/massgen-hook/fspath"
 	"github.com/massgen/massgen-hook/shellcmd"
 )
 
@@ -21,9 +22,10 @@ import (
 // changing or deleting it (Write, Edit, MultiEdit, NotebookEdit, and in
 // Bash every redirection and the path operands of rm, mv, cp, tee,
 // sed -i, truncate, chmod and the like, through sudo, env, xargs and
-// bash -c). Paths are made absolute against the call's working directory,
-// .. removed and symlinks resolved before matching, so neither
-// "a/../.env" nor a link to .env gets past.
+// bash -c). Paths are followed as the kernel follows them (see fspath),
+// from the call's working directory, before matching, so neither
+// "a/../.env" nor a link to .env gets past, and a hard link of .env is
+// .env (hardlinks.go).
 //
 //	options:
 //	  read:   [...]   # replace the default read list
@@ -161,7 +163,7 @@ func (p *protectedPaths) Check(_ context.Context, call *engine.Call) (engine.Ver
 		if path.Type != gjson.String || path.Str == "" {
 			return engine.Verdict{}, nil
 		}
-		return g.verdict(g.judge(path.Str, g.cwd, ft.write)), nil
+		return g.verdict(g.judge(path.Str, g.cwd, ft.write, true)), nil
 	}
 	script, ok, err := bashScript(call, g.shellCall)
 	if !ok {
@@ -177,8 +179,10 @@ func (p *protectedPaths) Check(_ context.Context, call *engine.Call) (engine.Ver
 	for _, c := range script.Commands {
 		for _, e := range c.Effects() {
 			// Giving a protected file another name is writing it: what is
-			// done through the new name is done to it.
-			if v := g.word(e.Path, c.Dir, e.Op != shellcmd.Read); v != nil {
+			// done through the new name is done to it. rm, unlink and mv
+			// act on a symlink itself; the rest act through it.
+			follow := e.Op != shellcmd.Delete && e.Op != shellcmd.Move
+			if v := g.word(e.Path, c.Dir, e.Op != shellcmd.Read, follow); v != nil {
 				return g.verdict(v), nil
 			}
 			if holdsOp(c, e) {
@@ -188,7 +192,7 @@ func (p *protectedPaths) Check(_ context.Context, call *engine.Call) (engine.Ver
 			}
 		}
 	}
-	return engine.Verdict{}, nil
+	return g.verdict(nil), nil
 }
 
 // guard is protectedPaths applied to one call.
@@ -197,6 +201,8 @@ type guard struct {
 	shellCall
 	tmpdir string
 	lits   *[]literal // literalStarts, once computed
+	// notes say what could not be checked (see hardLinked).
+	notes []string
 }
 
 func (p *protectedPaths) guardFor(call *engine.Call) *guard {
@@ -211,12 +217,13 @@ type finding struct {
 	// holds is the protected path inside the folder path, when the call
 	// reaches it through that folder.
 	holds string
+	same  string // the protected file path is a hard link of, if that is why
 }
 
 // word judges a shell word: unknown words (a $VAR, a $(...)) cannot be
 // judged and pass; globs are expanded against the directory, as the shell
 // would, and each match judged.
-func (g *guard) word(w shellcmd.Word, dir string, write bool) *finding {
+func (g *guard) word(w shellcmd.Word, dir string, write, follow bool) *finding {
 	if !w.Known || w.Value == "" {
 		return nil
 	}
@@ -232,34 +239,39 @@ func (g *guard) word(w shellcmd.Word, dir string, write bool) *finding {
 		}
 		if matches, err := filepath.Glob(pattern); err == nil && len(matches) > 0 {
 			for _, m := range matches {
-				if f := g.judge(m, dir, write); f != nil {
+				if f := g.judge(m, dir, write, follow); f != nil {
 					return f
 				}
 			}
 			return nil
 		}
 	}
-	return g.judge(w.Value, dir, write)
+	return g.judge(w.Value, dir, write, follow)
 }
 
-// judge reports the rule path p breaks, if any.
-func (g *guard) judge(p, dir string, write bool) *finding {
+// judge reports the rule path p breaks, if any. follow says whether the
+// call acts through a symlink at the end of p (a read or a write does;
+// rm removes the link itself).
+func (g *guard) judge(p, dir string, write, follow bool) *finding {
 	if strings.HasPrefix(p, "~/") && g.home != "" {
 		p = filepath.Join(g.home, p[2:])
 	}
-	rp := resolve(p, dir)
+	rp := fspath.ResolveNoFollow(p, dir)
+	if follow {
+		rp = fspath.Resolve(p, dir)
+	}
 	shown := g.project.display(rp)
 	patterns := g.read
 	if write {
 		patterns = g.write
 	}
 	for _, form := range g.project.forms(rp) {
-		if g.matchAny(g.except, form) != "" {
-			continue
-		}
-		if pat := g.matchAny(patterns, form); pat != "" {
+		if pat := g.protects(patterns, form, rp.Fold); pat != "" {
 			return &finding{path: shown, write: write, pattern: pat}
 		}
+	}
+	if same, pat := g.hardLinked(rp, patterns); pat != "" {
+		return &finding{path: shown, write: write, pattern: pat, same: same}
 	}
 	if write && g.outsideDeny && !g.project.inside(rp) && !g.outsideOK(rp) {
 		return &finding{path: shown, write: true}
@@ -267,39 +279,60 @@ func (g *guard) judge(p, dir string, write bool) *finding {
 	return nil
 }
 
-// outsideOK reports whether an outside path may be written. Only the path
-// with its symlinks resolved counts: a link in /tmp that points at
-// ~/.bashrc writes ~/.bashrc.
-func (g *guard) outsideOK(rp resolvedPath) bool {
+// protects returns the pattern that protects the path form, "" if none or
+// if an exception lets it through.
+func (g *guard) protects(patterns []string, form string, fold bool) string {
+	if g.matchAny(g.except, form, fold) != "" {
+		return ""
+	}
+	return g.matchAny(patterns, form, fold)
+}
+
+// outsideOK reports whether a path whose real forms are not all in the
+// project may be written. Only the paths with their symlinks resolved
+// count: a link in /tmp that points at ~/.bashrc writes ~/.bashrc.
+func (g *guard) outsideOK(rp fspath.Path) bool {
 	allowed := g.outsideAllowed
 	if g.tmpdir != "" {
-		allowed = append(allowed[:len(allowed):len(allowed)], filepath.Join(resolveSymlinks(g.tmpdir), "**"))
-	}
-	if g.matchAny(allowed, rp.real) != "" {
-		return true
+		allowed = append(allowed[:len(allowed):len(allowed)], filepath.Join(fspath.Real(g.tmpdir), "**"))
 	}
 	// Devices are the exception: /dev/stdout and /dev/fd/N are links into
 	// /proc by nature, and writing them writes no file.
-	return strings.HasPrefix(rp.lexical, "/dev/") && g.matchAny(allowed, rp.lexical) != ""
+	if strings.HasPrefix(rp.Lexical, "/dev/") && g.matchAny(allowed, rp.Lexical, rp.Fold) != "" {
+		return true
+	}
+	for _, real := range []string{rp.Real, rp.Cleaned} {
+		if !g.project.contains(real, rp.Fold) && g.matchAny(allowed, real, rp.Fold) == "" {
+			return false
+		}
+	}
+	return true
 }
 
 // matchAny returns the first pattern that matches path, "" if none. A
 // leading ~/ is the home directory, as written and with symlinks resolved.
-func (g *guard) matchAny(patterns []string, path string) string {
+// With fold (a case-insensitive folder), case does not count.
+func (g *guard) matchAny(patterns []string, path string, fold bool) string {
+	if fold {
+		path = strings.ToLower(path)
+	}
 	for _, pat := range patterns {
 		full := []string{pat}
 		if rest, ok := strings.CutPrefix(pat, "~/"); ok {
 			if g.home == "" {
 				continue
 			}
-			full = []string{filepath.Join(g.home, rest), filepath.Join(resolveSymlinks(g.home), rest)}
+			full = []string{filepath.Join(g.home, rest), filepath.Join(fspath.Real(g.home), rest)}
 		} else if filepath.IsAbs(pat) {
 			// /tmp is /private/tmp on macOS: the resolved path must still match.
 			if dir, _ := doublestar.SplitPattern(pat); dir != "/" {
-				full = append(full, filepath.Join(resolveSymlinks(dir), strings.TrimPrefix(pat, dir)))
+				full = append(full, filepath.Join(fspath.Real(dir), strings.TrimPrefix(pat, dir)))
 			}
 		}
 		for _, f := range full {
+			if fold {
+				f = strings.ToLower(f)
+			}
 			if ok, _ := doublestar.Match(f, path); ok {
 				return pat
 			}
@@ -310,10 +343,10 @@ func (g *guard) matchAny(patterns []string, path string) string {
 
 func (g *guard) verdict(f *finding) engine.Verdict {
 	if f == nil {
-		return engine.Verdict{}
+		return engine.Verdict{Notes: g.notes}
 	}
 	if f.pattern == "" {
-		return engine.Verdict{Decision: engine.Deny,
+		return engine.Verdict{Decision: engine.Deny, Notes: g.notes,
 			Reason: fmt.Sprintf("⚠️ BLOCKED: %s is outside the project (%s), and this project does not let tools write outside it. Write inside the project instead (or under /tmp for scratch files); if the change outside is really needed, ask the user to make it.", f.path, g.project.root)}
 	}
 	if f.holds != "" {
@@ -324,8 +357,12 @@ func (g *guard) verdict(f *finding) engine.Verdict {
 	if f.write {
 		verb, ask = "writing or deleting", "if it really must change, ask the user to do it"
 	}
-	return engine.Verdict{Decision: engine.Deny,
-		Reason: fmt.Sprintf("⚠️ BLOCKED: %s %s is not allowed: it is a protected path (rule %q). Leave it alone and carry on without it; %s.", verb, f.path, f.pattern, ask)}
+	why := ""
+	if f.same != "" {
+		why = fmt.Sprintf(": it is the same file as %s (a hard link)", f.same)
+	}
+	return engine.Verdict{Decision: engine.Deny, Notes: g.notes,
+		Reason: fmt.Sprintf("⚠️ BLOCKED: %s %s is not allowed: it is a protected path (rule %q)%s. Leave it alone and carry on without it; %s.", verb, f.path, f.pattern, why, ask)}
 }
 
 // escapeGlob quotes the characters filepath.Match treats as special.

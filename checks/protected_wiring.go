@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/massgen/massgen-hook/fspath"
 	"github.com/massgen/massgen-hook/shellcmd"
 )
 
@@ -122,15 +123,15 @@ func (g *guard) holds(w shellcmd.Word, dir string) *finding {
 	if strings.HasPrefix(p, "~/") && g.home != "" {
 		p = filepath.Join(g.home, p[2:])
 	}
-	rp := resolve(p, dir)
+	rp := fspath.Resolve(p, dir)
 	for _, l := range g.literalStarts() {
-		if !within(l.path, rp.lexical) && !within(l.real, rp.real) {
+		if !fspath.Within(l.path, rp.Lexical, rp.Fold) && !fspath.Within(l.real, rp.Real, rp.Fold) {
 			continue
 		}
-		if g.matchAny(g.except, l.path) != "" {
+		if g.matchAny(g.except, l.path, rp.Fold) != "" {
 			continue
 		}
-		return &finding{path: g.project.display(rp), write: true, pattern: l.pattern, holds: g.project.display(resolvedPath{lexical: l.path})}
+		return &finding{path: g.project.display(rp), write: true, pattern: l.pattern, holds: g.project.display(fspath.Path{Lexical: l.path})}
 	}
 	return nil
 }
@@ -156,7 +157,7 @@ func (g *guard) literalStarts() []literal {
 		if _, err := os.Lstat(lit); err != nil {
 			continue // nothing there to lose
 		}
-		out = append(out, literal{pattern: pat, path: lit, real: resolveSymlinks(lit)})
+		out = append(out, literal{pattern: pat, path: lit, real: fspath.Real(lit)})
 	}
 	g.lits = &out
 	return out
