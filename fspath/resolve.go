@@ -53,9 +53,17 @@ func Resolve(p, dir string) Path { return resolve(p, dir, true) }
 // name of . or ..) makes the kernel follow the last link all the same.
 func ResolveNoFollow(p, dir string) Path { return resolve(p, dir, false) }
 
-// Real is where the absolute path p leads, every symlink followed: what
-// filepath.EvalSymlinks gives, for a path whose end may not exist yet.
-func Real(p string) string { return walk(p, true).path }
+// Real is where p leads, every symlink followed: what
+// filepath.EvalSymlinks gives, for a path whose end may not exist yet. A
+// relative p is taken against the process's working directory.
+func Real(p string) string {
+	if !filepath.IsAbs(p) {
+		if abs, err := filepath.Abs(p); err == nil {
+			p = abs
+		}
+	}
+	return walk(p, true).path
+}
 
 func resolve(p, dir string, follow bool) Path {
 	raw := p

@@ -172,6 +172,9 @@ func TestResolveRelativeDir(t *testing.T) {
 	if got, want := Resolve("x", "testdata-none").Lexical, filepath.Join(wd, "testdata-none", "x"); got != want {
 		t.Errorf("Resolve(x, relative dir).Lexical = %s, want %s", got, want)
 	}
+	if got, want := Real("testdata-none/x"), filepath.Join(Real(wd), "testdata-none", "x"); got != want {
+		t.Errorf("Real(relative) = %s, want %s", got, want)
+	}
 }
 
 func TestReal(t *testing.T) {
