@@ -350,7 +350,7 @@ func (g *guard) verdict(f *finding) engine.Verdict {
 			Reason: fmt.Sprintf("⚠️ BLOCKED: %s is outside the project (%s), and this project does not let tools write outside it. Write inside the project instead (or under /tmp for scratch files); if the change outside is really needed, ask the user to make it.", f.path, g.project.root)}
 	}
 	if f.holds != "" {
-		return engine.Verdict{Decision: engine.Deny,
+		return engine.Verdict{Decision: engine.Deny, Notes: g.notes,
 			Reason: fmt.Sprintf("⚠️ BLOCKED: this would delete, move or change %s, which holds %s, a protected path (rule %q). Leave it alone and carry on without it; if it really must change, ask the user to do it.", f.path, f.holds, f.pattern)}
 	}
 	verb, ask := "reading", "if you really need what is in it, ask the user"
