@@ -141,7 +141,9 @@ func TestWritesReads(t *testing.T) {
 		{`echo .env >> .gitignore`, []string{".gitignore"}, nil},
 		{`export F=.env`, nil, nil},
 		{`sudo rm -rf /etc`, []string{"/etc"}, nil},
-		{`echo / | xargs rm -rf`, nil, nil},
+		{`echo / | xargs rm -rf`, []string{"/"}, nil},
+		{`find . -name -delete -print`, nil, nil},
+		{`find . -exec echo -delete \; -print`, nil, nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.src, func(t *testing.T) {

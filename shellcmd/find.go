@@ -19,23 +19,25 @@ func findEffects(c *Command) []Effect {
 		if !expr[i].Known {
 			continue
 		}
-		switch v := expr[i].Value; v {
-		case "-delete":
+		v := expr[i].Value
+		switch {
+		case v == "-delete":
 			deletes = true
-		case "-fprint", "-fprint0", "-fprintf", "-fls":
+		case v == "-fprint" || v == "-fprint0" || v == "-fprintf" || v == "-fls":
 			if i+1 < len(expr) {
 				out = append(out, Effect{Op: Write, Path: expr[i+1]})
 			}
-			i += findArgs[v]
-		case "-exec", "-execdir", "-ok", "-okdir":
-			for i+1 < len(expr) && !(expr[i+1].Known && (expr[i+1].Value == ";" || expr[i+1].Value == "+")) {
-				i++ // the command's words are not find's
+			i += findArgs(v)
+		case v == "-files0-from":
+			// The starting points are read from a file: not known.
+			if i+1 < len(expr) {
+				roots = []Word{inputItem("find -files0-from")}
 			}
+			i++
+		case v == "-exec" || v == "-execdir" || v == "-ok" || v == "-okdir":
+			i = execEnd(expr, i+1) // the command's words are not find's
 		default:
-			i += findArgs[v] // -name -delete: "-delete" is the name
-			if len(v) == len("-newerXY") && strings.HasPrefix(v, "-newer") {
-				i++
-			}
+			i += findArgs(v)
 		}
 	}
 	if deletes {
@@ -44,16 +46,37 @@ func findEffects(c *Command) []Effect {
 	return out
 }
 
-// findArgs is how many words follow each of find's tests and actions
-// that take any: the words are arguments, whatever they look like.
-var findArgs = map[string]int{
-	"-name": 1, "-iname": 1, "-path": 1, "-ipath": 1, "-wholename": 1, "-iwholename": 1,
-	"-regex": 1, "-iregex": 1, "-regextype": 1, "-lname": 1, "-ilname": 1, "-type": 1, "-xtype": 1,
-	"-user": 1, "-group": 1, "-uid": 1, "-gid": 1, "-perm": 1, "-size": 1, "-links": 1, "-inum": 1,
-	"-mtime": 1, "-mmin": 1, "-atime": 1, "-amin": 1, "-ctime": 1, "-cmin": 1, "-used": 1,
-	"-newer": 1, "-anewer": 1, "-cnewer": 1, "-samefile": 1, "-fstype": 1, "-context": 1,
-	"-maxdepth": 1, "-mindepth": 1, "-files0-from": 1, "-printf": 1,
-	"-fprint": 1, "-fprint0": 1, "-fls": 1, "-fprintf": 2,
+// findArgs returns how many words follow find's primary p as its
+// arguments, so that `-name -delete` is a test of the name "-delete", not
+// the action (GNU findutils 4.9).
+func findArgs(p string) int {
+	switch p {
+	case "-fprintf":
+		return 2
+	case "-amin", "-anewer", "-atime", "-cmin", "-cnewer", "-context", "-ctime", "-fstype", "-gid",
+		"-group", "-ilname", "-iname", "-inum", "-ipath", "-iregex", "-iwholename", "-links", "-lname",
+		"-mmin", "-mtime", "-name", "-newer", "-path", "-perm", "-regex", "-samefile", "-size", "-type",
+		"-uid", "-used", "-user", "-wholename", "-xtype", "-maxdepth", "-mindepth", "-regextype",
+		"-printf", "-fprint", "-fprint0", "-fls", "-files0-from":
+		return 1
+	}
+	if len(p) == 9 && strings.HasPrefix(p, "-newer") { // -newerXY
+		return 1
+	}
+	return 0
+}
+
+// execEnd returns the index of the ";" or "{} +" that ends the command
+// of an -exec starting at start (len(args) when none does).
+func execEnd(args []Word, start int) int {
+	end := start
+	for ; end < len(args); end++ {
+		v := args[end]
+		if v.Known && (v.Value == ";" || (v.Value == "+" && end > start && args[end-1].Value == "{}")) {
+			break
+		}
+	}
+	return end
 }
 
 // findParts splits find's arguments into its starting points (". " when
@@ -73,6 +96,16 @@ func findParts(args []Word) (roots, expr []Word) {
 	start := i
 	for i < len(args) && !findExpr(args[i]) {
 		i++
+	}
+	for j := i; j < len(args); j++ {
+		if args[j].Known && args[j].Value == "-files0-from" {
+			return []Word{inputItem("find -files0-from")}, args[i:]
+		}
+		if args[j].Known && (args[j].Value == "-exec" || args[j].Value == "-execdir" || args[j].Value == "-ok" || args[j].Value == "-okdir") {
+			j = execEnd(args, j+1)
+		} else if args[j].Known {
+			j += findArgs(args[j].Value)
+		}
 	}
 	roots = args[start:i:i]
 	if len(roots) == 0 {

@@ -5,7 +5,8 @@
 //
 // The shell grammar is left to mvdan.cc/sh/v3/syntax; this package only
 // walks the tree it builds. Nothing is executed and nothing on disk is
-// consulted: parameters other than HOME and PWD are unknown, and globs are
+// consulted: a parameter is known only where the line assigns it a known
+// value or the caller knows it (HOME, PWD, Options.Env), and globs are
 // reported as patterns.
 package shellcmd
 
@@ -23,6 +24,10 @@ import (
 type Options struct {
 	Dir  string // the shell's working directory (absolute); "" unknown
 	Home string // $HOME, for ~ and $HOME; "" unknown
+	// Env gives the environment variables whose values the caller knows
+	// (TMPDIR, for one): a name present has that value, "" also meaning
+	// unset. Others are unknown.
+	Env map[string]string
 }
 
 // Script is everything a command line would run.
@@ -76,6 +81,16 @@ type Command struct {
 	Stage, Stages int
 	Background    bool   // it runs asynchronously: in a statement ending in &, or a coprocess
 	Func          string // name of the function whose body contains it ("" at top level)
+	// Stdin is what it reads on standard input when the command line
+	// gives it text: a heredoc, a here-string, an earlier pipeline stage,
+	// a < FILE. nil: the shell's own stdin.
+	Stdin *Input
+	// Code is the program text it runs, for a shell or interpreter that
+	// runs code it is given rather than a file already on disk (-c, -e, a
+	// heredoc, a pipe, a file this command line wrote). A shell whose code
+	// is known is not listed: the commands of that code are. nil for any
+	// other command, and for a script that was on disk before.
+	Code *Code
 }
 
 // Base returns the last element of the program's path ("rm" for /bin/rm),
@@ -110,6 +125,7 @@ func Parse(src string, opts Options) (script *Script, err error) {
 		return nil, err
 	}
 	w := walker{opts: clean(opts), script: &Script{}}
+	w.scanAssigned(f)
 	w.stmts(f.Stmts, ctx{src: src, pipe: -1}, w.opts.Dir)
 	if w.err != nil {
 		return nil, w.err

@@ -80,37 +80,95 @@ func (r Redirect) reads() bool {
 	return r.Op == "<" || r.Op == "<>"
 }
 
+// stmtIO is what a statement's redirections do.
+type stmtIO struct {
+	redirs []Redirect
+	// stdin is what fd 0 reads when a redirection sets it: a heredoc, a
+	// here-string, a file; nil when none does.
+	stdin *Input
+	// moved: a redirection takes fd 1 (to a file, another fd or
+	// /dev/null); outPath is that file, absolute, when it can be named, and
+	// appends tells >> from >.
+	moved   bool
+	outPath string
+	appends bool
+}
+
 // redirects lists the file redirections of a statement and walks the
 // commands their words run. Heredocs and here-strings are data, not files:
-// they are left out, but the substitutions in a here-string and in the body
-// of a heredoc with an unquoted delimiter run, so those are walked. (The
-// parser keeps a quoted-delimiter body as one literal.)
-func (w *walker) redirects(rs []*syntax.Redirect, c ctx, dir string) []Redirect {
-	var out []Redirect
+// they are left out of the list but become the statement's stdin, and the
+// substitutions in a here-string and in the body of a heredoc with an
+// unquoted delimiter run, so those are walked. (The parser keeps a
+// quoted-delimiter body as one literal.)
+func (w *walker) redirects(rs []*syntax.Redirect, c ctx, dir string) stmtIO {
+	var io stmtIO
 	for _, r := range rs {
 		if r == nil {
 			continue
 		}
+		fd0 := r.N == nil || r.N.Value == "0"
+		fd1 := r.N == nil || r.N.Value == "1"
 		switch r.Op {
 		case syntax.Hdoc, syntax.DashHdoc:
-			w.word(r.Hdoc, c, dir)
+			body := w.heredoc(r, c, dir)
+			if fd0 {
+				io.stdin = &Input{From: "heredoc", Text: body}
+			}
 			continue
-		case syntax.WordHdoc, syntax.DplIn:
-			w.word(r.Word, c, dir)
+		case syntax.WordHdoc:
+			t := w.word(r.Word, c, dir)
+			if fd0 {
+				if t.Glob {
+					t.Known = false
+				}
+				t.Value += "\n"
+				io.stdin = &Input{From: "here-string", Text: t}
+			}
+			continue
+		case syntax.DplIn:
+			t := w.word(r.Word, c, dir)
+			if fd0 && !(t.Known && t.Value == "0") {
+				io.stdin = &Input{From: "file", Text: Word{Raw: t.Raw, Value: t.Raw}}
+			}
 			continue
 		}
 		target := w.word(r.Word, c, dir)
 		op := redirOp(r.Op)
-		if op == "" || (r.Op == syntax.DplOut && target.Known && isFd(target.Value)) {
+		if op == "" {
+			continue
+		}
+		switch r.Op {
+		case syntax.RdrIn, syntax.RdrInOut:
+			if fd0 {
+				text := Word{Raw: target.Raw, Value: target.Raw}
+				if s := w.file(target, dir); s != nil {
+					text = s.word(target.Raw)
+				}
+				io.stdin = &Input{From: "file", Text: text}
+			}
+		case syntax.DplOut:
+			if fd1 {
+				io.moved, io.outPath, io.appends = true, "", false
+			}
+		default:
+			if fd1 || r.Op == syntax.RdrAll || r.Op == syntax.AppAll || r.Op == syntax.RdrAllClob || r.Op == syntax.AppAllClob {
+				io.moved, io.outPath = true, ""
+				io.appends = op == ">>" || op == "&>>"
+				if p, ok := absPath(target, dir); ok {
+					io.outPath = p
+				}
+			}
+		}
+		if r.Op == syntax.DplOut && target.Known && isFd(target.Value) {
 			continue
 		}
 		red := Redirect{Op: op, Target: target}
 		if r.N != nil {
 			red.Fd = r.N.Value
 		}
-		out = append(out, red)
+		io.redirs = append(io.redirs, red)
 	}
-	return out
+	return io
 }
 
 func redirOp(op syntax.RedirOperator) string {

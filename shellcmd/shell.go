@@ -72,49 +72,183 @@ func shellScript(base string, args []Word) (Word, bool) {
 	return Word{}, false
 }
 
-// shell lists the commands of `sh -c STRING` and reports whether it did.
-// It does not when there is no -c, when STRING is not known (its
-// substitutions were listed with the word; the shell is then listed as
-// itself, so that guards see a script they cannot read), when the nesting
-// is too deep, or when the script runs no command (so that the shell's
-// redirections are still seen).
-func (w *walker) shell(base string, args []Word, redirs []Redirect, c ctx, wrappers []string, dir string) bool {
-	script, ok := shellScript(base, args)
-	if !ok || !script.Known || w.depth >= maxDepth {
-		return false
+// shell lists the commands of the code a shell runs and reports whether
+// it did. The code is its -c string; else its script operand when this
+// command line made it (a file it wrote, a process substitution); else,
+// without an operand, what the line gives it on stdin (a heredoc, a
+// here-string, an earlier pipeline stage). When that code is not known,
+// it returns the Code to list the shell with, so that guards see a shell
+// running code they cannot read. A script on disk before the line ran is
+// not read (nil Code). Nesting too deep, or code that runs no command (so
+// that the shell's redirections are still seen), lists the shell itself.
+func (w *walker) shell(base string, args []Word, redirs []Redirect, c ctx, wrappers []string, dir string) (bool, *Code) {
+	code := w.shellCode(base, args, c, dir)
+	if code == nil || !code.Text.Known || w.depth >= maxDepth {
+		return false, code
 	}
 	lang := syntax.LangBash
 	if base == "zsh" {
 		lang = syntax.LangZsh
 	}
+	tag := base + " -c"
+	if code.From != "-c" {
+		tag = base + " " + code.From
+	}
 	n := len(w.script.Commands)
-	w.inner(base+" -c", script.Value, lang, w.innerCtx(base+" -c", redirs, c, wrappers), dir)
-	return len(w.script.Commands) > n || w.err != nil
+	ic := w.innerCtx(tag, redirs, c, wrappers)
+	if code.From != "-c" {
+		ic.stdin = nil // the script is what it read
+	}
+	saved := w.saveVars()
+	w.vars = nil // a new shell: only the environment
+	w.inner(tag, code.Text.Value, lang, ic, dir)
+	w.vars = saved
+	return len(w.script.Commands) > n || w.err != nil, nil
+}
+
+// shellCode finds the code a shell runs (see shell), or nil.
+func (w *walker) shellCode(base string, args []Word, c ctx, dir string) *Code {
+	if script, ok := shellScript(base, args); ok {
+		return &Code{Lang: "sh", From: "-c", Text: script}
+	}
+	if base == "su" || base == "fish" {
+		return nil
+	}
+	op, ok := shellOperand(args)
+	if ok && !(op.Known && (op.Value == "-" || op.Value == "/dev/stdin")) {
+		return w.scriptFile("sh", op, c, dir)
+	}
+	if c.stdin == nil {
+		return nil
+	}
+	return &Code{Lang: "sh", From: c.stdin.From, Text: c.stdin.Text}
+}
+
+// shellOperand returns an sh-style shell's first operand, its script,
+// when it has one and no -c or -s.
+func shellOperand(args []Word) (Word, bool) {
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		v := a.Value
+		switch {
+		case !a.Known || len(v) < 2 || (v[0] != '-' && v[0] != '+'):
+			return a, true
+		case v == "--":
+			if i+1 < len(args) {
+				return args[i+1], true
+			}
+			return Word{}, false
+		case v == "--rcfile" || v == "--init-file":
+			i++
+		case v[0] == '-' && v[1] == '-':
+		default:
+			for j := 1; j < len(v); j++ {
+				switch v[j] {
+				case 's':
+					if v[0] == '-' {
+						return Word{}, false // the script is stdin
+					}
+				case 'o', 'O':
+					i++
+				}
+			}
+		}
+	}
+	return Word{}, false
 }
 
 // eval lists the commands of eval's arguments, joined with spaces, and
 // returns the directory after them (eval runs in this shell). ok is false
-// as for shell.
-func (w *walker) eval(args []Word, redirs []Redirect, c ctx, wrappers []string, dir string) (after string, ok bool) {
+// when they were not listed; code is then the Code to list eval with
+// when its text is not known.
+func (w *walker) eval(args []Word, redirs []Redirect, c ctx, wrappers []string, dir string) (after string, ok bool, code *Code) {
 	if len(args) > 0 && args[0].Known && args[0].Value == "--" {
 		args = args[1:]
 	}
-	if len(args) == 0 || w.depth >= maxDepth {
-		return dir, false
+	if len(args) == 0 {
+		return dir, false, nil
 	}
 	var b strings.Builder
+	known := true
+	var raws []string
 	for i, a := range args {
-		if !a.Known {
-			return dir, false
-		}
+		known = known && a.Known && !a.Glob
 		if i > 0 {
 			b.WriteByte(' ')
 		}
 		b.WriteString(a.Value)
+		raws = append(raws, a.Raw)
+	}
+	text := Word{Raw: strings.Join(raws, " "), Value: b.String(), Known: known}
+	if len(args) == 1 {
+		text = args[0]
+	}
+	if !known {
+		return dir, false, &Code{Lang: "sh", From: "eval", Text: text}
+	}
+	if w.depth >= maxDepth {
+		return dir, false, nil
 	}
 	n := len(w.script.Commands)
 	after = w.inner("eval", b.String(), syntax.LangBash, w.innerCtx("eval", redirs, c, wrappers), dir)
-	return after, len(w.script.Commands) > n || w.err != nil
+	return after, len(w.script.Commands) > n || w.err != nil, nil
+}
+
+// source reads `source FILE` / `. FILE` when this command line made the
+// file (or it is a process substitution): it runs in this shell, like
+// eval. A file on disk before is not read.
+func (w *walker) source(base string, file Word, redirs []Redirect, c ctx, wrappers []string, dir string) (after string, ok bool, code *Code) {
+	code = w.scriptFile("sh", file, c, dir)
+	if code != nil && code.From == "file" {
+		code.From = "source"
+	}
+	if code == nil || !code.Text.Known || w.depth >= maxDepth {
+		return dir, false, code
+	}
+	n := len(w.script.Commands)
+	ic := w.innerCtx(base, redirs, c, wrappers)
+	after = w.inner(base, code.Text.Value, syntax.LangBash, ic, dir)
+	return after, len(w.script.Commands) > n || w.err != nil, nil
+}
+
+// runFile reads a program named by its path when this command line wrote
+// it: a shell script (a #! line naming a shell, or none) is listed as its
+// commands; any other is listed with its Code.
+func (w *walker) runFile(prog Word, redirs []Redirect, c ctx, wrappers []string, dir string) (bool, *Code) {
+	s := w.file(prog, dir)
+	if s == nil {
+		return false, nil
+	}
+	text := s.word(prog.Raw)
+	if !text.Known {
+		return false, &Code{Lang: "sh", From: "file", Text: text}
+	}
+	lang := shebangLang(text.Value)
+	if lang != "sh" {
+		if lang == "" {
+			return false, nil
+		}
+		return false, &Code{Lang: lang, From: "file", Text: text}
+	}
+	if w.depth >= maxDepth {
+		return false, nil
+	}
+	n := len(w.script.Commands)
+	tag := prog.Value
+	saved := w.saveVars()
+	w.vars = nil
+	w.inner(tag, text.Value, syntax.LangBash, w.innerCtx(tag, redirs, c, wrappers), dir)
+	w.vars = saved
+	return len(w.script.Commands) > n || w.err != nil, nil
+}
+
+// subshell walks stmts in a subshell (a substitution): its variables do
+// not come back. It returns the stream its output went to.
+func (w *walker) subshell(stmts []*syntax.Stmt, c ctx, dir string) *stream {
+	saved := w.saveVars()
+	w.stmts(stmts, c, dir)
+	w.vars = saved
+	return c.out
 }
 
 // innerCtx is the context of a script run by an unlisted shell or eval: it
@@ -140,6 +274,7 @@ func (w *walker) inner(tag, src string, lang syntax.LangVariant, c ctx, dir stri
 	w.depth++
 	defer func() { w.depth-- }()
 	c.src = src
+	w.scanAssigned(f)
 	return w.stmts(f.Stmts, c, dir)
 }
 

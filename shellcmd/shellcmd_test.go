@@ -49,6 +49,9 @@ func show(c *Command) string {
 	if c.Func != "" {
 		fmt.Fprintf(&b, " fn=%s", c.Func)
 	}
+	if c.Code != nil {
+		fmt.Fprintf(&b, " code=%s:%s:%s", c.Code.Lang, c.Code.From, showWord(c.Code.Text))
+	}
 	return b.String()
 }
 
@@ -56,6 +59,9 @@ func showWord(w Word) string {
 	s := w.Value
 	if s == "" || strings.ContainsAny(s, " \t\n\"'\\?*@[]&|<>$`;~") {
 		s = strconv.Quote(s)
+	}
+	if w.Temp {
+		s += "~"
 	}
 	if !w.Known {
 		s += "?"
@@ -112,9 +118,9 @@ func TestParse(t *testing.T) {
 		{"tilde and home", `ls ~ ~/x ~+/p ~root "~/q" \~ a=~/b PATH=x:~/c --o=~/d $HOME/e "${HOME}"/f $PWD ~"/g"`, nil,
 			[]string{`ls /h /h/x /w/p "~root"? "~/q" "~" a=/h/b PATH=x:/h/c "--o=~/d" /h/e /h/f /w "~/g" @/w`}},
 		{"home unknown", `ls ~ ~/x $HOME ~+`, &Options{}, []string{`ls "~"? "~/x"? "$HOME"? "~+"? @?`}},
-		{"home with space", `rm $HOME "$HOME"`, &Options{Home: "/my home"}, []string{`rm "/my home"? "/my home" @?`}},
+		{"home with space", `rm $HOME "$HOME"`, &Options{Home: "/my home"}, []string{`rm /my home "/my home" @?`}},
 		{"unknown parameters", `rm $X/y "${Y:-z}" ${#Z} $1 $(pwd)/a $((1+2))`, nil,
-			[]string{`$(...): pwd @/w`, `rm "$X/y"? "${Y:-z}"? "${#Z}"? "$1"? "$(pwd)/a"? "$((1+2))"? @/w`}},
+			[]string{`$(...): pwd @/w`, `rm "$X/y"? "${Y:-z}"? "${#Z}"? "$1"? /w/a "$((1+2))"? @/w`}},
 
 		// Wrappers.
 		{"sudo env", `FOO=1 sudo -u root env BAR=2 rm -rf /tmp/x`, nil, []string{`sudo,env: rm -rf /tmp/x @/w`}},
@@ -141,14 +147,15 @@ func TestParse(t *testing.T) {
 		{"command builtin exec", `command rm a; command -v rm; command -p rm b; builtin echo c; exec -a n rm d`, nil,
 			[]string{`command: rm a @/w`, `command -v rm @/w`, `command: rm b @/w`, `builtin: echo c @/w`, `exec: rm d @/w`}},
 		{"exec redirect only", `exec >log 2>&1`, nil, []string{`exec >log @/w`}},
-		{"xargs", `echo / | xargs rm -rf`, nil, []string{`echo / @/w [0/2]`, `xargs: rm -rf @/w [1/2]`}},
+		{"xargs", `echo / | xargs rm -rf`, nil, []string{`echo / @/w [0/2]`, `xargs: rm -rf / @/w [1/2]`}},
 		{"xargs options", `xargs -I{} rm {}; xargs -0 -n 1 -P4 -a list rm -f; xargs -i mv {} d; xargs`, nil,
-			[]string{`xargs: rm {} @/w`, `xargs: rm -f @/w`, `xargs: mv {} d @/w`, `xargs @/w`}},
+			[]string{`xargs: rm "<input of xargs>"? @/w`, `xargs: rm -f "<input of xargs>"? @/w`,
+				`xargs: mv "<input of xargs>"? d @/w`, `xargs: echo "<input of xargs>"? @/w`}},
 		{"find -exec", `find . -name '*.tmp' -exec rm -f {} \; -print`, nil,
-			[]string{`find . -name "*.tmp" -exec rm -f {} ";" -print @/w`, `find -exec: rm -f {} @/w`}},
+			[]string{`find . -name "*.tmp" -exec rm -f {} ";" -print @/w`, `find -exec: rm -f . @/w`}},
 		{"find -execdir sh -c", `find / -execdir sh -c 'rm "$1"' _ {} + -ok cat {} ';' > out`, nil,
 			[]string{`find / -execdir sh -c "rm \"$1\"" _ {} + -ok cat {} ";" >out @/w`,
-				`find -exec,sh -c: rm "$1"? @?`, `find -exec: cat {} @/w`}},
+				`find -exec,sh -c: rm "$1"? @?`, `find -exec: cat / @/w`}},
 		{"shell flags", `bash -lc 'rm a'; sh -ec "rm b"; /bin/zsh -xc 'rm c'; bash -o pipefail -c 'rm d'; dash -c -- 'rm e'; ksh -c 'rm f'; mksh -ec 'rm g'`, nil,
 			[]string{`bash -c: rm a @/w`, `sh -c: rm b @/w`, `zsh -c: rm c @/w`, `bash -c: rm d @/w`, `dash -c: rm e @/w`, `ksh -c: rm f @/w`, `mksh -c: rm g @/w`}},
 		{"zsh syntax", `zsh -c 'print ${(f)x}; function f g { rm $1 }'`, nil,
@@ -156,13 +163,13 @@ func TestParse(t *testing.T) {
 		{"su and fish", `su -c 'rm a' root; su - postgres -c "dropdb x"; fish --command='rm b'; fish -c 'rm c'`, nil,
 			[]string{`su -c: rm a @/w`, `su -c: dropdb x @/w`, `fish -c: rm b @/w`, `fish -c: rm c @/w`}},
 		{"shell without -c", `bash script.sh -c x; sh; curl x | bash`, nil,
-			[]string{`bash script.sh -c x @/w`, `sh @/w`, `curl x @/w [0/2]`, `bash @/w [1/2]`}},
-		{"shell -c not known", `bash -c "$CMD"`, nil, []string{`bash -c "$CMD"? @/w`}},
+			[]string{`bash script.sh -c x @/w`, `sh @/w`, `curl x @/w [0/2]`, `bash @/w [1/2] code=sh:pipe:"curl x"?`}},
+		{"shell -c not known", `bash -c "$CMD"`, nil, []string{`bash -c "$CMD"? @/w code=sh:-c:"$CMD"?`}},
 		{"shell -c without commands", `bash -c 'X=1' > out`, nil, []string{`bash -c X=1 >out @/w`}},
-		{"curl | sudo bash", `curl x | sudo bash`, nil, []string{`curl x @/w [0/2]`, `sudo: bash @/w [1/2]`}},
+		{"curl | sudo bash", `curl x | sudo bash`, nil, []string{`curl x @/w [0/2]`, `sudo: bash @/w [1/2] code=sh:pipe:"curl x"?`}},
 		{"sh -c curl", `sh -c "$(curl -fsSL https://x)"`, nil,
-			[]string{`$(...): curl -fsSL https://x @/w`, `sh -c "$(curl -fsSL https://x)"? @/w`}},
-		{"bash <(curl)", `bash <(curl x)`, nil, []string{`<(...): curl x @/w`, `bash "<(curl x)"? @/w`}},
+			[]string{`$(...): curl -fsSL https://x @/w`, `sh -c "$(curl -fsSL https://x)"? @/w code=sh:-c:"$(curl -fsSL https://x)"?`}},
+		{"bash <(curl)", `bash <(curl x)`, nil, []string{`<(...): curl x @/w`, `bash "<(curl x)"? @/w code=sh:<(...):"<(curl x)"?`}},
 		{"process substitutions", `tee >(grep x) < <(sort y)`, nil,
 			[]string{`>(...): grep x @/w`, `<(...): sort y @/w`, `tee ">(grep x)"? <"<(sort y)"? @/w`}},
 		{"sudo sh -c cd", `sudo sh -c "cd /etc && rm -rf *"`, nil,
@@ -172,7 +179,7 @@ func TestParse(t *testing.T) {
 		{"inner pipeline stage", `curl x | bash -c 'cat; rm y'`, nil,
 			[]string{`curl x @/w [0/2]`, `bash -c: cat @/w [1/2]`, `bash -c: rm y @/w [1/2]`}},
 		{"eval", `eval "rm -rf" /y; eval -- 'cd /e'; pwd; eval "$X"`, nil,
-			[]string{`eval: rm -rf /y @/w`, `eval: cd /e @/w`, `pwd @/e`, `eval "$X"? @/e`}},
+			[]string{`eval: rm -rf /y @/w`, `eval: cd /e @/w`, `pwd @/e`, `eval "$X"? @/e code=sh:eval:"$X"?`}},
 		{"backquotes", "echo `rm x`", nil, []string{"`...`: rm x @/w", "echo \"`rm x`\"? @/w"}},
 		{"wrapped substitution runs outside", `sudo rm $(ls)`, nil, []string{`$(...): ls @/w`, `sudo: rm "$(ls)"? @/w`}},
 
@@ -218,13 +225,13 @@ func TestParse(t *testing.T) {
 		{"cd options and literal", `cd -P -- /q; rm a`, nil, []string{`cd -P -- /q @/w`, `rm a @/q`}},
 		{"cd does not leak", `(cd /s; rm a); rm b; cd /p | cat; rm c; cd /g & rm d; echo $(cd /z); rm e; bash -c 'cd /i'; rm f`, nil,
 			[]string{`cd /s @/w`, `rm a @/s`, `rm b @/w`, `cd /p @/w [0/2]`, `cat @/w [1/2]`, `rm c @/w`,
-				`cd /g @/w &`, `rm d @/w`, `$(...): cd /z @/w`, `echo "$(cd /z)"? @/w`, `rm e @/w`, `bash -c: cd /i @/w`, `rm f @/w`}},
+				`cd /g @/w &`, `rm d @/w`, `$(...): cd /z @/w`, `echo @/w`, `rm e @/w`, `bash -c: cd /i @/w`, `rm f @/w`}},
 		{"cd in block leaks", `{ cd /b; }; rm a; builtin cd /c; rm b; command cd /d; rm c`, nil,
 			[]string{`cd /b @/w`, `rm a @/b`, `builtin: cd /c @/b`, `rm b @/c`, `command: cd /d @/c`, `rm c @/d`}},
 		{"cd branches", `if x; then cd /a; else cd /b; fi; rm a; cd /c || exit 1; rm b; cd /d || echo no; rm c`, nil,
 			[]string{`x @/w`, `cd /a @/w`, `cd /b @/w`, `rm a @?`, `cd /c @?`, `exit 1 @?`, `rm b @/c`, `cd /d @/c`, `echo no @/c`, `rm c @?`}},
 		{"cd in loop", `cd /l; for f in a b; do rm $f; cd sub; rm x; done; rm y`, nil,
-			[]string{`cd /l @/w`, `rm "$f"? @/l`, `cd sub @/l`, `rm x @?`, `rm y @?`}},
+			[]string{`cd /l @/w`, `rm a @/l`, `cd sub @/l`, `rm x @?`, `rm b @?`, `cd sub @?`, `rm x @?`, `rm y @?`}},
 		{"cd in function", `g() { cd /tmp; }; g; rm x`, nil, []string{`cd /tmp @? fn=g`, `g @/w`, `rm x @?`}},
 		{"cd without Dir", `rm a; cd rel; rm b; cd /abs; rm c`, &Options{}, []string{`rm a @?`, `cd rel @?`, `rm b @?`, `cd /abs @?`, `rm c @/abs`}},
 		{"pwd expands to tracked dir", `cd /x && ls $PWD/y`, nil, []string{`cd /x @/w`, `ls /x/y @/x`}},
@@ -275,8 +282,9 @@ func TestLog3Heredoc(t *testing.T) {
 	}
 	git := s.Commands[1]
 	msg := git.Args[2]
-	if msg.Known || len(msg.Inner) != 1 || msg.Inner[0] != s.Commands[0] {
-		t.Errorf("message word: Known=%v Inner=%v", msg.Known, msg.Inner)
+	// The message is the heredoc's text, known: nothing in it runs.
+	if !msg.Known || !strings.Contains(msg.Value, "$(rm -rf /) `reboot`") || len(msg.Inner) != 1 || msg.Inner[0] != s.Commands[0] {
+		t.Errorf("message word: Known=%v Inner=%v Value=%q", msg.Known, msg.Inner, msg.Value)
 	}
 	if !strings.Contains(msg.Raw, "❌ Required field") {
 		t.Errorf("Raw lost the body: %q", msg.Raw)

@@ -3,6 +3,7 @@ package shellcmd
 import (
 	"path"
 	"slices"
+	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
 )
@@ -23,7 +24,9 @@ func (w *walker) run(words []Word, redirs []Redirect, c ctx, dir string) string 
 	cmdDir := dir
 	ownShell := true // only builtin/command so far: a cd changes this shell
 	owned := false   // wrappers is our own copy, safe to append to in place
-	for len(words) > 1 && words[0].Known {
+	var code *Code
+loop:
+	for len(words) > 0 && words[0].Known {
 		base := path.Base(words[0].Value)
 		args := words[1:]
 		var u wrapped
@@ -31,18 +34,40 @@ func (w *walker) run(words []Word, redirs []Redirect, c ctx, dir string) string 
 		case "find":
 			w.find(words, redirs, c, wrappers, cmdDir)
 			return dir
+		case "xargs":
+			w.xargs(args, redirs, c, appendClip(wrappers, "xargs"), cmdDir)
+			return dir
+		case "parallel":
+			if w.parallel(args, redirs, c, appendClip(wrappers, "parallel"), cmdDir) {
+				return dir
+			}
 		case "eval":
-			if d, ok := w.eval(args, redirs, c, wrappers, cmdDir); ok {
+			d, ok, cd := w.eval(args, redirs, c, wrappers, cmdDir)
+			if ok {
 				if ownShell {
 					return d // eval runs in this shell
 				}
 				return dir
 			}
+			code = cd
+		case "source", ".":
+			if len(args) > 0 {
+				d, ok, cd := w.source(base, args[0], redirs, c, wrappers, cmdDir)
+				if ok {
+					if ownShell {
+						return d
+					}
+					return dir
+				}
+				code = cd
+			}
+		case "busybox":
+			u = unwrapBusybox(args)
 		case "sudo":
 			u = unwrapSudo(args)
 		case "env":
 			u = w.unwrapEnv(args, c, cmdDir)
-		case "xargs", "doas", "pkexec", "nice", "nohup", "setsid", "time", "stdbuf", "exec", "command", "builtin":
+		case "doas", "pkexec", "nice", "nohup", "setsid", "time", "stdbuf", "exec", "command", "builtin":
 			u = unwrapSimple(base, args)
 		case "timeout":
 			u = unwrapTimeout(args)
@@ -51,9 +76,24 @@ func (w *walker) run(words []Word, redirs []Redirect, c ctx, dir string) string 
 		case "chrt":
 			u = unwrapChrt(args)
 		default:
-			if shells[base] && w.shell(base, args, redirs, c, wrappers, cmdDir) {
-				return dir
+			if shells[base] {
+				done, cd := w.shell(base, args, redirs, c, wrappers, cmdDir)
+				if done {
+					return dir
+				}
+				code = cd
+			} else if lang := interpreterLang(base); lang != "" {
+				code = w.interpreterProgram(lang, args, c, cmdDir)
+			} else if strings.Contains(words[0].Value, "/") {
+				// A program named by its path: a script this line wrote is
+				// read as the code it is.
+				if done, cd := w.runFile(words[0], redirs, c, wrappers, cmdDir); done {
+					return dir
+				} else {
+					code = cd
+				}
 			}
+			break loop
 		}
 		if len(u.rest) == 0 {
 			break
@@ -71,7 +111,7 @@ func (w *walker) run(words []Word, redirs []Redirect, c ctx, dir string) string 
 		}
 		words = u.rest
 	}
-	cmd := w.emit(words[0], words[1:], redirs, slices.Clip(wrappers), c, cmdDir)
+	cmd := w.emitCode(words[0], words[1:], redirs, slices.Clip(wrappers), c, cmdDir, code)
 	if !ownShell {
 		return dir
 	}
@@ -85,10 +125,36 @@ func (w *walker) run(words []Word, redirs []Redirect, c ctx, dir string) string 
 	case base == "pushd" || base == "popd":
 		w.sawCd = true
 		return ""
+	case base == "source" || base == ".":
+		// A script on disk may set any variable.
+		for n := range w.vars {
+			w.setVar(n, Word{})
+		}
+		w.unknownVars = true
+	case setters[base] && base != "export" && base != "declare" && base != "local" && base != "typeset" && base != "readonly":
+		for _, a := range cmd.Args {
+			if a.Known && syntax.ValidName(a.Value) {
+				w.setVar(a.Value, Word{})
+			}
+			if !a.Known {
+				w.unknownVars = true
+			}
+		}
+	case base == "alias":
+		w.defineAliases(cmd.Args)
 	case w.cdFuncs[base]:
 		return ""
 	}
 	return dir
+}
+
+// unwrapBusybox: busybox APPLET ARGS runs the applet; its own options
+// (--list, --install, --help) run none.
+func unwrapBusybox(args []Word) wrapped {
+	if len(args) == 0 || !args[0].Known || strings.HasPrefix(args[0].Value, "-") {
+		return wrapped{}
+	}
+	return wrapped{rest: args}
 }
 
 // Option tables of the wrappers, from sudo 1.9, GNU coreutils 9,
@@ -99,10 +165,6 @@ var (
 			"host= login remove-timestamp reset-timestamp list non-interactive preserve-groups prompt= " +
 			"chroot= role= stdin shell type= command-timeout= other-user= user= version validate"}
 	wrapperOptions = map[string]*OptionTable{
-		"xargs": {Short: "0a:d:E:e::I:i::L:l::n:oP:prs:txJ:R:S:", Abbrev: true,
-			Long: "null arg-file= delimiter= eof[=] replace[=] max-lines[=] max-args= open-tty " +
-				"max-procs= interactive process-slot-var= no-run-if-empty max-chars= show-limits " +
-				"verbose exit help version"},
 		"doas":    {Short: "nsu:C:L"},
 		"pkexec":  {Abbrev: true, Long: "user= disable-internal-agent keep-cwd help version"},
 		"nice":    {Short: "n:", Abbrev: true, Long: "adjustment= help version"},
@@ -215,12 +277,16 @@ func isNumber(a Word) bool {
 
 // find lists find itself and then the command of each -exec, -execdir,
 // -ok and -okdir, which runs as a child of find: the redirections stay with
-// find. -execdir runs in each match's directory, so its Dir is unknown.
+// find. {} stands for what find finds: each starting point, so that
+// `-exec rm -rf {} +` is judged as deleting them (as trees, when the
+// command deletes recursively). -execdir runs in each match's directory,
+// so its Dir is unknown and {} is the starting point made absolute.
 func (w *walker) find(words []Word, redirs []Redirect, c ctx, wrappers []string, dir string) {
 	w.emit(words[0], words[1:], redirs, slices.Clip(wrappers), c, dir)
 	args := words[1:]
-	for i := 0; i < len(args); i++ {
-		a := args[i]
+	roots, expr := findParts(args)
+	for i := 0; i < len(expr); i++ {
+		a := expr[i]
 		if !a.Known {
 			continue
 		}
@@ -230,20 +296,34 @@ func (w *walker) find(words []Word, redirs []Redirect, c ctx, wrappers []string,
 		case "-execdir", "-okdir":
 			execDir = ""
 		default:
+			i += findArgs(a.Value)
 			continue
 		}
 		start := i + 1
-		end := start
-		for ; end < len(args); end++ {
-			v := args[end]
-			if v.Known && (v.Value == ";" || (v.Value == "+" && end > start && args[end-1].Value == "{}")) {
-				break
-			}
-		}
+		end := execEnd(expr, start)
 		if end > start {
 			ec := c
 			ec.wrappers = appendClip(wrappers, "find -exec")
-			w.run(args[start:end], nil, ec, execDir)
+			ec.stdin = nil
+			for _, root := range roots {
+				found := root
+				if execDir == "" {
+					if p, ok := absPath(root, dir); ok {
+						found = Word{Raw: root.Raw, Value: p, Known: true}
+					} else if root.Known {
+						found = Word{Raw: root.Raw, Value: root.Value}
+					}
+				}
+				cmd := make([]Word, end-start)
+				for j, wd := range expr[start:end] {
+					cmd[j] = wd
+					if wd.Known && strings.Contains(wd.Value, "{}") {
+						cmd[j] = substitute(wd, "{}", Word{Raw: "{}", Value: found.Value, Known: found.Known, Temp: found.Temp})
+						cmd[j].Raw = wd.Raw
+					}
+				}
+				w.run(cmd, nil, ec, execDir)
+			}
 		}
 		i = end
 	}

@@ -1,7 +1,9 @@
 package shellcmd
 
 import (
+	"maps"
 	"slices"
+	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
 )
@@ -19,6 +21,19 @@ type walker struct {
 	// the shell's directory is no longer known.
 	cdFuncs map[string]bool
 	sawCd   bool // a cd ran in the function body being walked
+	// vars are the variables of the shell at the point being walked
+	// (vars.go); assigned names every variable the line may assign.
+	vars     map[string]Word
+	assigned map[string]bool
+	// unknownVars: something ran that may have set any variable (a
+	// script sourced from disk, read with an unknown name).
+	unknownVars bool
+	// files are the files this command line wrote, by absolute path, with
+	// their text where it is known (stream.go).
+	files map[string]*stream
+	// aliases are the aliases the line defined, by name: the text, or an
+	// unknown Word.
+	aliases map[string]Word
 }
 
 // ctx is what a command inherits from the constructs around it.
@@ -29,7 +44,12 @@ type ctx struct {
 	fn       string
 	bg       bool
 	loop     bool // in a loop body: a cd there leaves Dir unknown for later iterations
-	pipe     int  // pipeline id, -1 while the statement has none
+	// out is where the command's standard output goes when it is
+	// followed (a pipe, a substitution, a file); nil when it is not.
+	out *stream
+	// stdin is what the command reads on stdin, when the line gives it.
+	stdin    *Input
+	pipe     int // pipeline id, -1 while the statement has none
 	stage    int
 	stages   int
 }
@@ -43,9 +63,10 @@ func (c ctx) with(wrapper string) ctx {
 // sub returns the context of a substitution tagged tag: its output is
 // captured, so it is in no pipeline and the enclosing redirections do not
 // apply to it.
-func (c ctx) sub(tag string) ctx {
+func (c ctx) sub(tag string, out *stream) ctx {
 	c = c.with(tag)
 	c.redirs = nil
+	c.out = out
 	c.pipe, c.stage, c.stages = -1, 0, 0
 	return c
 }
@@ -76,12 +97,23 @@ func (w *walker) ownPipe(c ctx) ctx {
 }
 
 func (w *walker) emit(name Word, args []Word, redirs []Redirect, wrappers []string, c ctx, dir string) *Command {
+	return w.emitCode(name, args, redirs, wrappers, c, dir, nil)
+}
+
+// emitCode lists a command that runs code, and follows what it prints and
+// writes.
+func (w *walker) emitCode(name Word, args []Word, redirs []Redirect, wrappers []string, c ctx, dir string, code *Code) *Command {
 	c = w.ownPipe(c)
 	cmd := &Command{
 		Name: name, Args: args, Redirects: redirs, Wrappers: wrappers, Dir: dir,
 		Pipeline: c.pipe, Stage: c.stage, Stages: c.stages, Background: c.bg, Func: c.fn,
+		Stdin: c.stdin, Code: code,
 	}
 	w.script.Commands = append(w.script.Commands, cmd)
+	if c.out != nil {
+		c.out.write(w.output(cmd))
+	}
+	w.wrote(cmd)
 	return cmd
 }
 
@@ -99,8 +131,10 @@ func (w *walker) stmt(s *syntax.Stmt, c ctx, dir string) string {
 		return dir
 	}
 	async := s.Background || s.Coprocess || s.Disown
+	var saved map[string]Word
 	if async {
 		c.bg = true
+		saved = w.saveVars()
 	}
 	after := dir
 	switch cmd := s.Cmd.(type) {
@@ -110,10 +144,18 @@ func (w *walker) stmt(s *syntax.Stmt, c ctx, dir string) string {
 		w.bare(nil, s.Redirs, c, dir)
 	default:
 		// Redirections of a compound command apply to everything in it.
-		c.redirs = c.redirs.inherit(w.redirects(s.Redirs, c, dir))
+		io := w.redirects(s.Redirs, c, dir)
+		c.redirs = c.redirs.inherit(io.redirs)
+		if io.stdin != nil {
+			c.stdin = io.stdin
+		}
+		var commit func()
+		c.out, commit = w.sink(io, c)
 		after = w.compound(cmd, c, dir)
+		commit()
 	}
 	if async {
+		w.vars = saved
 		return dir // an asynchronous statement runs in a subshell
 	}
 	return after
@@ -124,15 +166,60 @@ func (w *walker) callExpr(ce *syntax.CallExpr, redirs []*syntax.Redirect, c ctx,
 		w.bare(ce.Assigns, redirs, c, dir)
 		return dir
 	}
+	c = w.ownPipe(c)
+	if alias, ok := w.alias(ce, c); ok {
+		for _, a := range ce.Assigns {
+			w.assign(a, c, dir)
+		}
+		return w.runAlias(ce, alias, redirs, c, dir)
+	}
+	// Assignments in front of a command are in its environment only,
+	// and its words are expanded before they are made: a variable that
+	// one sets is not known in the words.
+	type prev struct {
+		v   Word
+		set bool
+	}
+	var prefix map[string]prev
 	for _, a := range ce.Assigns {
 		w.assign(a, c, dir)
+		if a.Name != nil {
+			if prefix == nil {
+				prefix = map[string]prev{}
+			}
+			if _, seen := prefix[a.Name.Value]; !seen {
+				old, ok := w.vars[a.Name.Value]
+				prefix[a.Name.Value] = prev{old, ok}
+			}
+			w.setVar(a.Name.Value, Word{})
+		}
 	}
-	c = w.ownPipe(c)
-	words := make([]Word, len(ce.Args))
-	for i, a := range ce.Args {
-		words[i] = w.word(a, c, dir)
+	words := make([]Word, 0, len(ce.Args))
+	for _, a := range ce.Args {
+		words = append(words, w.fields(a, c, dir)...)
 	}
-	return w.run(words, c.redirs.plus(w.redirects(redirs, c, dir)), c, dir)
+	io := w.redirects(redirs, c, dir)
+	for name, old := range prefix {
+		if old.set {
+			w.vars[name] = old.v
+		} else {
+			delete(w.vars, name)
+		}
+	}
+	if io.stdin != nil {
+		c.stdin = io.stdin
+	}
+	out, commit := w.sink(io, c)
+	c.out = out
+	defer commit()
+	if len(words) == 0 {
+		// Every word expanded to nothing: only the redirections remain.
+		if len(io.redirs) > 0 {
+			w.emit(Word{}, nil, c.redirs.plus(io.redirs), c.wrappers, c, dir)
+		}
+		return dir
+	}
+	return w.run(words, c.redirs.plus(io.redirs), c, dir)
 }
 
 // bare handles a statement without a command word: its assignments run
@@ -140,14 +227,36 @@ func (w *walker) callExpr(ce *syntax.CallExpr, redirs []*syntax.Redirect, c ctx,
 // listed as a command with a zero Name.
 func (w *walker) bare(assigns []*syntax.Assign, redirs []*syntax.Redirect, c ctx, dir string) {
 	for _, a := range assigns {
-		w.assign(a, c, dir)
+		w.setAssign(a, w.assign(a, c, dir))
 	}
 	if len(redirs) == 0 {
 		return
 	}
-	if rs := c.redirs.plus(w.redirects(redirs, c, dir)); len(rs) > 0 {
+	io := w.redirects(redirs, c, dir)
+	if rs := c.redirs.plus(io.redirs); len(rs) > 0 {
+		out, commit := w.sink(io, c)
+		c.out = out
 		w.emit(Word{}, nil, rs, c.wrappers, c, dir)
+		commit()
 	}
+}
+
+// setAssign records the assignment a of the value v in the current shell.
+func (w *walker) setAssign(a *syntax.Assign, v Word) {
+	if a == nil || a.Name == nil {
+		return
+	}
+	switch {
+	case a.Index != nil || a.Array != nil || a.Naked:
+		v = Word{}
+	case a.Append:
+		old, set := w.lookup(a.Name.Value)
+		if !set {
+			old = Word{Known: true}
+		}
+		v = Word{Value: old.Value + v.Value, Known: old.Known && v.Known}
+	}
+	w.setVar(a.Name.Value, v)
 }
 
 func (w *walker) compound(cmd syntax.Command, c ctx, dir string) string {
@@ -158,50 +267,64 @@ func (w *walker) compound(cmd syntax.Command, c ctx, dir string) string {
 			id := w.nextPipe
 			w.nextPipe++
 			c.pipe, c.stages = id, countStages(x)
+			saved := w.saveVars()
 			w.stages(x, c, dir)
+			w.vars = saved
 			return dir // every stage runs in a subshell
 		case syntax.AndStmt:
-			return w.stmt(x.Y, c, w.stmt(x.X, c, dir))
+			d := w.stmt(x.X, c, dir)
+			saved := w.saveVars()
+			d = w.stmt(x.Y, c, d)
+			w.mergeVars(saved)
+			return d
 		case syntax.OrStmt:
 			dx := w.stmt(x.X, c, dir)
 			// Y runs when X failed, and a failed cd stays where it was.
+			c.out.unknown()
+			saved := w.saveVars()
 			dy := w.stmt(x.Y, c, dir)
 			if terminates(x.Y) {
+				w.vars = saved
 				return dx
 			}
+			w.mergeVars(saved)
 			return merge(dx, dy)
 		}
 	case *syntax.Block:
 		return w.stmts(x.Stmts, c, dir)
 	case *syntax.Subshell:
+		saved := w.saveVars()
 		w.stmts(x.Stmts, c, dir)
+		w.vars = saved
 	case *syntax.IfClause:
+		c.out.unknown()
 		return w.ifClause(x, c, dir)
 	case *syntax.WhileClause:
 		c.loop = true
-		d := w.stmts(x.Cond, c, dir)
+		c.out.unknown()
+		w.forget(assignedIn(x))
+		start := dir
+		if changesDir(x) {
+			start = "" // a later pass starts where the one before left
+		}
+		d := w.stmts(x.Cond, c, start)
 		return merge(dir, w.stmts(x.Do, c, d))
 	case *syntax.ForClause:
-		switch l := x.Loop.(type) {
-		case *syntax.WordIter:
-			for _, it := range l.Items {
-				w.word(it, c, dir)
-			}
-		case *syntax.CStyleLoop:
-			w.arith(l.Init, c, dir)
-			w.arith(l.Cond, c, dir)
-			w.arith(l.Post, c, dir)
-		}
-		c.loop = true
-		return merge(dir, w.stmts(x.Do, c, dir))
+		return w.forClause(x, c, dir)
 	case *syntax.CaseClause:
 		w.word(x.Word, c, dir)
+		c.out.unknown()
 		out := dir // no pattern may match
+		before := w.saveVars()
+		after := w.saveVars()
 		for _, it := range x.Items {
 			for _, p := range it.Patterns {
 				w.word(p, c, dir)
 			}
+			w.vars = maps.Clone(before)
 			out = merge(out, w.stmts(it.Stmts, c, dir))
+			w.mergeVars(after)
+			after = w.saveVars()
 		}
 		return out
 	case *syntax.FuncDecl:
@@ -221,7 +344,9 @@ func (w *walker) compound(cmd syntax.Command, c ctx, dir string) string {
 	case *syntax.CoprocClause:
 		w.word(x.Name, c, dir)
 		c.bg = true
+		saved := w.saveVars()
 		w.stmt(x.Stmt, c, dir)
+		w.vars = saved
 	case *syntax.TestDecl:
 		w.word(x.Description, c, dir)
 		w.stmt(x.Body, c, dir)
@@ -250,15 +375,25 @@ func countStages(x *syntax.BinaryCmd) int {
 // index of the next stage.
 func (w *walker) stages(x *syntax.BinaryCmd, c ctx, dir string) int {
 	i := 0
-	if left, ok := x.X.Cmd.(*syntax.BinaryCmd); ok && (left.Op == syntax.Pipe || left.Op == syntax.PipeAll) {
-		i = w.stages(left, c, dir)
+	last := c.out
+	pipe := newStream()
+	left := c
+	left.out = pipe
+	if l, ok := x.X.Cmd.(*syntax.BinaryCmd); ok && (l.Op == syntax.Pipe || l.Op == syntax.PipeAll) {
+		i = w.stages(l, left, dir)
 	} else {
-		c.stage = i
-		w.stmt(x.X, c, dir)
+		left.stage = i
+		saved := w.saveVars()
+		w.stmt(x.X, left, dir)
+		w.vars = saved
 		i++
 	}
 	c.stage = i
+	c.out = last
+	c.stdin = &Input{From: "pipe", Text: pipe.word(c.text(x.X))}
+	saved := w.saveVars()
 	w.stmt(x.Y, c, dir)
+	w.vars = saved
 	return i + 1
 }
 
@@ -267,11 +402,17 @@ func (w *walker) ifClause(x *syntax.IfClause, c ctx, dir string) string {
 		return w.stmts(x.Then, c, dir)
 	}
 	d := w.stmts(x.Cond, c, dir)
+	cond := w.saveVars()
 	then := w.stmts(x.Then, c, d)
 	if x.Else == nil {
+		w.mergeVars(cond)
 		return merge(then, d)
 	}
-	return merge(then, w.ifClause(x.Else, c, d))
+	afterThen := w.saveVars()
+	w.vars = cond
+	other := w.ifClause(x.Else, c, d)
+	w.mergeVars(afterThen)
+	return merge(then, other)
 }
 
 // funcDecl walks a function body where it is defined. It runs where it is
@@ -292,7 +433,12 @@ func (w *walker) funcDecl(x *syntax.FuncDecl, c ctx) {
 	c.pipe, c.stage, c.stages = -1, 0, 0
 	saw := w.sawCd
 	w.sawCd = false
+	// The body runs where it is called, with the variables of then.
+	saved := w.saveVars()
+	w.vars = nil
 	w.stmt(x.Body, c, "")
+	w.vars = saved
+	w.forget(assignedIn(x.Body))
 	if w.sawCd {
 		if w.cdFuncs == nil {
 			w.cdFuncs = make(map[string]bool)
@@ -311,6 +457,12 @@ func (w *walker) decl(x *syntax.DeclClause, c ctx, dir string) {
 	}
 	c = w.ownPipe(c)
 	args := make([]Word, 0, len(x.Args))
+	plain := true // only -x, -r, -g: a NAME=VALUE sets a plain variable
+	type set struct {
+		a *syntax.Assign
+		v Word
+	}
+	var sets []set
 	for _, a := range x.Args {
 		if a == nil {
 			continue
@@ -318,12 +470,28 @@ func (w *walker) decl(x *syntax.DeclClause, c ctx, dir string) {
 		if a.Naked {
 			if a.Name != nil {
 				args = append(args, Word{Raw: c.text(a.Name), Value: a.Name.Value, Known: true})
+				if x.Variant.Value != "export" && x.Variant.Value != "readonly" {
+					w.forget(map[string]bool{a.Name.Value: true})
+				}
 			} else {
-				args = append(args, w.word(a.Value, c, dir))
+				f := w.word(a.Value, c, dir)
+				args = append(args, f)
+				if !f.Known || strings.Trim(f.Value, "-xrg") != "" {
+					plain = false
+				}
 			}
 			continue
 		}
-		args = append(args, w.assignWord(a, c, dir))
+		aw, v := w.assignWord(a, c, dir)
+		args = append(args, aw)
+		sets = append(sets, set{a, v})
+	}
+	for _, s := range sets {
+		if plain {
+			w.setAssign(s.a, s.v)
+		} else if s.a.Name != nil {
+			w.forget(map[string]bool{s.a.Name.Value: true})
+		}
 	}
 	name := Word{Raw: c.text(x.Variant), Value: x.Variant.Value, Known: true}
 	w.emit(name, args, c.redirs.all(), c.wrappers, c, dir)
@@ -331,7 +499,7 @@ func (w *walker) decl(x *syntax.DeclClause, c ctx, dir string) {
 
 // assignWord renders NAME=VALUE as the single word a declaration builtin
 // receives. Its value is not globbed.
-func (w *walker) assignWord(a *syntax.Assign, c ctx, dir string) Word {
+func (w *walker) assignWord(a *syntax.Assign, c ctx, dir string) (Word, Word) {
 	start := len(w.script.Commands)
 	w.arith(a.Index, c, dir)
 	w.array(a.Array, c, dir)
@@ -348,18 +516,21 @@ func (w *walker) assignWord(a *syntax.Assign, c ctx, dir string) Word {
 	if n := len(w.script.Commands); n > start {
 		out.Inner = w.script.Commands[start:n:n]
 	}
-	return out
+	v.Glob = false
+	return out, v
 }
 
-// assign walks the substitutions of an assignment; the assignment itself
-// runs nothing.
-func (w *walker) assign(a *syntax.Assign, c ctx, dir string) {
+// assign walks the substitutions of an assignment and returns the value
+// it assigns; the assignment itself runs nothing.
+func (w *walker) assign(a *syntax.Assign, c ctx, dir string) Word {
 	if a == nil {
-		return
+		return Word{}
 	}
 	w.arith(a.Index, c, dir)
-	w.word(a.Value, c, dir)
+	v := w.word(a.Value, c, dir)
 	w.array(a.Array, c, dir)
+	v.Glob = false // an assignment does not glob
+	return v
 }
 
 func (w *walker) array(a *syntax.ArrayExpr, c ctx, dir string) {
@@ -418,4 +589,79 @@ func (w *walker) test(x syntax.TestExpr, c ctx, dir string) {
 	case *syntax.Word:
 		w.word(x, c, dir)
 	}
+}
+
+// maxIterations bounds the items of a for loop whose body is walked once
+// per item, with the loop variable known; a longer list, or one not
+// known, walks the body once with the variable unknown.
+const maxIterations = 8
+
+func (w *walker) forClause(x *syntax.ForClause, c ctx, dir string) string {
+	c.out.unknown()
+	var name string
+	var items []Word
+	known := false
+	switch l := x.Loop.(type) {
+	case *syntax.WordIter:
+		known = l.InPos.IsValid()
+		for _, it := range l.Items {
+			fs := w.fields(it, c, dir)
+			items = append(items, fs...)
+			for _, f := range fs {
+				known = known && f.Known && !f.Glob
+			}
+		}
+		if l.Name != nil {
+			name = l.Name.Value
+		}
+	case *syntax.CStyleLoop:
+		w.arith(l.Init, c, dir)
+		w.arith(l.Cond, c, dir)
+		w.arith(l.Post, c, dir)
+	}
+	c.loop = true
+	body := map[string]bool{}
+	for _, s := range x.Do {
+		for n := range assignedIn(s) {
+			body[n] = true
+		}
+	}
+	start := dir
+	if changesDir(x) {
+		start = "" // a later pass starts where the one before left
+	}
+	if !known || name == "" || len(items) > maxIterations {
+		w.forget(body)
+		if name != "" {
+			w.forget(map[string]bool{name: true})
+		}
+		return merge(dir, w.stmts(x.Do, c, start))
+	}
+	// Each pass starts from what the one before left: the body's own
+	// assignments are not known across passes.
+	w.forget(body)
+	out, d := dir, dir
+	for _, it := range items {
+		w.setVar(name, it)
+		d = w.stmts(x.Do, c, d)
+		out = merge(out, d)
+		w.forget(body)
+	}
+	return out
+}
+
+// changesDir reports whether a loop may change the directory: a cd,
+// pushd or popd in it, or a call of a function that does.
+func changesDir(n syntax.Node) bool {
+	found := false
+	syntax.Walk(n, func(n syntax.Node) bool {
+		if ce, ok := n.(*syntax.CallExpr); ok && len(ce.Args) > 0 {
+			switch ce.Args[0].Lit() {
+			case "cd", "pushd", "popd", "builtin", "command", "eval", "source", ".":
+				found = true
+			}
+		}
+		return !found
+	})
+	return found
 }

@@ -22,6 +22,14 @@ type Word struct {
 	// a brace expansion ({a,b}, {1..3}): Value is the pattern, and the
 	// program may receive other words, or several.
 	Glob bool
+	// Temp reports a word that is not Known but is a path at or below a
+	// fresh file or directory that mktemp made earlier in the line: its
+	// random name is the unknown part, and the rest adds no "..", no glob
+	// and no trailing slash, so it cannot lead anywhere else.
+	Temp bool
+	// proc is the output of the process substitution the word is, when
+	// it is one: the text a shell or source reads from it.
+	proc *stream
 	// Inner lists the commands run by substitutions inside this word
 	// ($(...), `...`, <(...), >(...)). They are in Script.Commands too.
 	Inner []*Command
@@ -35,14 +43,16 @@ func (w Word) IsFlag() bool {
 
 // word expands sw the way the shell would, as far as that is possible
 // without running anything, and walks the commands of its substitutions.
+// It is one word: where the shell would split an expansion's value, the
+// word is not known (see fields).
 func (w *walker) word(sw *syntax.Word, c ctx, dir string) Word {
 	if sw == nil || len(sw.Parts) == 0 {
 		return Word{Known: true}
 	}
-	raw := c.text(sw)
 	if len(sw.Parts) == 1 {
 		// Most words are one plain literal or one quoted string: no
 		// builder needed.
+		raw := c.text(sw)
 		switch p := sw.Parts[0].(type) {
 		case *syntax.Lit:
 			if !strings.ContainsAny(p.Value, `\*?[{~`) {
@@ -60,19 +70,80 @@ func (w *walker) word(sw *syntax.Word, c ctx, dir string) Word {
 			}
 		}
 	}
+	return w.expand(sw, c, dir, false)[0]
+}
+
+// fields expands sw into the words a command receives: an unquoted
+// expansion whose value is known is split at blanks (and a word of only
+// empty unquoted expansions is dropped), as the shell does with the
+// default IFS.
+func (w *walker) fields(sw *syntax.Word, c ctx, dir string) []Word {
+	if sw == nil || len(sw.Parts) == 0 {
+		return []Word{{Known: true}}
+	}
+	if len(sw.Parts) == 1 {
+		if _, ok := sw.Parts[0].(*syntax.ParamExp); !ok {
+			if _, ok := sw.Parts[0].(*syntax.CmdSubst); !ok {
+				return []Word{w.word(sw, c, dir)}
+			}
+		}
+	}
+	return w.expand(sw, c, dir, true)
+}
+
+// expand expands sw; with split, into its fields.
+func (w *walker) expand(sw *syntax.Word, c ctx, dir string, split bool) []Word {
+	raw := c.text(sw)
 	start := len(w.script.Commands)
-	e := expander{w: w, c: c, dir: dir, known: true}
+	e := expander{w: w, c: c, dir: dir, known: true, split: split && !w.assigned["IFS"]}
 	for i, p := range sw.Parts {
 		e.part(p, i == 0, i < len(sw.Parts)-1)
 	}
-	out := Word{Raw: raw, Value: e.b.String(), Known: e.known, Glob: e.glob}
+	var inner []*Command
+	if n := len(w.script.Commands); n > start {
+		inner = w.script.Commands[start:n:n]
+	}
+	if len(e.done) > 0 || (e.split && e.dropped && e.b.Len() == 0 && !e.quoted) {
+		// Split: each field is a word of its own, known as the whole was.
+		vals := e.done
+		if e.b.Len() > 0 || e.quoted {
+			vals = append(vals, e.b.String())
+		}
+		out := make([]Word, 0, len(vals))
+		for _, v := range vals {
+			out = append(out, Word{Raw: raw, Value: v, Known: e.known, Glob: e.glob, Inner: inner})
+		}
+		return out
+	}
+	out := Word{Raw: raw, Value: e.b.String(), Known: e.known, Glob: e.glob, Inner: inner, proc: e.proc}
 	if e.brace && !out.Glob {
 		out.Glob = hasBraceExp(sw)
 	}
-	if n := len(w.script.Commands); n > start {
-		out.Inner = w.script.Commands[start:n:n]
+	if e.temp && !e.known && tempRest(e.b.String()[e.tempEnd:]) {
+		out.Temp = true
 	}
-	return out
+	if e.parts > 1 {
+		out.proc = nil
+	}
+	return []Word{out}
+}
+
+// tempRest reports whether what follows a mktemp name keeps the path at
+// or below it: nothing, or /name/name without "..", globs or a trailing
+// slash (which would follow a link put there).
+func tempRest(rest string) bool {
+	if rest == "" {
+		return true
+	}
+	if rest[0] != '/' || strings.HasSuffix(rest, "/") || strings.ContainsAny(rest, "*?[{\\") {
+		return false
+	}
+	for _, el := range strings.Split(rest[1:], "/") {
+		if el == ".." || el == "" {
+			return false
+		}
+	}
+	return true
 }
 
 // hasBraceExp reports whether bash would brace-expand sw. SplitBraces
@@ -98,21 +169,36 @@ type expander struct {
 	glob  bool
 	open  bool // an unquoted [ waits for the ] that makes it a glob
 	brace bool // an unquoted { was seen: the word may brace-expand
+	// split: unquoted known values are split into fields (done holds
+	// those finished); dropped notes an empty unquoted expansion, quoted
+	// any quoted part (which keeps an empty word).
+	split   bool
+	done    []string
+	dropped bool
+	quoted  bool
+	// temp: the word began with a mktemp name, which ends at tempEnd.
+	temp    bool
+	tempEnd int
+	parts   int
+	proc  *stream // the output of the process substitution the word is
 }
 
 // part adds one word part; first and more say whether it starts the word
 // and whether parts follow, which tilde expansion depends on.
 func (e *expander) part(p syntax.WordPart, first, more bool) {
+	e.parts++
 	switch x := p.(type) {
 	case *syntax.Lit:
 		e.lit(x.Value, first, more)
 	case *syntax.SglQuoted:
+		e.quoted = true
 		if x.Dollar {
 			ansiC(&e.b, x.Value)
 		} else {
 			e.b.WriteString(x.Value)
 		}
 	case *syntax.DblQuoted:
+		e.quoted = true
 		for _, q := range x.Parts {
 			if l, ok := q.(*syntax.Lit); ok {
 				dqUnescape(&e.b, l.Value)
@@ -122,6 +208,64 @@ func (e *expander) part(p syntax.WordPart, first, more bool) {
 		}
 	default:
 		e.expansion(p, false)
+	}
+}
+
+// value adds the value of an expansion: v, as the shell would put it in
+// the word (quoted or not), or its source text when it is not known. A
+// mktemp name at the start of the word starts a Temp word.
+func (e *expander) value(v Word, quoted bool, src string) {
+	if !v.Known {
+		e.temp = v.Temp && e.known && e.parts == 1 && e.b.Len() == 0
+		e.known = false
+		e.b.WriteString(src)
+		e.tempEnd = e.b.Len()
+		return
+	}
+	if quoted {
+		e.b.WriteString(v.Value)
+		return
+	}
+	if strings.ContainsAny(v.Value, "*?[") {
+		e.glob = true
+	}
+	if !strings.ContainsAny(v.Value, " \t\n") {
+		if v.Value == "" {
+			e.dropped = true
+		}
+		e.b.WriteString(v.Value)
+		return
+	}
+	if !e.split {
+		e.known = false // word splitting would change it
+		e.b.WriteString(v.Value)
+		return
+	}
+	fs := strings.FieldsFunc(v.Value, func(r rune) bool { return r == ' ' || r == '\t' || r == '\n' })
+	if len(fs) == 0 {
+		e.dropped = true
+		if e.b.Len() > 0 || e.quoted {
+			e.done = append(e.done, e.b.String())
+			e.b.Reset()
+		}
+		return
+	}
+	lead := strings.IndexAny(v.Value[:1], " \t\n") == 0
+	trail := strings.IndexAny(v.Value[len(v.Value)-1:], " \t\n") == 0
+	for i, f := range fs {
+		if i > 0 || (lead && (e.b.Len() > 0 || e.quoted)) {
+			if i > 0 || e.b.Len() > 0 || e.quoted {
+				e.done = append(e.done, e.b.String())
+			}
+			e.b.Reset()
+			e.quoted = false
+		}
+		e.b.WriteString(f)
+	}
+	if trail {
+		e.done = append(e.done, e.b.String())
+		e.b.Reset()
+		e.quoted = false
 	}
 }
 
@@ -186,7 +330,9 @@ func (e *expander) tilde(s string, more, assign bool) int {
 	var v string
 	switch prefix {
 	case "":
-		v = e.w.opts.Home
+		if h, _ := e.w.lookup("HOME"); h.Known {
+			v = h.Value
+		}
 	case "+":
 		v = e.dir
 	}
@@ -210,7 +356,13 @@ func (e *expander) expansion(p syntax.WordPart, quoted bool) {
 		if x.Backquotes {
 			tag = "`...`"
 		}
-		e.w.stmts(x.Stmts, e.c.sub(tag), e.dir)
+		out := e.w.subshell(x.Stmts, e.c.sub(tag, newStream()), e.dir)
+		v := out.word("")
+		if v.Known {
+			v.Value = strings.TrimRight(v.Value, "\n")
+		}
+		e.value(v, quoted, e.c.text(p))
+		return
 	case *syntax.ProcSubst:
 		tag := "<(...)"
 		switch x.Op {
@@ -219,7 +371,11 @@ func (e *expander) expansion(p syntax.WordPart, quoted bool) {
 		case syntax.CmdInTemp:
 			tag = "=(...)"
 		}
-		e.w.stmts(x.Stmts, e.c.sub(tag), e.dir)
+		out := newStream()
+		e.w.subshell(x.Stmts, e.c.sub(tag, out), e.dir)
+		if x.Op != syntax.CmdOut {
+			e.proc = out
+		}
 	case *syntax.ArithmExp:
 		e.w.arith(x.X, e.c, e.dir)
 	case *syntax.ExtGlob:
@@ -244,38 +400,86 @@ func (e *expander) param(p *syntax.ParamExp, quoted bool) {
 		e.w.word(p.Repl.Orig, e.c, e.dir)
 		e.w.word(p.Repl.With, e.c, e.dir)
 	}
+	var alt Word
 	if p.Exp != nil {
-		e.w.word(p.Exp.Word, e.c, e.dir)
+		alt = e.w.word(p.Exp.Word, e.c, e.dir)
 	}
 	if p.NestedParam != nil {
 		e.w.word(&syntax.Word{Parts: []syntax.WordPart{p.NestedParam}}, e.c, e.dir)
 	}
-	if v := e.paramValue(p); v != "" {
-		if !quoted && strings.ContainsAny(v, " \t\n*?[") {
-			e.known = false // word splitting or globbing would change it
-		}
-		e.b.WriteString(v)
-		return
-	}
-	e.known = false
-	e.b.WriteString(e.c.text(p))
+	e.value(e.paramValue(p, alt), quoted, e.c.text(p))
 }
 
-// paramValue returns the value of a plain $HOME or $PWD, or "".
-func (e *expander) paramValue(p *syntax.ParamExp) string {
+// paramValue returns the value of $NAME, ${NAME}, or of ${NAME:-alt} and
+// the like given alt: Known false when it is not known.
+func (e *expander) paramValue(p *syntax.ParamExp, alt Word) Word {
 	plain := p.Param != nil && p.Flags == nil && p.NestedParam == nil &&
 		!p.Excl && !p.Length && !p.Width && !p.IsSet &&
 		p.Split == syntax.OptUnset && p.GlobSubst == syntax.OptUnset && p.RcExpand == syntax.OptUnset &&
 		p.Index == nil && len(p.Modifiers) == 0 && p.Slice == nil && p.Repl == nil &&
-		p.Names == 0 && p.Exp == nil
-	if !plain {
-		return ""
+		p.Names == 0
+	if !plain || !syntax.ValidName(p.Param.Value) {
+		return Word{}
 	}
-	switch p.Param.Value {
-	case "HOME":
-		return e.w.opts.Home
-	case "PWD":
-		return e.dir
+	name := p.Param.Value
+	var v Word
+	set := true
+	if _, tracked := e.w.vars[name]; name == "PWD" && !tracked && !e.w.assigned[name] {
+		v = Word{Value: e.dir, Known: e.dir != ""}
+	} else {
+		v, set = e.w.lookup(name)
 	}
-	return ""
+	if p.Exp == nil {
+		return v
+	}
+	if !v.Known && !(v.Temp && isDefaultOp(p.Exp.Op)) {
+		return Word{}
+	}
+	empty := !set || (v.Known && v.Value == "")
+	unset := !set
+	alt.Glob, alt.Raw, alt.Inner = false, "", nil
+	switch p.Exp.Op {
+	case syntax.DefaultUnsetOrNull, syntax.ErrorUnsetOrNull:
+		if empty {
+			return alt
+		}
+	case syntax.DefaultUnset, syntax.ErrorUnset:
+		if unset {
+			return alt
+		}
+	case syntax.AssignUnsetOrNull:
+		if empty {
+			e.w.setVar(name, alt)
+			return alt
+		}
+	case syntax.AssignUnset:
+		if unset {
+			e.w.setVar(name, alt)
+			return alt
+		}
+	case syntax.AlternateUnsetOrNull:
+		if empty {
+			return Word{Known: true}
+		}
+		return alt
+	case syntax.AlternateUnset:
+		if unset {
+			return Word{Known: true}
+		}
+		return alt
+	default:
+		return Word{}
+	}
+	return v
+}
+
+// isDefaultOp reports the expansions that give the value itself when it
+// is set and not empty (a mktemp name always is).
+func isDefaultOp(op syntax.ParExpOperator) bool {
+	switch op {
+	case syntax.DefaultUnsetOrNull, syntax.DefaultUnset, syntax.ErrorUnsetOrNull, syntax.ErrorUnset,
+		syntax.AssignUnsetOrNull, syntax.AssignUnset:
+		return true
+	}
+	return false
 }

@@ -1,0 +1,192 @@
+package shellcmd
+
+import (
+	"path"
+	"strings"
+)
+
+// Code is program text that a shell or an interpreter is given to run:
+// on its command line (-c, -e), on stdin (a heredoc, a here-string, an
+// earlier pipeline stage), or in a file the same command line wrote.
+type Code struct {
+	// Lang is "sh" for the shells (and eval and source), else the
+	// interpreter's language: "python", "perl", "ruby", "node", "php".
+	Lang string
+	// From says where the text comes from: "-c", "-e", "heredoc",
+	// "here-string", "pipe", "file" (< FILE or a script this command line
+	// wrote), "<(...)", "eval", "source".
+	From string
+	// Text is the program; Known is false when it is only known at run
+	// time (a command's output, a variable, a download).
+	Text Word
+}
+
+// interpreterLangs maps the interpreters whose code is read here to their
+// language.
+var interpreterLangs = map[string]string{
+	"python": "python", "python2": "python", "python3": "python", "pypy": "python", "pypy3": "python",
+	"perl": "perl", "ruby": "ruby", "node": "node", "nodejs": "node", "php": "php",
+}
+
+// interpreterLang returns the language of an interpreter's program name
+// (python3.12 is python), or "".
+func interpreterLang(base string) string {
+	if l, ok := interpreterLangs[base]; ok {
+		return l
+	}
+	if rest, ok := strings.CutPrefix(base, "python"); ok && rest != "" && strings.Trim(rest, "0123456789.") == "" {
+		return "python"
+	}
+	return ""
+}
+
+// Option tables of the interpreters: CPython 3, perl 5 (edit.go), Ruby
+// 3, Node.js 20 and PHP 8 manuals. Each program option ends the options.
+var (
+	pythonOptions = &OptionTable{Short: "bBdEhiIOPqsSuvVxc:m:W:X:", Long: "help help-env help-xoptions help-all version check-hash-based-pycs="}
+	rubyOptions   = &OptionTable{Short: "acdlnpsSvwWyhUe:E:F:i::I:r:x::C:K:T::0::",
+		Long: "copyright enable= disable= external-encoding= internal-encoding= encoding= dump= jit yjit verbose version help backtrace-limit= crash-report="}
+	nodeOptions = &OptionTable{Short: "e:p:r:cihv",
+		Long: "eval= print= require= import= input-type= check interactive help version test watch env-file= conditions= loader= experimental-loader= inspect[=] inspect-brk[=] enable-source-maps no-warnings trace-warnings stack-trace-limit= max-old-space-size="}
+	phpOptions = &OptionTable{Short: "aCc:d:ef:hilmnqr:sstvwzB:E:F:R:S:t:", Long: "ini info help version"}
+)
+
+// interpreterCode returns what an interpreter's program does to files.
+// It is the one place where the code of python, perl, ruby, node and php
+// is read; until it reads them, it reports nothing, and the code passes
+// (a program the command line gives in full is still seen by the guards
+// through Code).
+func interpreterCode(lang string, text Word) []Effect {
+	_, _ = lang, text
+	return nil
+}
+
+// interpreterProgram finds where an interpreter takes its program from:
+// an option's argument (-c, -e, -r), a script operand (a file this command
+// line wrote, or a process substitution), or stdin. It returns nil for a
+// script on disk, a module (-m), or a stdin the command line does not
+// give.
+func (w *walker) interpreterProgram(lang string, args []Word, c ctx, dir string) *Code {
+	var l Line
+	var codeOpts []Opt
+	switch lang {
+	case "python":
+		l = pythonOptions.Parse(args)
+		for _, o := range l.Opts {
+			if o.Is('m', "") {
+				return nil
+			}
+			if o.Is('c', "") && o.HasVal {
+				codeOpts = append(codeOpts, o)
+			}
+		}
+	case "perl":
+		l = perlOptions.Parse(args)
+		for _, o := range l.Opts {
+			if (o.Is('e', "") || o.Is('E', "")) && o.HasVal {
+				codeOpts = append(codeOpts, o)
+			}
+		}
+	case "ruby":
+		l = rubyOptions.Parse(args)
+		for _, o := range l.Opts {
+			if o.Is('e', "") && o.HasVal {
+				codeOpts = append(codeOpts, o)
+			}
+		}
+	case "node":
+		l = nodeOptions.Parse(args)
+		for _, o := range l.Opts {
+			if (o.Is('e', "eval") || o.Is('p', "print")) && o.HasVal {
+				codeOpts = append(codeOpts, o)
+			}
+		}
+	case "php":
+		l = phpOptions.Parse(args)
+		for _, o := range l.Opts {
+			if (o.Is('r', "") || o.Is('B', "") || o.Is('R', "") || o.Is('E', "")) && o.HasVal {
+				codeOpts = append(codeOpts, o)
+			}
+			if o.Is('f', "") && o.HasVal {
+				return w.scriptFile(lang, o.Val, c, dir)
+			}
+		}
+	}
+	if len(codeOpts) > 0 {
+		text := Word{Known: true}
+		var raws []string
+		for i, o := range codeOpts {
+			if i > 0 {
+				text.Value += "\n"
+			}
+			text.Value += o.Val.Value
+			text.Known = text.Known && o.Val.Known
+			raws = append(raws, o.Val.Raw)
+		}
+		text.Raw = strings.Join(raws, " ")
+		if len(codeOpts) == 1 {
+			text = codeOpts[0].Val
+		}
+		return &Code{Lang: lang, From: "-" + string(optLetter(codeOpts[0])), Text: text}
+	}
+	if l.Rest < len(args) {
+		op := args[l.Rest]
+		if !(op.Known && (op.Value == "-" || op.Value == "/dev/stdin")) {
+			return w.scriptFile(lang, op, c, dir)
+		}
+	}
+	if c.stdin == nil {
+		return nil
+	}
+	return &Code{Lang: lang, From: c.stdin.From, Text: c.stdin.Text}
+}
+
+func optLetter(o Opt) byte {
+	if o.Short != 0 {
+		return o.Short
+	}
+	return o.Long[0]
+}
+
+// scriptFile returns the code of a script operand when the command line
+// made it: a file it wrote earlier, or a process substitution. A script
+// that was on disk before returns nil: what it does is not seen.
+func (w *walker) scriptFile(lang string, op Word, c ctx, dir string) *Code {
+	if op.proc != nil {
+		return &Code{Lang: lang, From: "<(...)", Text: op.proc.word(op.Raw)}
+	}
+	if s := w.file(op, dir); s != nil {
+		return &Code{Lang: lang, From: "file", Text: s.word(op.Raw)}
+	}
+	if op.Known && (op.Value == "/dev/stdin" || op.Value == "/dev/fd/0") && c.stdin != nil {
+		return &Code{Lang: lang, From: c.stdin.From, Text: c.stdin.Text}
+	}
+	return nil
+}
+
+// shebangLang reads the language a script's #! line names: "sh" for a
+// shell or none, an interpreter's language, or "" for another program.
+func shebangLang(text string) string {
+	line, ok := strings.CutPrefix(text, "#!")
+	if !ok {
+		return "sh"
+	}
+	line, _, _ = strings.Cut(line, "\n")
+	f := strings.Fields(line)
+	if len(f) == 0 {
+		return "sh"
+	}
+	prog := path.Base(f[0])
+	if prog == "env" {
+		for _, a := range f[1:] {
+			if !strings.HasPrefix(a, "-") {
+				prog = a
+				break
+			}
+		}
+	}
+	if shells[prog] {
+		return "sh"
+	}
+	return interpreterLang(prog)
+}
