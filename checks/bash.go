@@ -53,7 +53,10 @@ func bashScript(call *engine.Call, sc shellCall) (script *shellcmd.Script, ok bo
 	}
 	key := parsedBashKey{command.Str, sc.cwd, sc.home}
 	p := call.Memo(key, func() any {
-		s, err := shellcmd.Parse(command.Str, shellcmd.Options{Dir: sc.cwd, Home: sc.home})
+		// The CLI's shell has the environment the hook has: a TMPDIR the
+		// hook is not given is one the shell does not have either.
+		env := map[string]string{"TMPDIR": envValue(call.Environ, "TMPDIR")}
+		s, err := shellcmd.Parse(command.Str, shellcmd.Options{Dir: sc.cwd, Home: sc.home, Env: env})
 		return parsedBash{s, err}
 	}).(parsedBash)
 	return p.script, true, p.err

@@ -17,19 +17,46 @@ import (
 
 // recursiveDelete judges every delete that takes a whole tree: rm -r,
 // find -delete, and whatever else shellcmd reports as a Delete of a tree.
+//
+// It fails closed where the path cannot be known: an operand only known
+// at run time (a variable, a command's output, xargs' input) is denied,
+// unless it is a fresh mktemp name (shellcmd's Temp); so is a relative
+// path where the directory is not known (after cd "$X"). A program whose
+// name is not known is judged as if it deleted its operands.
 func recursiveDelete(_ context.Context, d *dangerCall, c *shellcmd.Command) (string, string) {
 	for _, e := range c.Effects() {
 		w := e.Path
-		if e.Op != shellcmd.Delete || !e.Tree || !w.Known || w.Value == "" {
+		if e.Op != shellcmd.Delete || !e.Tree || w.Temp || (w.Known && w.Value == "") {
 			continue
 		}
-		for _, target := range deleteTargets(w, d.dir(c)) {
-			// rm removes a symlink itself unless a trailing slash (which
-			// deleteTargets gives a folder's contents) makes it follow.
-			rp := fspath.ResolveNoFollow(target.path, d.dir(c))
-			if what, instead := d.judgeDelete(c, rp, target.contents); what != "" {
-				return what, instead
-			}
+		what, instead := d.deleteOperand(c, w)
+		if what != "" && !c.Name.Known {
+			return fmt.Sprintf("%s (the program %s is only known at run time, so it is judged as if it deleted its operands)", what, c.Name.Raw),
+				"Name the program in the command itself, not through a variable or a command's output."
+		}
+		if what != "" {
+			return what, instead
+		}
+	}
+	return "", ""
+}
+
+// deleteOperand judges one operand of a recursive delete.
+func (d *dangerCall) deleteOperand(c *shellcmd.Command, w shellcmd.Word) (string, string) {
+	if !w.Known {
+		return fmt.Sprintf("%s deletes %s, a path that is only known at run time", quoteCmd(c), w.Raw),
+			"Name the paths in the command itself (literally, or in a variable assigned a literal earlier in the same command), so they can be checked."
+	}
+	if c.Dir == "" && !filepath.IsAbs(w.Value) {
+		return fmt.Sprintf("%s deletes %s in a directory that is only known at run time", quoteCmd(c), w.Raw),
+			"cd to a literal directory first, or give the path in full."
+	}
+	for _, target := range deleteTargets(w, c.Dir) {
+		// rm removes a symlink itself unless a trailing slash (which
+		// deleteTargets gives a folder's contents) makes it follow.
+		rp := fspath.ResolveNoFollow(target.path, c.Dir)
+		if what, instead := d.judgeDelete(c, rp, target.contents); what != "" {
+			return what, instead
 		}
 	}
 	return "", ""

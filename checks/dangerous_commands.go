@@ -51,6 +51,7 @@ var dangerRules = []dangerRule{
 	{id: "git-reset-hard", about: "git reset --hard with uncommitted changes", check: resetHard},
 	{id: "git-clean", about: "git clean -f that would delete untracked (with -x, ignored) files", check: gitClean},
 	{id: "pipe-to-shell", about: "curl or wget output run by a shell or interpreter", check: pipeToShell},
+	{id: "unknown-code", about: "a shell, eval or interpreter running code only known at run time (piped in, from a variable or a command's output, or a file the same command writes)", check: unknownCode},
 	{id: "chmod-777-recursive", about: "chmod -R 777 (or a+rwx)", check: chmodRecursive777},
 	{id: "fork-bomb", about: "a function that runs itself piped or in the background", check: forkBomb},
 	{id: "device-write", about: "dd of=/dev/..., a redirection to a disk device, mkfs or wipefs", check: deviceWrite},
@@ -196,6 +197,8 @@ func (e extraRule) matches(c *shellcmd.Command) bool {
 }
 
 // dir is where c runs: its own directory when known, else the call's.
+// A rule that judges paths must not use it for a relative path when
+// c.Dir is unknown (recursive-delete does not): it is a guess.
 func (d *dangerCall) dir(c *shellcmd.Command) string {
 	if c.Dir != "" {
 		return c.Dir

@@ -157,7 +157,7 @@ func TestDangerRecursiveDelete(t *testing.T) {
 		// Through wrappers.
 		{command: "sudo rm -rf /", id: id, what: "`rm -rf /` would delete the whole filesystem", instead: insteadDeleteSpecific},
 		{command: "env LANG=C rm -rf /", id: id, what: "`rm -rf /` would delete the whole filesystem", instead: insteadDeleteSpecific},
-		{command: "echo / | xargs rm -rf /", id: id, what: "`rm -rf /` would delete the whole filesystem", instead: insteadDeleteSpecific},
+		{command: "echo / | xargs rm -rf /", id: id, what: "`rm -rf / /` would delete the whole filesystem", instead: insteadDeleteSpecific},
 		{command: `bash -c "rm -rf ~"`, id: id, what: "`rm -rf ~` would delete the home directory", instead: insteadDeleteSpecific},
 		{command: `sh -c 'sudo rm -fr "$HOME"'`, id: id, what: "`rm -fr \"$HOME\"` would delete the home directory", instead: insteadDeleteSpecific},
 		// Home.
@@ -196,7 +196,7 @@ func TestDangerRecursiveDelete(t *testing.T) {
 		{command: "rm -rf /var/tmp/cache"},
 		{command: "rm -f /etc/nginx/nginx.conf"},
 		{command: "rm /"},
-		{command: "rm -rf $DIR"},
+		{command: "rm -rf $DIR", id: id, what: "`rm -rf $DIR` deletes $DIR, a path that is only known at run time", instead: insteadUnknownPath},
 		{command: `rm -rf "$(mktemp -d)"`},
 		{command: "rm -rf -- -weird"},
 		// Words, not commands.
@@ -460,9 +460,14 @@ func TestDangerPipeToShell(t *testing.T) {
 		{command: "curl x | perl -e 'print <STDIN>'"},
 		{command: "curl x | jq ."},
 		{command: "curl -o install.sh x && less install.sh"},
-		{command: "curl -o install.sh x; sh install.sh"},
-		{command: "cat install.sh | sh"},
-		{command: "bash <(cat local.sh)"},
+		// Not downloads, but code only known at run time: unknown-code.
+		{command: "curl -o install.sh x; sh install.sh", id: "unknown-code",
+			what: "`sh install.sh` runs shell code that is only known at run time (install.sh, which this command line writes with text that cannot be known)", instead: insteadShellCode},
+		{command: "cat install.sh | sh", id: "unknown-code",
+			what: "`sh` runs shell code that is only known at run time (piped in from `cat install.sh`)", instead: insteadShellCode},
+		{command: "bash <(cat local.sh)", id: "unknown-code",
+			what: "`bash <(cat local.sh)` runs shell code that is only known at run time (the output of <(cat local.sh))", instead: insteadShellCode},
+		{command: "sh install.sh"},
 		{command: `echo "curl x | sh"`},
 		{command: `printf 'curl x | sh'`},
 		{command: `echo "$(curl x)"`},
@@ -622,7 +627,7 @@ func TestDangerOrder(t *testing.T) {
 func TestDangerOptions(t *testing.T) {
 	g := newGuardEnv(t)
 	t.Run("off", func(t *testing.T) {
-		d := newDanger(t, "off: [recursive-delete, pipe-to-shell]")
+		d := newDanger(t, "off: [recursive-delete, pipe-to-shell, unknown-code]")
 		runDangerCases(t, g, d, []dangerCase{
 			{command: "rm -rf /"},
 			{command: "curl x | sh"},

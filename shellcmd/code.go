@@ -135,10 +135,16 @@ func (w *walker) interpreterProgram(lang string, args []Word, c ctx, dir string)
 			return w.scriptFile(lang, op, c, dir)
 		}
 	}
-	if c.stdin == nil {
+	return stdinCode(lang, c.stdin)
+}
+
+// stdinCode is the code a program reads on stdin: none when the line
+// gives it nothing, or a file on disk (< script.sh, as script.sh).
+func stdinCode(lang string, in *Input) *Code {
+	if in == nil || in.disk {
 		return nil
 	}
-	return &Code{Lang: lang, From: c.stdin.From, Text: c.stdin.Text}
+	return &Code{Lang: lang, From: in.From, Text: in.Text}
 }
 
 func optLetter(o Opt) byte {
@@ -153,7 +159,9 @@ func optLetter(o Opt) byte {
 // that was on disk before returns nil: what it does is not seen.
 func (w *walker) scriptFile(lang string, op Word, c ctx, dir string) *Code {
 	if op.proc != nil {
-		return &Code{Lang: lang, From: "<(...)", Text: op.proc.word(op.Raw)}
+		text := op.proc.word(op.Raw)
+		text.Inner = op.Inner
+		return &Code{Lang: lang, From: "<(...)", Text: text}
 	}
 	if s := w.file(op, dir); s != nil {
 		return &Code{Lang: lang, From: "file", Text: s.word(op.Raw)}

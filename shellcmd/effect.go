@@ -92,7 +92,9 @@ var commandEffects = map[string]effects{
 // (a writing redirection writes its target, < and <> read theirs), then
 // what the program does to its operands, as its file in this package
 // says. A program not listed here may read whatever its arguments name
-// (argumentReads), unless it handles names only (nameOnly). A path whose value is not known is listed with Known false rather
+// (argumentReads), unless it handles names only (nameOnly); a program
+// whose name is not known may also delete them (unknownEffects). The code
+// an interpreter is given is read by interpreterCode. A path whose value is not known is listed with Known false rather
 // than dropped; a "-" meaning stdin or stdout is left out.
 func (c *Command) Effects() []Effect {
 	var out []Effect
@@ -106,6 +108,8 @@ func (c *Command) Effects() []Effect {
 	}
 	var own []Effect
 	switch base := c.Base(); {
+	case !c.Name.Known && c.Name.Raw != "":
+		own = unknownEffects(c)
 	case commandEffects[base] != nil:
 		own = commandEffects[base](c)
 	case !nameOnly[base] && c.Name.Known:
@@ -117,7 +121,25 @@ func (c *Command) Effects() []Effect {
 		}
 		out = append(out, e)
 	}
+	if c.Code != nil && c.Code.Text.Known && c.Code.Lang != "sh" {
+		out = append(out, interpreterCode(c.Code.Lang, c.Code.Text)...)
+	}
 	return out
+}
+
+// unknownEffects are what a program whose name is only known at run time
+// ($CMD, "$(which x)") could do: the worst of what it could be, so every
+// operand is taken as deleted (as a tree) and read. `$X -rf /` and `$X
+// .env` are judged as rm -rf / and cat .env; `$CC -o out main.c` passes.
+func unknownEffects(c *Command) []Effect {
+	var out []Effect
+	for _, a := range c.Args {
+		if a.IsFlag() || (a.Known && a.Value == "--") {
+			continue
+		}
+		out = append(out, Effect{Op: Delete, Path: a, Tree: true})
+	}
+	return append(out, argumentReads(c.Args)...)
 }
 
 // Writes returns the paths the command writes, deletes, moves or changes

@@ -140,11 +140,11 @@ func (w *walker) redirects(rs []*syntax.Redirect, c ctx, dir string) stmtIO {
 		switch r.Op {
 		case syntax.RdrIn, syntax.RdrInOut:
 			if fd0 {
-				text := Word{Raw: target.Raw, Value: target.Raw}
+				in := &Input{From: "file", Text: Word{Raw: target.Raw, Value: target.Raw}, disk: true}
 				if s := w.file(target, dir); s != nil {
-					text = s.word(target.Raw)
+					in.Text, in.disk = s.word(target.Raw), false
 				}
-				io.stdin = &Input{From: "file", Text: text}
+				io.stdin = in
 			}
 		case syntax.DplOut:
 			if fd1 {

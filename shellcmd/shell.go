@@ -118,10 +118,7 @@ func (w *walker) shellCode(base string, args []Word, c ctx, dir string) *Code {
 	if ok && !(op.Known && (op.Value == "-" || op.Value == "/dev/stdin")) {
 		return w.scriptFile("sh", op, c, dir)
 	}
-	if c.stdin == nil {
-		return nil
-	}
-	return &Code{Lang: "sh", From: c.stdin.From, Text: c.stdin.Text}
+	return stdinCode("sh", c.stdin)
 }
 
 // shellOperand returns an sh-style shell's first operand, its script,

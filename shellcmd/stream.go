@@ -78,6 +78,8 @@ type Input struct {
 	// Text is the text; Known is false when it is only known at run time
 	// (a download, a command's output, a file's content).
 	Text Word
+	// disk: a file the line did not write (read as a script on disk).
+	disk bool
 }
 
 // output says what c prints on its standard output, when that is known

@@ -1,0 +1,95 @@
+package checks
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/massgen/massgen-hook/shellcmd"
+)
+
+// The unknown-code rule: a shell, eval or interpreter running code that
+// is only known at run time. Code the command line gives in full (a -c
+// string, a heredoc, echo piped into bash, a script it writes with echo)
+// is read by shellcmd and its commands are judged like any other; a
+// script that was on disk before is run unread, as `bash build.sh` is.
+
+func unknownCode(_ context.Context, _ *dangerCall, c *shellcmd.Command) (string, string) {
+	code := c.Code
+	if code == nil || code.Text.Known || generatedSetup(code) {
+		return "", ""
+	}
+	lang := "shell"
+	instead := "Run the commands directly, written out in the command line; or save the script to a file, read it, and run the file."
+	if code.Lang != "sh" {
+		lang = code.Lang
+		instead = "Give the program in full on the command line (-c, -e) or in a quoted heredoc, or run a script file."
+	}
+	return fmt.Sprintf("%s runs %s code that is only known at run time (%s)", quoteCmd(c), lang, codeSource(c, code)), instead
+}
+
+// codeSource says where code comes from, for a denial.
+func codeSource(c *shellcmd.Command, code *shellcmd.Code) string {
+	raw := oneLine(code.Text.Raw, 80)
+	switch code.From {
+	case "-c", "-e", "-E", "-r", "-p":
+		return fmt.Sprintf("its %s string, %s", code.From, raw)
+	case "eval":
+		return "eval of " + raw
+	case "pipe":
+		return "piped in from `" + raw + "`"
+	case "file", "source":
+		return raw + ", which this command line writes with text that cannot be known"
+	case "<(...)":
+		return "the output of " + raw
+	case "heredoc", "here-string":
+		return "a " + code.From + " with substitutions in it"
+	case "parallel input":
+		return "command lines parallel reads from its input"
+	}
+	return code.From + " " + raw
+}
+
+// setupGenerators print shell code that sets up the tool itself
+// (eval "$(ssh-agent -s)", eval "$(pyenv init -)"): the code is the
+// program's own, as a script on disk is. Each maps to the subcommands
+// that print it ("" for any).
+var setupGenerators = map[string][]string{
+	"ssh-agent": {""}, "dircolors": {""}, "keychain": {""},
+	"pyenv": {"init", "virtualenv-init"}, "rbenv": {"init"}, "nodenv": {"init"}, "jenv": {"init"}, "goenv": {"init"},
+	"direnv": {"hook", "export"}, "brew": {"shellenv"}, "conda": {"shell.bash", "shell.zsh", "shell.posix"},
+	"opam": {"env", "config"}, "fnm": {"env"}, "mise": {"activate", "env"}, "zoxide": {"init"},
+	"starship": {"init"}, "luarocks": {"path"}, "kubectl": {"completion"}, "gh": {"completion"}, "helm": {"completion"},
+}
+
+// generatedSetup reports code that is the whole output of setup
+// generators: eval "$(pyenv init -)", source <(kubectl completion bash).
+func generatedSetup(code *shellcmd.Code) bool {
+	if code.Lang != "sh" || (code.From != "eval" && code.From != "<(...)" && code.From != "source") || len(code.Text.Inner) == 0 {
+		return false
+	}
+	raw := strings.Trim(code.Text.Raw, `"`)
+	whole := (strings.HasPrefix(raw, "$(") || strings.HasPrefix(raw, "<(")) && strings.HasSuffix(raw, ")") ||
+		strings.HasPrefix(raw, "`") && strings.HasSuffix(raw, "`")
+	if !whole {
+		return false
+	}
+	for _, in := range code.Text.Inner {
+		subs, ok := setupGenerators[in.Base()]
+		if !ok || len(in.Wrappers) != len(code.Text.Inner[0].Wrappers) {
+			return false
+		}
+		first := ""
+		if len(in.Args) > 0 && in.Args[0].Known {
+			first = in.Args[0].Value
+		}
+		match := false
+		for _, s := range subs {
+			match = match || s == "" || s == first
+		}
+		if !match {
+			return false
+		}
+	}
+	return true
+}

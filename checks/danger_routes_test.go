@@ -1,0 +1,109 @@
+package checks
+
+import (
+	"fmt"
+	"testing"
+)
+
+// TestDangerHiddenRoutes: a command line that hides what it runs (find
+// -exec, xargs, parallel, busybox, a shell fed code, a variable holding
+// the program or the path) is judged by what it runs, and denied where
+// that matters and cannot be known; the everyday forms beside each pass.
+func TestDangerHiddenRoutes(t *testing.T) {
+	g := newGuardEnv(t)
+	writeFiles(t, g.project, "build/a.o", "sub/x.txt", "main.c")
+	d := newDanger(t, "")
+	proj := g.project
+	const rd, uc = "recursive-delete", "unknown-code"
+	fs := func(cmd string) string { return "`" + cmd + "` would delete the whole filesystem" }
+	itself := func(cmd string) string { return fmt.Sprintf("`%s` would delete the project itself (%s)", cmd, proj) }
+	unknownPath := func(cmd, w string) string {
+		return fmt.Sprintf("`%s` deletes %s, a path that is only known at run time", cmd, w)
+	}
+	runDangerCases(t, g, d, []dangerCase{
+		// find: -delete and {} are the starting points.
+		{command: "find . -delete", id: rd, what: itself("find . -delete"), instead: insteadDeleteSpecific},
+		{command: "find ~ -delete", id: rd, what: "`find ~ -delete` would delete the home directory", instead: insteadDeleteSpecific},
+		{command: "find / -exec rm -rf {} +", id: rd, what: fs("rm -rf {}"), instead: insteadDeleteSpecific},
+		{command: "find / -execdir rm -rf {} +", id: rd, what: fs("rm -rf {}"), instead: insteadDeleteSpecific},
+		{command: "find / -ok rm -rf {} ';'", id: rd, what: fs("rm -rf {}"), instead: insteadDeleteSpecific},
+		{command: "find / -okdir rm -rf {} ';'", id: rd, what: fs("rm -rf {}"), instead: insteadDeleteSpecific},
+		{command: `find . -exec env rm -rf {} \;`, id: rd, what: itself("rm -rf {}"), instead: insteadDeleteSpecific},
+		{command: "busybox find . -delete", id: rd, what: itself("find . -delete"), instead: insteadDeleteSpecific},
+		{command: "busybox rm -rf /", id: rd, what: fs("rm -rf /"), instead: insteadDeleteSpecific},
+		{command: "find build -delete"},
+		{command: `find . -name '*.o' -exec rm {} \;`},
+		{command: "find . -name -delete -print"},
+		{command: `find build -exec rm -rf {} +`},
+		// xargs: known input is listed, unknown input is an unknown path.
+		{command: "echo / | xargs rm -rf", id: rd, what: fs("rm -rf /"), instead: insteadDeleteSpecific},
+		{command: "echo / | xargs -I{} bash -c 'rm -rf {}'", id: rd, what: fs("rm -rf /"), instead: insteadDeleteSpecific},
+		{command: "find . -print0 | xargs -0 rm -rf", id: rd, what: unknownPath("rm -rf <input of xargs>", "<input of xargs>"), instead: insteadUnknownPath},
+		{command: "xargs -a paths.txt rm -rf", id: rd, what: unknownPath("rm -rf <input of xargs>", "<input of xargs>"), instead: insteadUnknownPath},
+		{command: "ls | xargs -I{} bash -c 'rm -rf {}'", id: uc,
+			what: "`bash -c 'rm -rf {}'` runs shell code that is only known at run time (its -c string, 'rm -rf {}')", instead: insteadShellCode},
+		{command: "ls | xargs rm -f"},
+		{command: "echo build | xargs rm -rf"},
+		{command: "git ls-files | xargs wc -l | sort -n | head"},
+		// GNU parallel.
+		{command: "parallel rm -rf ::: /", id: rd, what: fs("rm -rf /"), instead: insteadDeleteSpecific},
+		{command: "parallel ::: 'rm -rf /'", id: rd, what: fs("rm -rf /"), instead: insteadDeleteSpecific},
+		{command: "echo / | parallel rm -rf", id: rd, what: fs("rm -rf /"), instead: insteadDeleteSpecific},
+		{command: "parallel -q bash -c 'rm -rf {}' ::: /", id: rd, what: fs("rm -rf /"), instead: insteadDeleteSpecific},
+		{command: "parallel --jobs=2 --eta --results out rm -rf {} ::: build /", id: rd, what: fs("rm -rf /"), instead: insteadDeleteSpecific},
+		{command: "ls | parallel rm -rf", id: rd, what: unknownPath(`rm -rf "${PARALLEL_INPUT}"`, `"${PARALLEL_INPUT}"`), instead: insteadUnknownPath},
+		{command: "parallel rm -rf {} ::: build dist"},
+		{command: "parallel bash -c 'rm -rf {}' ::: /"}, // runs `bash -c rm -rf /`: rm with no operand
+		// Shells fed code.
+		{command: "sh <<'E'\nrm -rf /\nE", id: rd, what: fs("rm -rf /"), instead: insteadDeleteSpecific},
+		{command: `bash <<< "rm -rf /"`, id: rd, what: fs("rm -rf /"), instead: insteadDeleteSpecific},
+		{command: "bash -c \"$(cat <<EOF\nrm -rf /\nEOF\n)\"", id: rd, what: fs("rm -rf /"), instead: insteadDeleteSpecific},
+		{command: "echo 'rm -rf /' | bash", id: rd, what: fs("rm -rf /"), instead: insteadDeleteSpecific},
+		{command: `printf 'rm -rf /\n' | sh`, id: rd, what: fs("rm -rf /"), instead: insteadDeleteSpecific},
+		{command: "bash <(echo rm -rf /)", id: rd, what: fs("rm -rf /"), instead: insteadDeleteSpecific},
+		{command: "source <(echo rm -rf /)", id: rd, what: fs("rm -rf /"), instead: insteadDeleteSpecific},
+		{command: "echo 'rm -rf /' > x.sh && bash x.sh", id: rd, what: fs("rm -rf /"), instead: insteadDeleteSpecific},
+		{command: "echo 'rm -rf /' > x.sh && chmod +x x.sh && ./x.sh", id: rd, what: fs("rm -rf /"), instead: insteadDeleteSpecific},
+		{command: "echo 'rm -rf ~' > x.sh; . ./x.sh", id: rd, what: "`rm -rf ~` would delete the home directory", instead: insteadDeleteSpecific},
+		{command: "cat x | bash", id: uc, what: "`bash` runs shell code that is only known at run time (piped in from `cat x`)", instead: insteadShellCode},
+		{command: `bash -c "$X"`, id: uc, what: "`bash -c \"$X\"` runs shell code that is only known at run time (its -c string, \"$X\")", instead: insteadShellCode},
+		{command: `eval "$(cat f)"`, id: uc, what: "`eval \"$(cat f)\"` runs shell code that is only known at run time (eval of \"$(cat f)\")", instead: insteadShellCode},
+		{command: "cat a > s.sh && bash s.sh", id: uc, what: "`bash s.sh` runs shell code that is only known at run time (s.sh, which this command line writes with text that cannot be known)", instead: insteadShellCode},
+		{command: `python3 -c "$CODE"`, id: uc, what: "`python3 -c \"$CODE\"` runs python code that is only known at run time (its -c string, \"$CODE\")", instead: insteadInterpreterCode},
+		{command: "cat <<EOF\nrm -rf /\nEOF"},
+		{command: "bash build.sh && ./build.sh && make && bash scripts/test.sh"},
+		{command: "bash < scripts/setup.sh"},
+		{command: `eval "$(ssh-agent -s)"`},
+		{command: "python3 -c 'print(1)' && echo '{}' | python3 -m json.tool"},
+		{command: "python3 - <<'EOF'\nprint('hi')\nEOF"},
+		// Programs and paths from variables.
+		{command: "$X -rf /", id: rd, what: fs("$X -rf /") + " (the program $X is only known at run time, so it is judged as if it deleted its operands)", instead: insteadUnknownProgram},
+		{command: `"$(which rm)" -rf build /etc`, id: rd, what: "`\"$(which rm)\" -rf build /etc` deletes /etc, outside the project (the program \"$(which rm)\" is only known at run time, so it is judged as if it deleted its operands)", instead: insteadUnknownProgram},
+		{command: "CMD=rm; $CMD -rf /", id: rd, what: fs("$CMD -rf /"), instead: insteadDeleteSpecific},
+		{command: `"$(echo rm)" -rf /`, id: rd, what: fs(`"$(echo rm)" -rf /`), instead: insteadDeleteSpecific},
+		{command: "D=/; rm -rf $D", id: rd, what: fs("rm -rf $D"), instead: insteadDeleteSpecific},
+		{command: "TMPDIR=/x rm -rf $TMPDIR/y", id: rd, what: unknownPath("rm -rf $TMPDIR/y", "$TMPDIR/y"), instead: insteadUnknownPath},
+		{command: `rm -rf "$DIR"`, id: rd, what: unknownPath(`rm -rf "$DIR"`, `"$DIR"`), instead: insteadUnknownPath},
+		{command: `cd "$X" && rm -rf ../..`, id: rd, what: "`rm -rf ../..` deletes ../.. in a directory that is only known at run time", instead: insteadUnknownDir},
+		{command: "alias x='rm -rf /'\nx", id: rd, what: fs("rm -rf /"), instead: insteadDeleteSpecific},
+		{command: "f() { rm -rf \"$1\"; }; f /", id: rd, what: unknownPath(`rm -rf "$1"`, `"$1"`), instead: insteadUnknownPath},
+		{command: "$CC -o out main.c"},
+		{command: "CC=gcc; $CC -o out main.c"},
+		{command: "D=build; rm -rf $D"},
+		{command: `for d in build dist; do rm -rf "$d"; done`},
+		{command: `tmp=$(mktemp -d) && cd "$tmp" && touch a && rm -rf "$tmp"`},
+		{command: `cd "$(git rev-parse --show-toplevel)" && go test ./...`},
+		{command: "cd sub && rm -rf x"},
+		{command: "$( cd ..; echo ok ) && rm -rf build"},
+		{command: "rm -rf `pwd`/escape"},
+	})
+}
+
+// What the rules for what cannot be known tell the agent to do instead.
+const (
+	insteadUnknownPath     = "Name the paths in the command itself (literally, or in a variable assigned a literal earlier in the same command), so they can be checked."
+	insteadUnknownDir      = "cd to a literal directory first, or give the path in full."
+	insteadUnknownProgram  = "Name the program in the command itself, not through a variable or a command's output."
+	insteadShellCode       = "Run the commands directly, written out in the command line; or save the script to a file, read it, and run the file."
+	insteadInterpreterCode = "Give the program in full on the command line (-c, -e) or in a quoted heredoc, or run a script file."
+)
