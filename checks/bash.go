@@ -2,6 +2,7 @@ package checks
 
 import (
 	"fmt"
+	"os"
 	"path/filepath"
 
 	"github.com/tidwall/gjson"
@@ -56,7 +57,7 @@ func bashScript(call *engine.Call, sc shellCall) (script *shellcmd.Script, ok bo
 		// The CLI's shell has the environment the hook has: a TMPDIR the
 		// hook is not given is one the shell does not have either.
 		env := map[string]string{"TMPDIR": envValue(call.Environ, "TMPDIR")}
-		s, err := shellcmd.Parse(command.Str, shellcmd.Options{Dir: sc.cwd, Home: sc.home, Env: env})
+		s, err := shellcmd.Parse(command.Str, shellcmd.Options{Dir: sc.cwd, Home: sc.home, Env: env, GitTop: gitTop})
 		return parsedBash{s, err}
 	}).(parsedBash)
 	return p.script, true, p.err
@@ -79,4 +80,18 @@ func unparsableWhat(err error) string {
 // commands through does so.
 func uncheckedNote(err error) string {
 	return fmt.Sprintf("could not read the Bash command (%v); it went unchecked", err)
+}
+
+// gitTop is the top of the git work tree holding dir, as git rev-parse
+// --show-toplevel prints it: the nearest folder up with a .git (a folder,
+// or a file in a worktree or submodule); "" when there is none.
+func gitTop(dir string) string {
+	for d := filepath.Clean(dir); ; d = filepath.Dir(d) {
+		if _, err := os.Lstat(filepath.Join(d, ".git")); err == nil {
+			return d
+		}
+		if filepath.Dir(d) == d {
+			return ""
+		}
+	}
 }

@@ -12,6 +12,7 @@ import (
 func TestDangerHiddenRoutes(t *testing.T) {
 	g := newGuardEnv(t)
 	writeFiles(t, g.project, "build/a.o", "sub/x.txt", "main.c")
+	fakeRepo(t, g.project, "ref: refs/heads/feature")
 	d := newDanger(t, "")
 	proj := g.project
 	const rd, uc = "recursive-delete", "unknown-code"
@@ -93,6 +94,7 @@ func TestDangerHiddenRoutes(t *testing.T) {
 		{command: `for d in build dist; do rm -rf "$d"; done`},
 		{command: `tmp=$(mktemp -d) && cd "$tmp" && touch a && rm -rf "$tmp"`},
 		{command: `cd "$(git rev-parse --show-toplevel)" && go test ./...`},
+		{command: `cd sub && cd "$(git rev-parse --show-toplevel)" && rm -rf build`},
 		{command: "cd sub && rm -rf x"},
 		{command: "$( cd ..; echo ok ) && rm -rf build"},
 		{command: "rm -rf `pwd`/escape"},

@@ -69,7 +69,7 @@ func (w *walker) runAlias(ce *syntax.CallExpr, alias Word, redirs []*syntax.Redi
 	c.out = out
 	defer commit()
 	rs := c.redirs.plus(io.redirs)
-	if !alias.Known || w.depth >= maxDepth {
+	if !alias.Known || w.depth >= maxDepth { // too deep: the program is not known
 		words := []Word{{Raw: c.text(ce.Args[0]), Value: c.text(ce.Args[0])}}
 		for _, a := range ce.Args[1:] {
 			words = append(words, w.fields(a, c, dir)...)

@@ -28,6 +28,10 @@ type Options struct {
 	// (TMPDIR, for one): a name present has that value, "" also meaning
 	// unset. Others are unknown.
 	Env map[string]string
+	// GitTop returns the top of the git work tree that holds dir ("" when
+	// none), for $(git rev-parse --show-toplevel); nil: not known. It is
+	// called only for a line that asks.
+	GitTop func(dir string) string
 }
 
 // Script is everything a command line would run.

@@ -118,6 +118,15 @@ func TestParseRoutes(t *testing.T) {
 			[]string{`$(...): echo rm @/w`, `rm -rf / @/w`, `$(...): printf rm @/w`, `rm -rf / @/w`}},
 		{"pwd substitution", "rm -rf `pwd`/escape; cd /x && rm -rf \"$(pwd)\"", nil,
 			[]string{"`...`: pwd @/w", `rm -rf /w/escape @/w`, `cd /x @/w`, `$(...): pwd @/x`, `rm -rf /x @/x`}},
+		{"git top", `cd "$(git rev-parse --show-toplevel)" && rm -rf build; cd /x && echo "$(git rev-parse --show-toplevel)"`,
+			&Options{Dir: "/w/sub", GitTop: func(d string) string {
+				if strings.HasPrefix(d, "/w") {
+					return "/w"
+				}
+				return ""
+			}},
+			[]string{`$(...): git rev-parse --show-toplevel @/w/sub`, `cd /w @/w/sub`, `rm -rf build @/w`, `cd /x @/w`,
+				`$(...): git rev-parse --show-toplevel @/x`, `echo "$(git rev-parse --show-toplevel)"? @/x`}},
 		{"cd in substitution stays", `$( cd ..; echo ok ) && rm -rf build`, nil,
 			[]string{`$(...): cd .. @/w`, `$(...): echo ok @/`, `ok @/w`, `rm -rf build @/w`}},
 

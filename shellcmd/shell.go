@@ -83,8 +83,11 @@ func shellScript(base string, args []Word) (Word, bool) {
 // that the shell's redirections are still seen), lists the shell itself.
 func (w *walker) shell(base string, args []Word, redirs []Redirect, c ctx, wrappers []string, dir string) (bool, *Code) {
 	code := w.shellCode(base, args, c, dir)
-	if code == nil || !code.Text.Known || w.depth >= maxDepth {
+	if code == nil || !code.Text.Known {
 		return false, code
+	}
+	if w.depth >= maxDepth {
+		return false, tooDeep(code)
 	}
 	lang := syntax.LangBash
 	if base == "zsh" {
@@ -184,7 +187,7 @@ func (w *walker) eval(args []Word, redirs []Redirect, c ctx, wrappers []string, 
 		return dir, false, &Code{Lang: "sh", From: "eval", Text: text}
 	}
 	if w.depth >= maxDepth {
-		return dir, false, nil
+		return dir, false, tooDeep(&Code{Lang: "sh", From: "eval", Text: text})
 	}
 	n := len(w.script.Commands)
 	after = w.inner("eval", b.String(), syntax.LangBash, w.innerCtx("eval", redirs, c, wrappers), dir)
@@ -199,8 +202,11 @@ func (w *walker) source(base string, file Word, redirs []Redirect, c ctx, wrappe
 	if code != nil && code.From == "file" {
 		code.From = "source"
 	}
-	if code == nil || !code.Text.Known || w.depth >= maxDepth {
+	if code == nil || !code.Text.Known {
 		return dir, false, code
+	}
+	if w.depth >= maxDepth {
+		return dir, false, tooDeep(code)
 	}
 	n := len(w.script.Commands)
 	ic := w.innerCtx(base, redirs, c, wrappers)
@@ -228,7 +234,7 @@ func (w *walker) runFile(prog Word, redirs []Redirect, c ctx, wrappers []string,
 		return false, &Code{Lang: lang, From: "file", Text: text}
 	}
 	if w.depth >= maxDepth {
-		return false, nil
+		return false, tooDeep(&Code{Lang: "sh", From: "file", Text: text})
 	}
 	n := len(w.script.Commands)
 	tag := prog.Value
@@ -333,4 +339,12 @@ func (w *walker) splitString(s Word, c ctx, dir string) (words []Word, ok bool) 
 		words = append(words, scratch.word(sw, c, dir))
 	}
 	return words, true
+}
+
+// tooDeep marks code nested deeper than maxDepth as not known: it is not
+// read, so it must not pass as read.
+func tooDeep(code *Code) *Code {
+	c := *code
+	c.Text.Known = false
+	return &c
 }

@@ -405,6 +405,17 @@ func TestDepthLimit(t *testing.T) {
 	if len(s.Commands) != 1 || c.Base() != "bash" || len(c.Wrappers) != maxDepth || c.Args[0].Value != "-c" {
 		t.Errorf("depth %d: %q", maxDepth+1, showAll(s))
 	}
+	// Code nested too deep to read is code not known: guards deny it.
+	if c.Code == nil || c.Code.Text.Known || c.Code.From != "-c" {
+		t.Errorf("depth %d: Code %+v, want unknown -c code", maxDepth+1, c.Code)
+	}
+	for _, src := range []string{nest("eval 'rm -rf /'", maxDepth), nest("echo 'rm -rf /' | bash", maxDepth)} {
+		s := mustParse(t, src, testOpts)
+		last := s.Commands[len(s.Commands)-1]
+		if last.Code == nil || last.Code.Text.Known {
+			t.Errorf("%q: %q, want the innermost listed with unknown Code", src, showAll(s))
+		}
+	}
 }
 
 func TestErrors(t *testing.T) {

@@ -100,6 +100,13 @@ func (w *walker) output(c *Command) (text string, known, temp bool) {
 		if len(c.Args) == 0 || (len(c.Args) == 1 && c.Args[0].Known && c.Args[0].Value == "-L") {
 			text, known = c.Dir+"\n", c.Dir != ""
 		}
+	case "git":
+		if len(c.Args) == 2 && c.Args[0].Known && c.Args[0].Value == "rev-parse" && c.Args[1].Known &&
+			c.Args[1].Value == "--show-toplevel" && c.Dir != "" && w.opts.GitTop != nil {
+			if top := w.opts.GitTop(c.Dir); top != "" {
+				text, known = top+"\n", true
+			}
+		}
 	case "mktemp":
 		if !slices1(c.Args, func(a Word) bool { return !a.Known }) {
 			return "", false, true

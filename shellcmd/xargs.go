@@ -402,6 +402,8 @@ func shellQuote(s string) string {
 // new shell.
 func (w *walker) parallelLine(line string, redirs []Redirect, c ctx, dir string) {
 	if w.depth >= maxDepth {
+		w.emitCode(Word{Raw: "parallel", Value: "parallel", Known: true}, nil, redirs, c.wrappers[:len(c.wrappers)-1], c, dir,
+			tooDeep(&Code{Lang: "sh", From: "parallel", Text: Word{Raw: line, Value: line, Known: true}}))
 		return
 	}
 	ic := w.innerCtx("parallel", redirs, c, c.wrappers[:len(c.wrappers)-1])
