@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/massgen/massgen-hook/engine"
 	"github.com/massgen/massgen-hook/internal/fixtures"
@@ -60,8 +61,10 @@ func FuzzGuardsReadOrDeny(f *testing.F) {
 		f.Fatal(err)
 	}
 	f.Fuzz(func(t *testing.T, src string) {
-		if len(src) > 4096 || strings.ContainsRune(src, 0) {
-			return // bash cannot take NUL in a -c string; keep runs short
+		if len(src) > 4096 || strings.ContainsRune(src, 0) || !utf8.ValidString(src) {
+			// bash cannot take NUL in a -c string, and a command arrives
+			// as a JSON string, always valid UTF-8; keep runs short.
+			return
 		}
 		if exec.Command(bash, "-n", "-c", src).Run() != nil {
 			return // bash would not run it either
