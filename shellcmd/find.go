@@ -60,7 +60,7 @@ func findArgs(p string) int {
 		"-printf", "-fprint", "-fprint0", "-fls", "-files0-from":
 		return 1
 	}
-	if len(p) == 9 && strings.HasPrefix(p, "-newer") { // -newerXY
+	if len(p) == len("-newerXY") && strings.HasPrefix(p, "-newer") {
 		return 1
 	}
 	return 0

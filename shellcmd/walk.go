@@ -48,10 +48,10 @@ type ctx struct {
 	// followed (a pipe, a substitution, a file); nil when it is not.
 	out *stream
 	// stdin is what the command reads on stdin, when the line gives it.
-	stdin    *Input
-	pipe     int // pipeline id, -1 while the statement has none
-	stage    int
-	stages   int
+	stdin  *Input
+	pipe   int // pipeline id, -1 while the statement has none
+	stage  int
+	stages int
 }
 
 // with returns c with one more wrapper.

@@ -180,7 +180,7 @@ type expander struct {
 	temp    bool
 	tempEnd int
 	parts   int
-	proc  *stream // the output of the process substitution the word is
+	proc    *stream // the output of the process substitution the word is
 }
 
 // part adds one word part; first and more say whether it starts the word
