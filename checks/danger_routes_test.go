@@ -35,6 +35,8 @@ func TestDangerHiddenRoutes(t *testing.T) {
 		{command: "find build -delete"},
 		{command: `find . -name '*.o' -exec rm {} \;`},
 		{command: "find . -name -delete -print"},
+		{command: "find . -name '*.tmp' -exec rm -r --force {} +"},
+		{command: "find / -name '*' -exec rm -rf {} +", id: rd, what: fs("rm -rf {}"), instead: insteadDeleteSpecific},
 		{command: `find build -exec rm -rf {} +`},
 		// xargs: known input is listed, unknown input is an unknown path.
 		{command: "echo / | xargs rm -rf", id: rd, what: fs("rm -rf /"), instead: insteadDeleteSpecific},

@@ -152,7 +152,7 @@ func TestParse(t *testing.T) {
 			[]string{`xargs: rm "<input of xargs>"? @/w`, `xargs: rm -f "<input of xargs>"? @/w`,
 				`xargs: mv "<input of xargs>"? d @/w`, `xargs: echo "<input of xargs>"? @/w`}},
 		{"find -exec", `find . -name '*.tmp' -exec rm -f {} \; -print`, nil,
-			[]string{`find . -name "*.tmp" -exec rm -f {} ";" -print @/w`, `find -exec: rm -f . @/w`}},
+			[]string{`find . -name "*.tmp" -exec rm -f {} ";" -print @/w`, `find -exec: rm -f "./**/*.tmp"* @/w`}},
 		{"find -execdir sh -c", `find / -execdir sh -c 'rm "$1"' _ {} + -ok cat {} ';' > out`, nil,
 			[]string{`find / -execdir sh -c "rm \"$1\"" _ {} + -ok cat {} ";" >out @/w`,
 				`find -exec,sh -c: rm "$1"? @?`, `find -exec: cat / @/w`}},

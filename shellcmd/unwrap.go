@@ -279,7 +279,9 @@ func isNumber(a Word) bool {
 // -ok and -okdir, which runs as a child of find: the redirections stay with
 // find. {} stands for what find finds: each starting point, so that
 // `-exec rm -rf {} +` is judged as deleting them (as trees, when the
-// command deletes recursively). -execdir runs in each match's directory,
+// command deletes recursively); when the only test that narrows it is one
+// -name or -iname, the pattern ROOT/**/NAME (`find . -name '*.o' -exec rm
+// {} \;` removes *.o files, not "."). -execdir runs in each match's directory,
 // so its Dir is unknown and {} is the starting point made absolute.
 func (w *walker) find(words []Word, redirs []Redirect, c ctx, wrappers []string, dir string) {
 	w.emit(words[0], words[1:], redirs, slices.Clip(wrappers), c, dir)
@@ -305,8 +307,13 @@ func (w *walker) find(words []Word, redirs []Redirect, c ctx, wrappers []string,
 			ec := c
 			ec.wrappers = appendClip(wrappers, "find -exec")
 			ec.stdin = nil
+			name, named := findName(expr[:i])
 			for _, root := range roots {
 				found := root
+				if named && root.Known {
+					// Only what the name matches, at any depth below.
+					found = Word{Raw: root.Raw, Value: strings.TrimSuffix(root.Value, "/") + "/**/" + name, Known: true, Glob: true}
+				}
 				if execDir == "" {
 					if p, ok := absPath(root, dir); ok {
 						found = Word{Raw: root.Raw, Value: p, Known: true}
@@ -318,7 +325,7 @@ func (w *walker) find(words []Word, redirs []Redirect, c ctx, wrappers []string,
 				for j, wd := range expr[start:end] {
 					cmd[j] = wd
 					if wd.Known && strings.Contains(wd.Value, "{}") {
-						cmd[j] = substitute(wd, "{}", Word{Raw: "{}", Value: found.Value, Known: found.Known, Temp: found.Temp})
+						cmd[j] = substitute(wd, "{}", Word{Raw: "{}", Value: found.Value, Known: found.Known, Temp: found.Temp, Glob: found.Glob})
 						cmd[j].Raw = wd.Raw
 					}
 				}
@@ -327,4 +334,28 @@ func (w *walker) find(words []Word, redirs []Redirect, c ctx, wrappers []string,
 		}
 		i = end
 	}
+}
+
+// findName returns the pattern of the one -name or -iname test of a find
+// expression made only of tests joined by "and", or false.
+func findName(expr []Word) (string, bool) {
+	name, n := "", 0
+	for i := 0; i < len(expr); i++ {
+		a := expr[i]
+		if !a.Known {
+			return "", false
+		}
+		switch a.Value {
+		case "-o", "-or", "!", "-not", ",", "(", ")", "-path", "-ipath", "-wholename", "-iwholename",
+			"-regex", "-iregex", "-exec", "-execdir", "-ok", "-okdir":
+			return "", false
+		case "-name", "-iname":
+			if i+1 >= len(expr) || !expr[i+1].Known || strings.Contains(expr[i+1].Value, "/") {
+				return "", false
+			}
+			name, n = expr[i+1].Value, n+1
+		}
+		i += findArgs(a.Value)
+	}
+	return name, n == 1
 }

@@ -156,6 +156,7 @@ func substitute(a Word, tok string, val Word) Word {
 	out := a
 	out.Value = strings.ReplaceAll(a.Value, tok, val.Value)
 	out.Known = a.Known && val.Known
+	out.Glob = a.Glob || val.Glob
 	out.Temp = val.Temp && a.Value == tok
 	if !val.Known && !out.Temp {
 		out.Value = strings.ReplaceAll(a.Value, tok, val.Raw)
