@@ -207,20 +207,20 @@ func chunk(lines []string, line int, first bool) (int, error) {
 		return 0, &Error{Line: line, Msg: fmt.Sprintf("expected a change to start with '@@', got %q", lines[0])}
 	}
 	if start >= len(lines) {
-		return 0, &Error{Line: line + 1, Msg: "a change holds no lines"}
+		return 0, &Error{Line: line + start, Msg: "a change holds no lines"}
 	}
 	n := 0
 	for _, l := range lines[start:] {
 		if l == endOfFile {
 			if n == 0 {
-				return 0, &Error{Line: line + 1, Msg: "a change holds no lines"}
+				return 0, &Error{Line: line + start, Msg: "a change holds no lines"}
 			}
 			n++
 			break
 		}
 		if l != "" && l[0] != ' ' && l[0] != '+' && l[0] != '-' {
 			if n == 0 {
-				return 0, &Error{Line: line + 1, Msg: fmt.Sprintf("unexpected line %q in a change: each starts with ' ', '+' or '-'", l)}
+				return 0, &Error{Line: line + start, Msg: fmt.Sprintf("unexpected line %q in a change: each starts with ' ', '+' or '-'", l)}
 			}
 			break // the next hunk
 		}

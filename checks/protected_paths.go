@@ -158,6 +158,9 @@ var fileTools = map[string]struct {
 
 func (p *protectedPaths) Check(_ context.Context, call *engine.Call) (engine.Verdict, error) {
 	g := p.guardFor(call)
+	if v, found := g.toolPaths(call); found {
+		return v, nil
+	}
 	if ft, ok := fileTools[call.Event.ToolName]; ok {
 		path := gjson.GetBytes(call.ToolInput, ft.field)
 		if path.Type != gjson.String || path.Str == "" {

@@ -1,0 +1,117 @@
+package checks
+
+import (
+	"path/filepath"
+	"strings"
+
+	"github.com/tidwall/gjson"
+
+	"github.com/massgen/massgen-hook/applypatch"
+	"github.com/massgen/massgen-hook/engine"
+)
+
+// listTools are the tools, as the dialects name them, with an argument
+// that holds several paths (a list of them, or one string): each is judged.
+// Copilot CLI's grep and rg become Grep but keep their "paths"; Gemini
+// CLI's read_many_files has no Claude Code counterpart.
+var listTools = map[string]struct {
+	field string
+	write bool
+}{
+	"Grep":            {"paths", false},
+	"read_many_files": {"include", false},
+}
+
+// applyPatchTool is Codex's patch tool (Copilot CLI offers it to GPT
+// models too): its tool_input.command is the patch, which names the files.
+const applyPatchTool = "apply_patch"
+
+// toolPaths judges the files a call names that fileTools cannot describe:
+// lists of paths, and the files of a patch. found reports a verdict to
+// return; otherwise the usual checks go on.
+func (g *guard) toolPaths(call *engine.Call) (v engine.Verdict, found bool) {
+	if call.Event.ToolName == applyPatchTool {
+		return g.applyPatch(call), true
+	}
+	list, ok := listTools[call.Event.ToolName]
+	if !ok {
+		return engine.Verdict{}, false
+	}
+	for _, p := range stringsOf(gjson.GetBytes(call.ToolInput, list.field)) {
+		for _, m := range globMatches(p, g.cwd) {
+			if f := g.judge(m, g.cwd, list.write); f != nil {
+				return g.verdict(f), true
+			}
+		}
+	}
+	return engine.Verdict{}, false
+}
+
+// applyPatch judges every file of the patch: what it adds, updates or
+// moves to is written, what it deletes or moves away is deleted (a write,
+// to protected paths). A patch that cannot be read is denied: Codex would
+// refuse it too, and the files it names cannot be known.
+func (g *guard) applyPatch(call *engine.Call) engine.Verdict {
+	patch := gjson.GetBytes(call.ToolInput, "command")
+	if patch.Type != gjson.String {
+		return engine.Verdict{}
+	}
+	ops, err := applypatch.Parse(patch.Str)
+	if err != nil {
+		return engine.Verdict{Decision: engine.Deny, Reason: applyPatchUnreadable(err.Error())}
+	}
+	for _, op := range ops {
+		for _, p := range []string{op.Path, op.MoveTo} {
+			if p == "" {
+				continue
+			}
+			if f := g.judge(p, g.cwd, true); f != nil {
+				return g.verdict(f)
+			}
+		}
+	}
+	return engine.Verdict{}
+}
+
+func applyPatchUnreadable(why string) string {
+	return "⚠️ BLOCKED: this apply_patch cannot be read (" + why + "), so the files it would change cannot be checked. " +
+		"Send a patch that starts with '*** Begin Patch', ends with '*** End Patch', and names each file with " +
+		"'*** Add File: ', '*** Update File: ' or '*** Delete File: '."
+}
+
+// stringsOf is a JSON string, or the strings of a JSON array; anything
+// else names no path.
+func stringsOf(v gjson.Result) []string {
+	if v.Type == gjson.String {
+		return []string{v.Str}
+	}
+	var out []string
+	if v.IsArray() {
+		for _, e := range v.Array() {
+			if e.Type == gjson.String {
+				out = append(out, e.Str)
+			}
+		}
+	}
+	return out
+}
+
+// globMatches is p, or, when p is a glob, the paths it matches in dir as
+// the shell would expand it (one level per *, as for Bash words); a glob
+// that matches nothing is judged as written.
+func globMatches(p, dir string) []string {
+	if p == "" {
+		return nil
+	}
+	if !strings.ContainsAny(p, "*?[") {
+		return []string{p}
+	}
+	pattern := p
+	if !filepath.IsAbs(pattern) {
+		pattern = filepath.Join(escapeGlob(dir), pattern)
+	}
+	if matches, err := filepath.Glob(pattern); err == nil && len(matches) > 0 {
+		return matches
+	}
+	return []string{p}
+}
