@@ -27,7 +27,7 @@ func translate(t *testing.T, d *Dialect, raw, want string) (map[string]json.RawM
 	if err := json.Unmarshal(out, &m); err != nil {
 		t.Fatal(err)
 	}
-	return m, native
+	return m, native.Event
 }
 
 func field(m map[string]json.RawMessage, path ...string) string {
@@ -185,12 +185,13 @@ var documented = map[string]map[string][]string{
 		"subagentStart":      {"permission", "user_message", "continue"},
 	},
 	"copilot": {
-		"preToolUse":    {"permissionDecision", "permissionDecisionReason", "modifiedArgs"},
-		"postToolUse":   {"modifiedResult", "additionalContext"},
-		"agentStop":     {"decision", "reason"},
-		"subagentStop":  {"decision", "reason", "modifiedResponse"},
-		"sessionStart":  {"additionalContext"},
-		"subagentStart": {"additionalContext"},
+		"preToolUse":         {"permissionDecision", "permissionDecisionReason", "modifiedArgs", "additionalContext"},
+		"postToolUseFailure": {"additionalContext"},
+		"postToolUse":        {"modifiedResult", "additionalContext"},
+		"agentStop":          {"decision", "reason"},
+		"subagentStop":       {"decision", "reason", "modifiedResponse"},
+		"sessionStart":       {"additionalContext"},
+		"subagentStart":      {"additionalContext"},
 	},
 	"gemini": {
 		"BeforeTool":   {"systemMessage", "suppressOutput", "continue", "stopReason", "decision", "reason", "hookSpecificOutput"},
@@ -231,7 +232,7 @@ func TestAdvAnswersUseOnlyDocumentedFields(t *testing.T) {
 					continue // not an answer this event can give
 				}
 				var w, notes bytes.Buffer
-				if _, err := d.Answer(&w, &notes, native, event, o); err != nil {
+				if _, err := d.Answer(&w, &notes, Native{Event: native}, event, o); err != nil {
 					continue
 				}
 				body := bytes.TrimSpace(w.Bytes())

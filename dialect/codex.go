@@ -5,7 +5,8 @@ import "github.com/massgen/massgen-hook/protocol"
 // Codex speaks Codex CLI's hooks (.codex/hooks.json): Claude Code's events
 // and answers, plus turn_id and model, with a few answers it parses but
 // does not support. On PreToolUse an unsupported field fails the hook run
-// and the call PROCEEDS, so an ask would let it through unasked.
+// and the call PROCEEDS, so an ask would let it through unasked; an allow
+// is unsupported unless it carries a rewrite.
 var Codex = register(&Dialect{
 	Name: "codex",
 	events: map[string]string{
@@ -19,33 +20,40 @@ var Codex = register(&Dialect{
 		protocol.SubagentStop:      protocol.SubagentStop,
 		protocol.Stop:              protocol.Stop,
 	},
-	in:           func(object, string) error { return nil },
+	in:           func(object, *Native) error { return nil },
 	out:          codexOut,
 	failOpenExit: protocol.ExitError,
 })
 
-func codexOut(native string, o protocol.Output) (any, bool) {
+func codexOut(n Native, o protocol.Output) (any, bool) {
 	h := o.HookSpecificOutput
-	switch native {
+	switch n.Event {
 	case protocol.PreToolUse:
 		// continue, stopReason and suppressOutput fail the run here.
 		o.Continue, o.StopReason, o.SuppressOutput = nil, "", false
 		if h != nil {
 			v := read(o)
-			v.askDenied("Codex", native)
+			v.askDenied("Codex", n.Event)
 			c := *h
 			c.PermissionDecision, c.PermissionDecisionReason = v.permission, v.reason
-			// Codex takes a rewrite only with allow.
-			if c.PermissionDecision != protocol.DecisionAllow {
-				c.UpdatedInput = nil
+			switch {
+			case c.PermissionDecision != protocol.DecisionAllow:
+				c.UpdatedInput = nil // Codex takes a rewrite only with allow
+			case c.UpdatedInput == nil:
+				// A plain allow fails the run ("unsupported"), and so does
+				// a reason without a decision: say nothing instead.
+				c.PermissionDecision, c.PermissionDecisionReason = "", ""
 			}
 			h = &c
 		}
 	case protocol.PostToolUse:
 		o.SuppressOutput = false
 		if h != nil && h.UpdatedToolOutput != nil {
+			replaced, warning := unreplacedOutput("Codex", h.UpdatedToolOutput)
 			c := *h
 			c.UpdatedToolOutput = nil
+			c.AdditionalContext = protocol.Paragraphs(c.AdditionalContext, replaced)
+			o.SystemMessage = protocol.Paragraphs(o.SystemMessage, warning)
 			h = &c
 		}
 	}

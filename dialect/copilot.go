@@ -27,29 +27,37 @@ var Copilot = register(&Dialect{
 	in:           copilotIn,
 	out:          copilotOut,
 	failOpenExit: protocol.ExitOK,
+	// Copilot CLI 1.0.102 sets it (and CLAUDE_PROJECT_DIR, which wins).
+	ProjectEnv: "COPILOT_PROJECT_DIR",
 })
 
-// copilotTools are Copilot CLI's tools under Claude Code's names, as its
-// own Claude-compatible payloads name them, where the arguments are the
-// same. The file tools are in copilotFileTools.
-var copilotTools = map[string]string{
-	"bash": "Bash", "grep": "Grep", "rg": "Grep", "glob": "Glob",
-	"web_fetch": "WebFetch", "web_search": "WebSearch",
+// copilotTool is one of Copilot CLI's tools under Claude Code's name, with
+// the arguments whose names differ. A call that lacks the first renamed
+// argument keeps Copilot's name: a tool the guards do not know is left to
+// the rules rather than denied as malformed.
+type copilotTool struct {
+	name string
+	args [][2]string
 }
 
-// copilotFileTools are Copilot CLI's file tools, whose arguments are those
-// of the str_replace editor (path, file_text, old_str, new_str): they are
-// renamed to Claude Code's, so the schema check and the protected-path
-// guard read them. A call without a path keeps Copilot's own name: a tool
-// the guards do not know is left alone rather than denied as malformed.
-var copilotFileTools = map[string]string{"view": "Read", "create": "Write", "edit": "Edit"}
-
-// copilotArgs are the argument names, Copilot's to Claude Code's.
-var copilotArgs = [][2]string{
-	{"path", "file_path"}, {"file_text", "content"}, {"old_str", "old_string"}, {"new_str", "new_string"},
+// copilotTools are Copilot CLI's tools whose arguments are Claude Code's
+// once renamed: its file tools take the str_replace editor's (path,
+// file_text, old_str, new_str); grep and rg keep their "paths" (a string or
+// a list), which protected paths judges one by one. web_fetch has no
+// prompt, so it keeps its name, as do the tools Claude Code lacks.
+var copilotTools = map[string]copilotTool{
+	"bash":      {name: "Bash"},
+	"view":      {"Read", [][2]string{{"path", "file_path"}}},
+	"read_file": {"Read", [][2]string{{"filePath", "file_path"}}},
+	"create":    {"Write", [][2]string{{"path", "file_path"}, {"file_text", "content"}}},
+	"edit":      {"Edit", [][2]string{{"path", "file_path"}, {"old_str", "old_string"}, {"new_str", "new_string"}}},
+	"grep":      {name: "Grep"},
+	"rg":        {name: "Grep"},
+	"glob":      {name: "Glob"},
+	"task":      {"Task", [][2]string{{"agent_type", "subagent_type"}}},
 }
 
-func copilotIn(ev object, native string) error {
+func copilotIn(ev object, n *Native) error {
 	// In order: agentType wins over agentName for agent_type.
 	for _, r := range [][2]string{
 		{"sessionId", "session_id"}, {"transcriptPath", "transcript_path"},
@@ -58,45 +66,45 @@ func copilotIn(ev object, native string) error {
 	} {
 		ev.rename(r[0], r[1])
 	}
-	ev.mapTool(copilotTools)
+	// Copilot's sessions start "new"; Claude Code's "startup" is the source
+	// that gets the whole orientation (scratchpads and git log).
+	if n.Event == "sessionStart" && ev.str("source") == "new" {
+		ev.set("source", "startup")
+	}
 	ev.unstring("tool_input")
-	if name, ok := copilotFileTools[ev.str("tool_name")]; ok {
-		if input, err := decode(rawOf(ev["tool_input"])); err == nil && input.str("path") != "" {
-			for _, r := range copilotArgs {
-				input.rename(r[0], r[1])
-			}
-			ev.set("tool_input", input)
-			ev.set("tool_name", name)
+	if text := ev.str("tool_input"); text != "" && ev.str("tool_name") == "apply_patch" {
+		// Under GPT models apply_patch's input is the raw patch: it gets
+		// the shape of Codex's apply_patch input, which the guards read.
+		// Other text stays text, for the malformed tool call check.
+		ev.set("tool_input", map[string]string{"command": text})
+		n.textInput = "command"
+	}
+	t, ok := copilotTools[ev.str("tool_name")]
+	if !ok {
+		return nil
+	}
+	if len(t.args) > 0 {
+		if in, ok := ev.input(); !ok || !in.has(t.args[0][0]) {
+			return nil
+		}
+	}
+	ev.set("tool_name", t.name)
+	ev.renameArgs(n, t.args...)
+	if t.name == "Edit" {
+		// edit without new_str deletes old_str: Claude Code's Edit says so
+		// with an empty new_string, which goes back as an empty new_str.
+		if in, _ := ev.input(); !in.has("new_string") {
+			in.set("new_string", "")
+			ev.set("tool_input", in)
 		}
 	}
 	return nil
 }
 
-// rawOf is a field's JSON, whichever form it is held in.
-func rawOf(v any) []byte {
-	if raw, ok := v.(json.RawMessage); ok {
-		return raw
-	}
-	raw, _ := json.Marshal(v)
-	return raw
-}
-
-// copilotModifiedArgs gives a rewritten input back Copilot's argument names.
-func copilotModifiedArgs(input json.RawMessage) any {
-	args, err := decode(input)
-	if err != nil {
-		return input
-	}
-	for _, r := range copilotArgs {
-		args.rename(r[1], r[0])
-	}
-	return args
-}
-
-func copilotOut(native string, o protocol.Output) (any, bool) {
+func copilotOut(n Native, o protocol.Output) (any, bool) {
 	a, v := object{}, read(o)
 	dropped := false
-	switch native {
+	switch n.Event {
 	case "preToolUse":
 		if v.permission != "" {
 			a.set("permissionDecision", v.permission)
@@ -105,24 +113,28 @@ func copilotOut(native string, o protocol.Output) (any, bool) {
 			a.set("permissionDecisionReason", v.reason)
 		}
 		if v.updatedInput != nil {
-			a.set("modifiedArgs", copilotModifiedArgs(v.updatedInput))
+			a.set("modifiedArgs", n.cliInput(v.updatedInput))
 		}
-		dropped = v.context != ""
+		if v.context != "" {
+			a.set("additionalContext", v.context) // a user message before the call
+		}
 	case "postToolUse":
 		if text := protocol.Paragraphs(v.block, v.context); text != "" {
 			a.set("additionalContext", text)
 		}
-		dropped = v.updatedOutput != nil
+		if v.updatedOutput != nil {
+			a.set("modifiedResult", copilotResult(v.updatedOutput))
+		}
+	case "postToolUseFailure", "sessionStart", "subagentStart":
+		if v.context != "" {
+			a.set("additionalContext", v.context)
+		}
 	case "agentStop", "subagentStop":
 		if v.block != "" {
 			a.set("decision", "block")
 			a.set("reason", v.block)
 		}
 		dropped = v.context != ""
-	case "sessionStart", "subagentStart":
-		if v.context != "" {
-			a.set("additionalContext", v.context)
-		}
 	default:
 		dropped = v.context != "" || v.block != ""
 	}
@@ -130,4 +142,23 @@ func copilotOut(native string, o protocol.Output) (any, bool) {
 		a.set("systemMessage", o.SystemMessage) // Answer moves it to stderr
 	}
 	return a, dropped
+}
+
+// copilotResult is a replaced tool output as Copilot's tool result: a rule
+// that rewrote Copilot's own result object (textResultForLlm) gives it
+// whole; text, or any other JSON, becomes the text the model reads.
+// postToolUse runs only after a tool succeeded.
+func copilotResult(out json.RawMessage) any {
+	if r, err := decode(out); err == nil && r.has("textResultForLlm") {
+		if !r.has("resultType") {
+			r.set("resultType", "success")
+		}
+		return r
+	}
+	text := string(out)
+	var s string
+	if json.Unmarshal(out, &s) == nil {
+		text = s
+	}
+	return map[string]string{"textResultForLlm": text, "resultType": "success"}
 }

@@ -38,7 +38,8 @@ var Cursor = register(&Dialect{
 // cursorTools are Cursor's tool types under Claude Code's names.
 var cursorTools = map[string]string{"Shell": "Bash"}
 
-func cursorIn(ev object, native string) error {
+func cursorIn(ev object, n *Native) error {
+	native := n.Event
 	ev.rename("conversation_id", "session_id")
 	if !ev.has("cwd") {
 		var roots []string
@@ -87,7 +88,8 @@ func cursorIn(ev object, native string) error {
 	return nil
 }
 
-func cursorOut(native string, o protocol.Output) (any, bool) {
+func cursorOut(n Native, o protocol.Output) (any, bool) {
+	native := n.Event
 	a, v := object{}, read(o)
 	dropped := false
 	switch native {

@@ -21,19 +21,23 @@ type Dialect struct {
 	Name string
 	// events maps the CLI's event names to Claude Code's.
 	events map[string]string
-	// in rewrites a decoded event into Claude Code's fields; native is the
-	// CLI's event name.
-	in func(ev object, native string) error
+	// in rewrites a decoded event into Claude Code's fields, noting in n
+	// how its tool input was translated.
+	in func(ev object, n *Native) error
 	// out builds the CLI's answer from Claude Code's (already checked and
 	// capped). dropped reports agent-facing text it has no place for.
 	// It is an object, or a protocol.Output for Claude Code's own shape.
-	out func(native string, o protocol.Output) (answer any, dropped bool)
+	out func(n Native, o protocol.Output) (answer any, dropped bool)
 	// systemMessage reports that the CLI shows Claude Code's top-level
 	// systemMessage warning; elsewhere it goes to stderr.
 	systemMessage bool
 	// failOpenExit is the status that lets the action go on after a
 	// failure: 1 nearly everywhere, 0 where any other exit blocks.
 	failOpenExit int
+	// failOpenOnly are the events (Claude Code's names) where a failure
+	// fails open even when the config says fail_closed, because the CLI
+	// would take the block as a reason to go round again, without end.
+	failOpenOnly map[string]bool
 	// ProjectEnv names the variable the CLI sets to the project root.
 	ProjectEnv string
 }
@@ -59,36 +63,49 @@ func Named(name string) (*Dialect, error) {
 // Names lists the dialects, sorted.
 func Names() []string { return slices.Sorted(maps.Keys(all)) }
 
+// Native is what the answer to one event must know of the CLI's own
+// event: its name, which decides the answer's shape, and how its tool
+// input was translated, so that a rewrite goes back in the CLI's terms.
+type Native struct {
+	Event string
+	// args are the tool arguments renamed, each the CLI's name first.
+	args [][2]string
+	// textInput names the field that held the CLI's tool input when that
+	// was text, not an object (Copilot's apply_patch): a rewrite goes
+	// back as that field's text.
+	textInput string
+}
+
 // Event turns raw, an event of d's CLI, into a Claude Code event for the
-// hook that handles want, and returns the CLI's own name for it (which
-// decides the answer's shape). An event without a name is taken to be the
-// CLI's name for want: Copilot's camelCase payloads carry none.
-func (d *Dialect) Event(raw []byte, want string) ([]byte, string, error) {
+// hook that handles want, and returns what the answer must know of the
+// CLI's own event. An event without a name is taken to be the CLI's name
+// for want: Copilot's camelCase payloads carry none.
+func (d *Dialect) Event(raw []byte, want string) ([]byte, Native, error) {
 	if d.in == nil {
-		return raw, want, nil
+		return raw, Native{Event: want}, nil
 	}
 	ev, err := decode(raw)
 	if err != nil {
-		return raw, want, nil // the Claude parser says what is wrong with it
+		return raw, Native{Event: want}, nil // the Claude parser says what is wrong with it
 	}
-	native := ev.str("hook_event_name")
-	if native == "" {
-		native = d.nativeName(want)
+	n := Native{Event: ev.str("hook_event_name")}
+	if n.Event == "" {
+		n.Event = d.nativeName(want)
 	}
-	event, ok := d.events[native]
+	event, ok := d.events[n.Event]
 	if !ok {
-		return nil, "", &protocol.InputError{Field: "hook_event_name",
-			Msg: fmt.Sprintf("is %q, which is not a %s event massgen-hook handles", native, d.Name)}
+		return nil, Native{}, &protocol.InputError{Field: "hook_event_name",
+			Msg: fmt.Sprintf("is %q, which is not a %s event massgen-hook handles", n.Event, d.Name)}
 	}
-	if err := d.in(ev, native); err != nil {
-		return nil, "", err
+	if err := d.in(ev, &n); err != nil {
+		return nil, Native{}, err
 	}
 	ev.set("hook_event_name", event)
 	out, err := json.Marshal(ev)
 	if err != nil {
-		return nil, "", err
+		return nil, Native{}, err
 	}
-	return out, native, nil
+	return out, n, nil
 }
 
 // nativeName is the CLI's name for Claude Code's event: its own spelling
@@ -115,7 +132,7 @@ func (d *Dialect) nativeName(event string) string {
 // reports agent-facing text (context, a block's reason) the CLI has no
 // place for on that event: whoever handed it over (the inbox) must keep it
 // for later. A user-facing warning with no place goes to notes.
-func (d *Dialect) Answer(w, notes io.Writer, native, event string, o protocol.Output) (dropped bool, err error) {
+func (d *Dialect) Answer(w, notes io.Writer, native Native, event string, o protocol.Output) (dropped bool, err error) {
 	if d.out == nil || o.IsEmpty() {
 		return false, protocol.Write(w, event, o)
 	}
@@ -130,20 +147,20 @@ func (d *Dialect) Answer(w, notes io.Writer, native, event string, o protocol.Ou
 	case object:
 		if msg, ok := a["systemMessage"]; ok && !d.systemMessage {
 			delete(a, "systemMessage")
-			fmt.Fprintf(notes, "massgen-hook: %s has no place for a warning on %s: %s\n", d.Name, native, msg)
+			fmt.Fprintf(notes, "massgen-hook: %s has no place for a warning on %s: %s\n", d.Name, native.Event, msg)
 		}
 		if len(a) == 0 {
 			return dropped, nil
 		}
 		return dropped, writeJSON(w, a)
 	}
-	return dropped, fmt.Errorf("dialect %s: no answer for %s", d.Name, native)
+	return dropped, fmt.Errorf("dialect %s: no answer for %s", d.Name, native.Event)
 }
 
-// Exit maps the exit status of a hook run (0, 1 fail open, 2 block) to
-// d's CLI.
-func (d *Dialect) Exit(code int) int {
-	if code == protocol.ExitError {
+// Exit maps the exit status of a failed hook run for event (1 fail open,
+// 2 fail closed) to d's CLI.
+func (d *Dialect) Exit(code int, event string) int {
+	if code == protocol.ExitError || (code == protocol.ExitBlock && d.failOpenOnly[event]) {
 		return d.failOpenExit
 	}
 	return code

@@ -59,7 +59,7 @@ func TestExit(t *testing.T) {
 		{Claude, 1, 1}, {Claude, 2, 2}, {Cursor, 1, 1}, {Gemini, 0, 0},
 		{Copilot, 1, 0}, {Copilot, 2, 2}, {Copilot, 0, 0}, {Codex, 1, 1},
 	} {
-		if got := c.d.Exit(c.in); got != c.want {
+		if got := c.d.Exit(c.in, protocol.PreToolUse); got != c.want {
 			t.Errorf("%s: Exit(%d) = %d, want %d", c.d.Name, c.in, got, c.want)
 		}
 	}
@@ -68,7 +68,7 @@ func TestExit(t *testing.T) {
 func answer(t *testing.T, d *Dialect, native, event string, o protocol.Output) (string, bool) {
 	t.Helper()
 	var out, notes bytes.Buffer
-	dropped, err := d.Answer(&out, &notes, native, event, o)
+	dropped, err := d.Answer(&out, &notes, Native{Event: native}, event, o)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -91,7 +91,8 @@ func TestAnswerDropsOnlyWhatHasNoPlace(t *testing.T) {
 		{Gemini, "AfterTool", protocol.PostToolUse, `{"hookSpecificOutput":{"additionalContext":"hello","hookEventName":"AfterTool"}}`, false},
 		{Gemini, "AfterAgent", protocol.Stop, ``, true},
 		{Copilot, "postToolUse", protocol.PostToolUse, `{"additionalContext":"hello"}`, false},
-		{Copilot, "postToolUseFailure", protocol.PostToolUseFailure, ``, true},
+		{Copilot, "postToolUseFailure", protocol.PostToolUseFailure, `{"additionalContext":"hello"}`, false},
+		{Copilot, "preToolUse", protocol.PreToolUse, `{"additionalContext":"hello"}`, false},
 		{Codex, protocol.PostToolUse, protocol.PostToolUse, `{"hookSpecificOutput":{"hookEventName":"PostToolUse","additionalContext":"hello"}}`, false},
 		{Claude, protocol.PostToolUse, protocol.PostToolUse, `{"hookSpecificOutput":{"hookEventName":"PostToolUse","additionalContext":"hello"}}`, false},
 	} {
@@ -145,7 +146,7 @@ func TestCursorLoopCount(t *testing.T) {
 		`{"hook_event_name":"stop","loop_count":2}`: true,
 	} {
 		out, native, err := Cursor.Event([]byte(raw), protocol.Stop)
-		if err != nil || native != "stop" {
+		if err != nil || native.Event != "stop" {
 			t.Fatal(err, native)
 		}
 		ev, err := protocol.ParseEvent(out, protocol.Stop)

@@ -1,10 +1,15 @@
 package dialect
 
-import "github.com/massgen/massgen-hook/protocol"
+import (
+	"path/filepath"
+
+	"github.com/massgen/massgen-hook/protocol"
+)
 
 // Gemini speaks Gemini CLI's hooks (.gemini/settings.json): its own event
 // names and tool names, decision deny/block at the top level, and timeouts
-// in milliseconds.
+// in milliseconds. Gemini CLI HTML-escapes the context it is given, and
+// runs a failed hook's stderr as the deny reason of any exit but 0 and 1.
 var Gemini = register(&Dialect{
 	Name: "gemini",
 	events: map[string]string{
@@ -21,39 +26,74 @@ var Gemini = register(&Dialect{
 	out:           geminiOut,
 	systemMessage: true,
 	failOpenExit:  protocol.ExitError,
-	ProjectEnv:    "GEMINI_PROJECT_DIR",
+	// A block on AfterAgent sends Gemini CLI round again with the reason as
+	// the prompt, with no cap of its own: a stop hook that failed must not
+	// do that, fail_closed or not.
+	failOpenOnly: map[string]bool{protocol.Stop: true},
+	ProjectEnv:   "GEMINI_PROJECT_DIR",
 })
 
-// geminiTools are Gemini CLI's built-in tools under Claude Code's names;
-// their arguments already use Claude Code's field names (file_path,
-// content, old_string, new_string, command).
-var geminiTools = map[string]string{
-	"run_shell_command":   "Bash",
-	"write_file":          "Write",
-	"replace":             "Edit",
-	"read_file":           "Read",
-	"glob":                "Glob",
-	"search_file_content": "Grep",
-	"list_directory":      "LS",
-	"web_fetch":           "WebFetch",
-	"google_web_search":   "WebSearch",
-	"write_todos":         "TodoWrite",
-	"delegate_to_agent":   "Task",
+// geminiTool is one of Gemini CLI's built-in tools under Claude Code's
+// name, with the arguments whose names differ.
+type geminiTool struct {
+	name string
+	args [][2]string
 }
 
-func geminiIn(ev object, native string) error {
-	ev.mapTool(geminiTools)
+// geminiTools are Gemini CLI's tools whose arguments are Claude Code's
+// (file_path, content, old_string, new_string, command, pattern, query),
+// once dir_path is path. Tools whose arguments are not (web_fetch's prompt
+// holds the URL, write_todos' items, invoke_agent's agent_name) keep their
+// own names: rules match them by those, and no schema of Claude Code's
+// judges them.
+var geminiTools = map[string]geminiTool{
+	"run_shell_command":   {name: "Bash"},
+	"write_file":          {name: "Write"},
+	"replace":             {name: "Edit"},
+	"read_file":           {name: "Read"},
+	"glob":                {"Glob", [][2]string{{"dir_path", "path"}}},
+	"grep_search":         {"Grep", [][2]string{{"dir_path", "path"}}},
+	"search_file_content": {"Grep", [][2]string{{"dir_path", "path"}}}, // before 0.61
+	"list_directory":      {"LS", [][2]string{{"dir_path", "path"}}},
+	"google_web_search":   {name: "WebSearch"},
+}
+
+func geminiIn(ev object, n *Native) error {
+	t, ok := geminiTools[ev.str("tool_name")]
+	if !ok {
+		return nil
+	}
+	ev.set("tool_name", t.name)
+	ev.renameArgs(n, t.args...)
+	if t.name == "Bash" {
+		geminiShellDir(ev)
+	}
 	return nil
 }
 
-func geminiOut(native string, o protocol.Output) (any, bool) {
+// geminiShellDir makes the event's cwd the directory run_shell_command
+// runs in: its dir_path, relative to the project (which is Gemini CLI's
+// cwd), so that relative paths in the command are judged from there.
+func geminiShellDir(ev object) {
+	in, _ := ev.input()
+	dir, cwd := in.str("dir_path"), ev.str("cwd")
+	if dir == "" || !filepath.IsAbs(cwd) {
+		return
+	}
+	if !filepath.IsAbs(dir) {
+		dir = filepath.Join(cwd, dir)
+	}
+	ev.set("cwd", filepath.Clean(dir))
+}
+
+func geminiOut(n Native, o protocol.Output) (any, bool) {
 	a, v := object{}, read(o)
 	common(o, a)
 	specific := object{}
 	dropped := false
-	switch native {
+	switch n.Event {
 	case "BeforeTool":
-		v.askDenied("Gemini CLI", native)
+		v.askDenied("Gemini CLI", n.Event)
 		if v.permission != "" {
 			a.set("decision", v.permission)
 		}
@@ -63,7 +103,7 @@ func geminiOut(native string, o protocol.Output) (any, bool) {
 		// Gemini merges tool_input into the arguments; Claude Code's
 		// updatedInput is the whole input, so every field is given.
 		if v.updatedInput != nil {
-			specific.set("tool_input", v.updatedInput)
+			specific.set("tool_input", n.cliInput(v.updatedInput))
 		}
 		dropped = v.context != ""
 	case "AfterTool":
@@ -71,11 +111,14 @@ func geminiOut(native string, o protocol.Output) (any, bool) {
 			a.set("decision", "deny")
 			a.set("reason", v.block)
 		}
-		if v.context != "" {
-			specific.set("additionalContext", v.context)
-		}
+		context := v.context
 		if v.updatedOutput != nil {
-			specific.set("tool_output", v.updatedOutput)
+			replaced, warning := unreplacedOutput("Gemini CLI", v.updatedOutput)
+			context = protocol.Paragraphs(context, replaced)
+			a.set("systemMessage", protocol.Paragraphs(o.SystemMessage, warning))
+		}
+		if context != "" {
+			specific.set("additionalContext", withoutMarkup(context))
 		}
 	case "AfterAgent":
 		if v.block != "" {
@@ -85,7 +128,7 @@ func geminiOut(native string, o protocol.Output) (any, bool) {
 		dropped = v.context != ""
 	case "SessionStart", "BeforeAgent":
 		if v.context != "" {
-			specific.set("additionalContext", v.context)
+			specific.set("additionalContext", withoutMarkup(v.context))
 		}
 		if v.block != "" {
 			a.set("decision", "deny")
@@ -95,7 +138,7 @@ func geminiOut(native string, o protocol.Output) (any, bool) {
 		dropped = v.context != "" || v.block != ""
 	}
 	if len(specific) > 0 {
-		specific.set("hookEventName", native)
+		specific.set("hookEventName", n.Event)
 		a.set("hookSpecificOutput", specific)
 	}
 	return a, dropped

@@ -86,3 +86,56 @@ func writeJSON(w io.Writer, v any) error {
 	_, err := w.Write(buf.Bytes())
 	return err
 }
+
+// input is the tool input as an object; false when it is not one.
+func (o object) input() (object, bool) {
+	raw, ok := o["tool_input"]
+	if !ok {
+		return nil, false
+	}
+	in, err := decode(rawOf(raw))
+	return in, err == nil
+}
+
+// renameArgs gives the tool input Claude Code's argument names, each pair
+// the CLI's name first, and notes the renames in n for the way back.
+func (o object) renameArgs(n *Native, pairs ...[2]string) {
+	in, ok := o.input()
+	if !ok {
+		return
+	}
+	for _, p := range pairs {
+		if in.has(p[0]) && !in.has(p[1]) {
+			in.rename(p[0], p[1])
+			n.args = append(n.args, p)
+		}
+	}
+	o.set("tool_input", in)
+}
+
+// rawOf is a field's JSON, whichever form it is held in.
+func rawOf(v any) []byte {
+	if raw, ok := v.(json.RawMessage); ok {
+		return raw
+	}
+	raw, _ := json.Marshal(v)
+	return raw
+}
+
+// cliInput is a rewritten tool input in the CLI's terms: its argument
+// names, or its text where the CLI's input was text.
+func (n Native) cliInput(input json.RawMessage) any {
+	args, err := decode(input)
+	if err != nil {
+		return input
+	}
+	if n.textInput != "" {
+		if text, ok := args[n.textInput].(json.RawMessage); ok {
+			return text
+		}
+	}
+	for _, p := range n.args {
+		args.rename(p[1], p[0])
+	}
+	return args
+}

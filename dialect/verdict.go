@@ -2,6 +2,7 @@ package dialect
 
 import (
 	"encoding/json"
+	"strings"
 
 	"github.com/massgen/massgen-hook/protocol"
 )
@@ -60,4 +61,33 @@ func common(o protocol.Output, a object) {
 	if o.SuppressOutput {
 		a.set("suppressOutput", true)
 	}
+}
+
+// Frames massgen-hook puts around text meant as a user message (engine's
+// UserMessage injections, inbox messages). Claude Code reads them as
+// markup; CLIs that HTML-escape hook context (Gemini CLI) would show the
+// model "&lt;system-reminder&gt;", so there the frames are taken off.
+const (
+	reminderOpen  = "<system-reminder>\n"
+	reminderClose = "\n</system-reminder>"
+)
+
+// withoutMarkup is context with massgen-hook's markup frames taken off.
+func withoutMarkup(context string) string {
+	return strings.NewReplacer(reminderOpen, "", reminderClose, "").Replace(context)
+}
+
+// unreplacedOutput is what a CLI that cannot replace a tool's output gets
+// instead of a rule's replacement: the replacement as context for the
+// model, saying that the original stands above it, and a warning for the
+// user that the model saw the original.
+func unreplacedOutput(cli string, replacement json.RawMessage) (context, warning string) {
+	text := string(replacement)
+	var s string
+	if json.Unmarshal(replacement, &s) == nil {
+		text = s
+	}
+	context = "(massgen-hook: a rule replaced this tool's output, but " + cli + " cannot replace it, so the original is shown above. Use this replacement instead of it:)\n" + text
+	warning = "massgen-hook: a rule replaced a tool's output, but " + cli + " cannot: the model also saw the original output."
+	return context, warning
 }

@@ -47,7 +47,7 @@ func exitCode(err error) int {
 	case errors.As(err, &hook):
 		code := protocol.ExitCode(hook.err, hook.event, hook.failClosed)
 		if hook.dialect != nil {
-			code = hook.dialect.Exit(code)
+			code = hook.dialect.Exit(code, hook.event)
 		}
 		return code
 	case errors.Is(err, errViolations):

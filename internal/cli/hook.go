@@ -125,11 +125,11 @@ func (a *app) runHook(ctx context.Context, s hookSpec) error {
 }
 
 // readEvent turns raw, in d's dialect, into the Claude Code event the hook
-// handles, and returns the CLI's own name for it.
-func readEvent(d *dialect.Dialect, raw []byte, want string) (*protocol.Event, string, error) {
+// handles, and returns what the answer must know of the CLI's own event.
+func readEvent(d *dialect.Dialect, raw []byte, want string) (*protocol.Event, dialect.Native, error) {
 	claude, native, err := d.Event(raw, want)
 	if err != nil {
-		return nil, "", err
+		return nil, native, err
 	}
 	ev, err := protocol.ParseEvent(claude, want)
 	return ev, native, err

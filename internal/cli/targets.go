@@ -106,10 +106,14 @@ var targets = map[string]target{
 		wires:      codexWires(),
 		handler:    claudeHandler,
 	},
-	// Gemini CLI: its own event names; timeouts in MILLISECONDS.
+	// Gemini CLI: its own event names; timeouts in MILLISECONDS. It pastes
+	// a shell-quoted project path over every "$GEMINI_PROJECT_DIR" in a
+	// command before bash runs it, which breaks the quotes around one
+	// (gemini_command_test.go); "${GEMINI_PROJECT_DIR}" is left to bash,
+	// which expands it from the environment, whatever the path holds.
 	"gemini": {
 		name: "gemini", projectFile: ".gemini/settings.json", userFile: ".gemini/settings.json",
-		projectVar: `"$GEMINI_PROJECT_DIR"`,
+		projectVar: `"${GEMINI_PROJECT_DIR}"`,
 		spec:       wiring.Spec{Shape: wiring.Grouped},
 		wires: []wire{
 			{"SessionStart", "", "session-start", 15000},
@@ -147,10 +151,12 @@ var targets = map[string]target{
 		},
 	},
 	// Copilot CLI: a file of our own in .github/hooks/, camelCase events,
-	// "bash" commands, timeoutSec.
+	// "bash" commands, timeoutSec. It loads the project's hooks from the
+	// directory it starts in, and sets COPILOT_PROJECT_DIR to it (1.0.102);
+	// versions that do not fall back on git.
 	"copilot": {
 		name: "copilot", projectFile: ".github/hooks/massgen-hook.json", userFile: ".copilot/hooks/massgen-hook.json",
-		projectVar: gitRoot,
+		projectVar: `"${COPILOT_PROJECT_DIR:-$(git rev-parse --show-toplevel)}"`,
 		spec:       wiring.Spec{Shape: wiring.Flat, Skeleton: versionOne{1}, CommandField: "bash"},
 		wires: []wire{
 			{"sessionStart", "", "session-start", 15},
