@@ -3,6 +3,7 @@ module github.com/massgen/massgen-hook
 go 1.26.8
 
 require (
+	github.com/BurntSushi/toml v1.6.0
 	github.com/bmatcuk/doublestar/v4 v4.10.4
 	github.com/gofrs/flock v0.13.1
 	github.com/google/jsonschema-go v0.4.3

@@ -83,6 +83,7 @@ func (a *app) runDoctor(o doctorOptions) error {
 	d.settingsScopes()
 	d.duplicates()
 	d.configScope()
+	d.codexScopes()
 	rep := &doctorReport{Project: project, Scopes: d.scopes, Findings: d.sorted(), Timings: []doctorTiming{}}
 	if !o.noTiming {
 		timings, findings, err := d.timeHooks()

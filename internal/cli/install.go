@@ -126,6 +126,9 @@ func (a *app) runInstall(cmd *cobra.Command, o installOptions, uninstall bool) e
 	if err := w.settings(f, out, empty && uninstall); err != nil {
 		return err
 	}
+	if t.name == "codex" && !uninstall {
+		w.codexTrust(o.scope, out, t.specFor(p.command))
+	}
 	if p.binary == "" {
 		return nil
 	}
@@ -181,6 +184,9 @@ func (a *app) place(t target, project string, o installOptions) (placement, erro
 		p.settings = filepath.Join(home, t.userFile)
 		if d := a.getenv("CLAUDE_CONFIG_DIR"); d != "" && t.name == "claude" {
 			p.settings = filepath.Join(d, "settings.json")
+		}
+		if t.name == "codex" {
+			p.settings = a.codexHooksPath("user", project) // $CODEX_HOME's
 		}
 		bin, err := a.binaryPath(o.binary)
 		if err != nil {
