@@ -88,16 +88,14 @@ func copilotIn(ev object, n *Native) error {
 			return nil
 		}
 	}
+	if in, _ := ev.input(); t.name == "Edit" && !in.has("new_str") {
+		// edit without new_str deletes old_str: Claude Code's Edit, whose
+		// new_string is required, says so with an empty one.
+		in.set("new_str", "")
+		ev.set("tool_input", in)
+	}
 	ev.set("tool_name", t.name)
 	ev.renameArgs(n, t.args...)
-	if t.name == "Edit" {
-		// edit without new_str deletes old_str: Claude Code's Edit says so
-		// with an empty new_string, which goes back as an empty new_str.
-		if in, _ := ev.input(); !in.has("new_string") {
-			in.set("new_string", "")
-			ev.set("tool_input", in)
-		}
-	}
 	return nil
 }
 
