@@ -39,7 +39,11 @@ hook from running as meant:
     relative path (it breaks when the session cds), or with an unquoted $VAR;
   - a Stop or SubagentStop hook (not massgen-hook's) whose script never reads
     stop_hook_active: it can keep the agent in a loop;
-  - the same handler wired twice for one event, in one file or across them.
+  - the same handler wired twice for one event, in one file or across them;
+  - where massgen-hook is wired for Codex (.codex/hooks.json,
+    $CODEX_HOME/hooks.json), each of its hooks that Codex would skip without
+    a word: not trusted, changed since trusted, disabled, or in a project
+    Codex does not trust.
 
 Then it runs each hook subcommand on a built-in sample event, in a throwaway
 copy of the project's config (nothing in the project changes), and reports
