@@ -11,7 +11,6 @@ package codextrust
 
 import (
 	"bytes"
-	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
@@ -22,7 +21,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/BurntSushi/toml"
+	toml "github.com/pelletier/go-toml/v2"
 )
 
 // Status is what Codex makes of one hook.
@@ -125,14 +124,14 @@ func fingerprint(label string, matcher *string, command string, h map[string]any
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
 	_ = enc.Encode(identity)
-	sum := sha256.Sum256(bytes.TrimSuffix(buf.Bytes(), []byte("\n")))
+	sum := sha256Sum(bytes.TrimSuffix(buf.Bytes(), []byte("\n")))
 	return "sha256:" + hex.EncodeToString(sum[:])
 }
 
 // Config is the trust Codex's user config records.
 type Config struct {
 	// Path is $CODEX_HOME/config.toml.
-	Path     string
+	Path     string `toml:"-"`
 	Projects map[string]struct {
 		TrustLevel string `toml:"trust_level"`
 	} `toml:"projects"`
@@ -163,7 +162,7 @@ func ReadConfig(codexHome string) (Config, error) {
 	if err != nil {
 		return c, err
 	}
-	if _, err := toml.Decode(string(data), &c); err != nil {
+	if err := toml.Unmarshal(data, &c); err != nil {
 		return c, fmt.Errorf("%s: %w", c.Path, err)
 	}
 	return c, nil
