@@ -39,7 +39,7 @@ func (g *guard) toolPaths(call *engine.Call) (v engine.Verdict, found bool) {
 	}
 	for _, p := range stringsOf(gjson.GetBytes(call.ToolInput, list.field)) {
 		for _, m := range globMatches(p, g.cwd) {
-			if f := g.judge(m, g.cwd, list.write); f != nil {
+			if f := g.judge(m, g.cwd, list.write, true); f != nil {
 				return g.verdict(f), true
 			}
 		}
@@ -49,8 +49,11 @@ func (g *guard) toolPaths(call *engine.Call) (v engine.Verdict, found bool) {
 
 // applyPatch judges every file of the patch: what it adds, updates or
 // moves to is written, what it deletes or moves away is deleted (a write,
-// to protected paths). A patch that cannot be read is denied: Codex would
-// refuse it too, and the files it names cannot be known.
+// to protected paths). Codex writes through a symlink and deletes the link
+// itself; an update that moves its file reads it through the link first,
+// so that source is judged through it. A patch that cannot be read is
+// denied: Codex would refuse it too, and the files it names cannot be
+// known.
 func (g *guard) applyPatch(call *engine.Call) engine.Verdict {
 	patch := gjson.GetBytes(call.ToolInput, "command")
 	if patch.Type != gjson.String {
@@ -61,16 +64,17 @@ func (g *guard) applyPatch(call *engine.Call) engine.Verdict {
 		return engine.Verdict{Decision: engine.Deny, Reason: applyPatchUnreadable(err.Error())}
 	}
 	for _, op := range ops {
-		for _, p := range []string{op.Path, op.MoveTo} {
-			if p == "" {
-				continue
-			}
-			if f := g.judge(p, g.cwd, true); f != nil {
-				return g.verdict(f)
-			}
+		if f := g.judge(op.Path, g.cwd, true, op.Kind != applypatch.Delete); f != nil {
+			return g.verdict(f)
+		}
+		if op.MoveTo == "" {
+			continue
+		}
+		if f := g.judge(op.MoveTo, g.cwd, true, true); f != nil {
+			return g.verdict(f)
 		}
 	}
-	return engine.Verdict{}
+	return g.verdict(nil)
 }
 
 func applyPatchUnreadable(why string) string {

@@ -2,6 +2,7 @@ package checks
 
 import (
 	"encoding/json"
+	"os"
 	"path/filepath"
 	"testing"
 )
@@ -56,6 +57,15 @@ func TestProtectedApplyPatch(t *testing.T) {
 		input: patchInput("*** Begin Patch\n*** Add File: ../.env\n+x\n*** End Patch")}), protectedDenial(true, ".env", "**/.env"))
 	checkVerdict(t, p, g.makeCall(t, callSpec{tool: "apply_patch", cwd: sub,
 		input: patchInput("*** Begin Patch\n*** Add File: .env\n+x\n*** End Patch")}), protectedDenial(true, "sub/.env", "**/.env"))
+	// Through a symlink: an update writes the file it points at; a delete
+	// removes the link only.
+	if err := os.Symlink(".env", filepath.Join(g.project, "env-link")); err != nil {
+		t.Fatal(err)
+	}
+	checkVerdict(t, p, g.makeCall(t, callSpec{tool: "apply_patch",
+		input: patchInput("*** Begin Patch\n*** Update File: env-link\n@@\n+x\n*** End Patch")}), protectedDenial(true, "env-link", "**/.env"))
+	checkVerdict(t, p, g.makeCall(t, callSpec{tool: "apply_patch",
+		input: patchInput("*** Begin Patch\n*** Delete File: env-link\n*** End Patch")}), "")
 	// An apply_patch without patch text names no file.
 	checkVerdict(t, p, g.makeCall(t, callSpec{tool: "apply_patch", input: `{"input":"x"}`}), "")
 }
