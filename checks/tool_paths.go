@@ -13,13 +13,16 @@ import (
 // listTools are the tools, as the dialects name them, with an argument
 // that holds several paths (a list of them, or one string): each is judged.
 // Copilot CLI's grep and rg become Grep but keep their "paths"; Gemini
-// CLI's read_many_files has no Claude Code counterpart.
+// CLI's read_many_files has no Claude Code counterpart, nor has the insert
+// command of Copilot CLI's str_replace_editor (its other commands become
+// Read, Write and Edit).
 var listTools = map[string]struct {
 	field string
 	write bool
 }{
-	"Grep":            {"paths", false},
-	"read_many_files": {"include", false},
+	"Grep":               {"paths", false},
+	"read_many_files":    {"include", false},
+	"str_replace_editor": {"path", true},
 }
 
 // applyPatchTool is Codex's patch tool (Copilot CLI offers it to GPT

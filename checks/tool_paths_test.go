@@ -91,6 +91,9 @@ func TestProtectedPathLists(t *testing.T) {
 		{"Glob", `{"pattern":"*","paths":[".env"]}`, ""},
 		{"read_many_files", `{"include":["README.md",".env"]}`, protectedDenial(false, ".env", "**/.env")},
 		{"read_many_files", `{"include":["src/**/*.go"]}`, ""},
+		{"str_replace_editor", `{"command":"insert","path":".claude/settings.json","insert_line":1,"new_str":"x"}`,
+			protectedDenial(true, ".claude/settings.json", ".claude/settings.json")},
+		{"str_replace_editor", `{"command":"insert","path":"notes.md","insert_line":1,"new_str":"x"}`, ""},
 	} {
 		t.Run(tc.tool+" "+tc.input, func(t *testing.T) {
 			checkVerdict(t, p, g.makeCall(t, callSpec{tool: tc.tool, input: tc.input}), tc.want)

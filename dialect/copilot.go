@@ -57,6 +57,12 @@ var copilotTools = map[string]copilotTool{
 	"task":      {"Task", [][2]string{{"agent_type", "subagent_type"}}},
 }
 
+// copilotEditor are the commands of str_replace_editor, the one file tool
+// some models are offered, by the tool each is. Its insert has no Claude
+// Code counterpart: it keeps the editor's name, and protected paths judges
+// its path as written.
+var copilotEditor = map[string]string{"view": "view", "create": "create", "str_replace": "edit"}
+
 func copilotIn(ev object, n *Native) error {
 	// In order: agentType wins over agentName for agent_type.
 	for _, r := range [][2]string{
@@ -79,7 +85,11 @@ func copilotIn(ev object, n *Native) error {
 		ev.set("tool_input", map[string]string{"command": text})
 		n.textInput = "command"
 	}
-	t, ok := copilotTools[ev.str("tool_name")]
+	name := ev.str("tool_name")
+	if in, ok := ev.input(); ok && name == "str_replace_editor" {
+		name = copilotEditor[in.str("command")]
+	}
+	t, ok := copilotTools[name]
 	if !ok {
 		return nil
 	}
