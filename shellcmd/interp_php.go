@@ -431,20 +431,79 @@ func phpPcntlExec(s *scanner, c *call) val {
 	return val{}
 }
 
+// phpStream reads a PHP stream name as the file it opens:
+// php://filter/.../resource=.env is .env, file:///x is /x, and php://stdin
+// and a URL are no file. ok is false for no file.
+func phpStream(w Word) (Word, bool) {
+	if !w.Known {
+		return w, true
+	}
+	v := w.Value
+	switch {
+	case strings.HasPrefix(v, "php://"):
+		if _, rest, found := strings.Cut(v, "resource="); found {
+			w.Value = rest
+			return w, true
+		}
+		return w, false // stdin, memory, temp, output, fd
+	case strings.HasPrefix(v, "file://"):
+		w.Value = strings.TrimPrefix(v, "file://")
+	case strings.HasPrefix(v, "compress.zlib://"), strings.HasPrefix(v, "compress.bzip2://"):
+		w.Value = v[strings.Index(v, "://")+3:]
+	case strings.Contains(v, "://"), strings.HasPrefix(v, "data:"):
+		return w, false // a URL
+	}
+	return w, true
+}
+
+// phpFile: the argument at i is a file, or a stream that names one.
+func phpFile(op Op, i int) handler {
+	return func(s *scanner, c *call) val {
+		if a, ok := c.pos(i); ok {
+			if w, ok := phpStream(s.word(a)); ok {
+				s.effect(op, false, w)
+			}
+		}
+		return val{}
+	}
+}
+
+// phpOpen: fopen(path, mode), new SplFileObject(path, mode).
+func phpOpen(s *scanner, c *call) val {
+	a, ok := c.pos(0)
+	if !ok {
+		return val{}
+	}
+	w, ok := phpStream(s.word(a))
+	if !ok {
+		return val{}
+	}
+	read, write := true, false
+	if m, ok := c.pos(1); ok {
+		mw := s.word(m)
+		read, write = true, true
+		if mw.Known {
+			read, write = cMode(mw.Value)
+		}
+	}
+	s.openEffects(w, read, write)
+	return val{}
+}
+
 func init() {
 	t := map[string]sink{}
 	sinks(t, kRisky, onPath(Delete, false, 0, ""), "unlink", "rmdir")
 	sinks(t, kRisky, movePaths(0, "", 1, ""), "rename")
 	sinks(t, kFile, copyPaths(0, "", 1, "", false), "copy")
-	sinks(t, kFile, onPath(Read, false, 0, ""), "file_get_contents", "file", "readfile", "highlight_file",
-		"show_source", "php_strip_whitespace", "parse_ini_file", "md5_file", "sha1_file", "fileinode", "gzfile",
+	sinks(t, kFile, phpFile(Read, 0), "file_get_contents", "file", "readfile", "highlight_file",
+		"show_source", "php_strip_whitespace", "parse_ini_file", "md5_file", "sha1_file", "gzfile",
 		"gzopen", "readgzfile", "simplexml_load_file")
-	sinks(t, kFile, onPath(Read, false, 1, ""), "hash_file")
-	sinks(t, kFile, onPath(Write, false, 0, ""), "file_put_contents", "touch", "mkdir", "tempnam")
+	sinks(t, kFile, phpFile(Read, 1), "hash_file")
+	sinks(t, kFile, phpFile(Write, 0), "file_put_contents", "touch", "mkdir", "tempnam")
 	sinks(t, kFile, onPath(Meta, false, 0, ""), "chmod", "chown", "chgrp", "lchown", "lchgrp")
 	sinks(t, kFile, linkPaths(0, 1, "", "", false), "symlink")
 	sinks(t, kFile, linkPaths(0, 1, "", "", true), "link")
-	sinks(t, kFile, openPath(0, "", 1, "", cMode), "fopen", "splfileobject")
+	sinks(t, kFile, phpOpen, "fopen", "splfileobject")
 	// Commands.
 	sinks(t, kRisky, shellAt(0, ""), "system", "exec", "shell_exec", "passthru", "popen", "expect_popen")
 	sinks(t, kRisky, phpProcOpen, "proc_open")

@@ -323,6 +323,9 @@ var phpTests = []scanTest{
 	{`echo file_get_contents(".env");`, []string{"read .env"}},
 	{`readfile('/etc/passwd'); file_put_contents("out", "x");`, []string{"read /etc/passwd", "write out"}},
 	{`$f = fopen("log", "a");`, []string{"write log"}},
+	{`echo file_get_contents("php://stdin"), file_get_contents("https://example.com/x");`, nil},
+	{`echo file_get_contents("php://filter/read=convert.base64-encode/resource=.env");`, []string{"read .env"}},
+	{`readfile("file:///etc/passwd"); $f = fopen("php://memory", "w+");`, []string{"read /etc/passwd"}},
 	{`include "config.php"; require_once('lib.php');`, []string{"read config.php", "read lib.php"}},
 	// Commands.
 	{`system("rm -rf /");`, []string{"sh rm -rf /"}},
