@@ -12,10 +12,11 @@
 // leaked credential is an incident.
 //
 // Known gaps, where a rule would mask too much ordinary text: `curl -u
-// user:pass` (indistinguishable from `docker -u 1000:1000`), `mysql -pSECRET`,
-// `sshpass -p`, names ending in _KEY or _PWD outside the list, Stripe's
-// sk_live_ keys, a bare token as a URL's user name, all-lowercase bearer
-// values, and YAML block values (`password: |`).
+// user:pass` (indistinguishable from `docker -u 1000:1000`), names ending in
+// _KEY or _PWD outside the list (MYSQL_PWD), a bare token as a URL's user
+// name, all-lowercase bearer values, YAML block values (`password: |`), and a
+// password flag split across the elements of a JSON argument list
+// (["sshpass", "-p", "x"]), where the program is not seen with the flag.
 package redact
 
 import (
@@ -200,9 +201,13 @@ func Truncate(raw json.RawMessage, max int) json.RawMessage {
 //     secret (see JSON for the names), e.g. GITHUB_TOKEN=…, password: …,
 //     --token …, "Authorization: Bearer …";
 //  3. the credential after an HTTP auth scheme: Bearer, Basic, token;
-//  4. well-known token shapes (GitHub, OpenAI and Anthropic, Slack, AWS access
-//     key ids, Google API keys, JWTs) wherever they appear;
-//  5. the password in a URL's user:password@ part.
+//  4. well-known token shapes (GitHub, GitLab, npm, PyPI, OpenAI and
+//     Anthropic, Stripe, Slack, AWS access key ids, Google API keys, JWTs)
+//     wherever they appear, and the secret part of Slack and Discord webhook
+//     URLs;
+//  5. the password in a URL's user:password@ part;
+//  6. the password that redis-cli -a and --pass, sshpass -p, docker (and
+//     podman, nerdctl, buildah) login -p, and mysql -pSECRET take.
 //
 // Names and schemes are kept so the audit still shows what was done.
 func String(s string) string {
@@ -245,8 +250,14 @@ func once(s string, h uint8) string {
 	if h&hintShape != 0 {
 		s = tokenRe().ReplaceAllLiteralString(s, Mask)
 	}
+	if h&hintHook != 0 {
+		s = webhookRe().ReplaceAllString(s, "${1}${2}"+Mask)
+	}
 	if h&hintURL != 0 {
 		s = urlCredRe().ReplaceAllString(s, "${1}:"+Mask+"@")
+	}
+	if h&hintProg != 0 {
+		s = maskPasswordFlags(s, 0)
 	}
 	return s
 }
@@ -276,10 +287,20 @@ var (
 			`|github_pat_[A-Za-z0-9_]{20,}` +
 			`|sk-[A-Za-z0-9_-]{16,}` +
 			`|xox[abposr]-[A-Za-z0-9-]{10,}` +
+			`|glpat-[A-Za-z0-9_-]{20,}` +
+			`|npm_[A-Za-z0-9]{36}\b` +
+			`|pypi-AgE[A-Za-z0-9_-]{50,}` +
+			`|[sr]k_(?:live|test)_[A-Za-z0-9]{16,}` +
 			`|A(?:KIA|SIA)[0-9A-Z]{16}` +
 			`|AIza[0-9A-Za-z_-]{35}` +
 			`|eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}` +
 			`)`)
+	})
+	// A webhook URL is its own secret: the host and kind stay, to show
+	// what was called.
+	webhookRe = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(hooks\.slack\.com/(?:services|workflows|triggers)/)[A-Za-z0-9_/-]{8,}` +
+			`|(discord(?:app)?\.com/api/webhooks/)[0-9]+/[A-Za-z0-9_-]{16,}`)
 	})
 	// The password part runs to the last '@' before the host, so an
 	// unencoded '@' inside a password is masked too.
@@ -334,6 +355,7 @@ var secretSuffixes = [...]string{
 	"password", "passwd", "passphrase", "secret", "token", "apikey",
 	"accesskey", "privatekey", "credential", "credentials",
 	"authorization", "cookie", "sessionid",
+	"sshpass", "rediscliauth", // the environment forms of sshpass -p and redis-cli -a
 }
 
 // secretName reports whether a key, variable, header or flag name denotes a
@@ -372,6 +394,8 @@ const (
 	hintScheme             // bearer, basic or token: rule 3
 	hintShape              // the fixed prefix of a well-known token: rule 4
 	hintURL                // "://" with an '@' somewhere after it: rule 5
+	hintHook               // a Slack or Discord webhook's host and path: rule 4
+	hintProg               // a program that takes a password by a flag: rule 6
 )
 
 // hints is the fast path: one pass over the bytes, no allocation. Every
@@ -389,12 +413,40 @@ func hints[T string | []byte](s T) (h uint8) {
 		switch c {
 		case 'g':
 			if i+3 < len(s) && s[i+1] == 'h' && isOneOf(s[i+2], "pousr") && s[i+3] == '_' ||
-				hasAt(s, i, "github_pat_") {
+				hasAt(s, i, "github_pat_") || hasAt(s, i, "glpat-") {
 				h |= hintShape
+			}
+			if i >= 2 && hasAt(s, i-2, "login") {
+				h |= hintProg
 			}
 		case 's':
 			if hasAt(s, i, "sk-") {
 				h |= hintShape
+			}
+			if i >= 2 && hasAt(s, i-2, "mysql") {
+				h |= hintProg
+			}
+		case 'p':
+			if i >= 1 && hasAt(s, i-1, "npm_") || hasAt(s, i, "pypi-") {
+				h |= hintShape
+			}
+			if i >= 3 && hasAt(s, i-3, "sshpass") {
+				h |= hintProg
+			}
+		case 'k':
+			if i >= 1 && (s[i-1] == 's' || s[i-1] == 'r') && (hasAt(s, i, "k_live_") || hasAt(s, i, "k_test_")) {
+				h |= hintShape
+			}
+			if i >= 3 && hasAt(s, i-3, "hooks.slack.com/") || i >= 6 && hasAt(s, i-6, "webhooks/") {
+				h |= hintHook
+			}
+		case 'c':
+			if i >= 6 && hasAt(s, i-6, "redis-cli") {
+				h |= hintProg
+			}
+		case 'a':
+			if i >= 1 && hasAt(s, i-1, "mariadb") {
+				h |= hintProg
 			}
 		case 'x':
 			if hasAt(s, i, "xox") {

@@ -23,6 +23,14 @@ const (
 	googleKey   = "AIzaSyA-1234567890abcdefghijklmnopqrstu"
 	jwt         = "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U"
 	rsaKeyBlock = "-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEAx4Y\nZm9vYmFy\n-----END RSA PRIVATE KEY-----"
+
+	gitlabPAT        = "glpat-Ab1Cd2Ef3Gh4Ij5Kl6Mn"
+	npmToken         = "npm_Ab1Cd2Ef3Gh4Ij5Kl6Mn7Op8Qr9St0UvWxYz"
+	pypiToken        = "pypi-AgEIcHlwaS5vcmcCJDEyMzQ1Njc4LTEyMzQtMTIzNC0xMjM0LTEyMzQ1Njc4OTAxMgACJXsicGVybWlzc2lvbnMiOiAidXNlciJ9AAAGIA"
+	stripeKey        = "sk_live_51H8Ab1Cd2Ef3Gh4Ij5Kl6Mn"
+	stripeRestricted = "rk_live_51H8Ab1Cd2Ef3Gh4Ij5Kl6Mn"
+	slackWebhook     = "https://hooks.slack.com/services/T00000000/B00000000/XXXXXXXXXXXXXXXXXXXXXXXX"
+	discordWebhook   = "https://discord.com/api/webhooks/123456789012345678/Ab1Cd2Ef3Gh4Ij5Kl6Mn7Op8Qr9St0Uv-_wXyZ"
 )
 
 var stringTests = []struct {
@@ -123,6 +131,56 @@ var stringTests = []struct {
 	{"near: port", "curl https://example.com:8080/path", "curl https://example.com:8080/path"},
 	{"near: email after url", "see https://x.org:443 or mail a@b.com", "see https://x.org:443 or mail a@b.com"},
 
+	// Rule 4, more shapes: GitLab, npm, PyPI, Stripe; Slack and Discord
+	// webhooks keep their host and lose their secret path.
+	{"gitlab pat", "echo " + gitlabPAT, "echo " + Mask},
+	{"npm token", "echo " + npmToken + " > .token", "echo " + Mask + " > .token"},
+	{"pypi token", "twine upload -u __token__ -p " + pypiToken + " dist/*", "twine upload -u __token__ -p " + Mask + " dist/*"},
+	{"stripe live secret key", "curl -u " + stripeKey + ": https://api.stripe.com/v1/charges", "curl -u " + Mask + ": https://api.stripe.com/v1/charges"},
+	{"stripe restricted key", "STRIPE=" + stripeRestricted + " ./run", "STRIPE=" + Mask + " ./run"},
+	{"stripe test secret key", "echo sk_test_4eC39HqLyjWDarjtT1zdp7dc", "echo " + Mask},
+	{"slack webhook", "curl -d @m.json " + slackWebhook, "curl -d @m.json https://hooks.slack.com/services/" + Mask},
+	{"slack workflow webhook", "curl https://hooks.slack.com/workflows/T0AB12CD3/A0123ABCDEF/456789012345678901/AbCdEfGhIjKlMnOpQrStUvWx", "curl https://hooks.slack.com/workflows/" + Mask},
+	{"discord webhook", "curl -H 'Content-Type: application/json' " + discordWebhook, "curl -H 'Content-Type: application/json' https://discord.com/api/webhooks/" + Mask},
+	{"discordapp webhook", "wget https://discordapp.com/api/webhooks/123456789012345678/abcdefghijklmnopqrstuvwxyz0123", "wget https://discordapp.com/api/webhooks/" + Mask},
+	{"slack user token", "echo xoxp-1234567890-abcdefghij", "echo " + Mask},
+	{"slack app token", "echo xoxa-2-abcdefghijkl xoxr-abcdefghij12 xoxs-abcdefghij12", "echo " + Mask + " " + Mask + " " + Mask},
+	{"github token kinds", "echo ghu_16C7e42F292c6912E7710c838347Ae178B4a ghs_16C7e42F292c6912E7710c838347Ae178B4a ghr_16C7e42F292c6912E7710c838347Ae178B4a", "echo " + Mask + " " + Mask + " " + Mask},
+	{"near: gitlab short", "glpat-short", "glpat-short"},
+	{"near: npm config variable", "npm_config_cache=/tmp/npm npm_package_version=1 npm ci", "npm_config_cache=/tmp/npm npm_package_version=1 npm ci"},
+	{"near: npm word", "npm_abcdefghijklmnopqrstuvwxyz0123456789extra", "npm_abcdefghijklmnopqrstuvwxyz0123456789extra"},
+	{"near: pypi package names", "pip install pypi-simple && pypi-server run -p 8080", "pip install pypi-simple && pypi-server run -p 8080"},
+	{"near: stripe publishable key", "echo pk_live_51H8abcdefghijklmnopqrstuv", "echo pk_live_51H8abcdefghijklmnopqrstuv"},
+	{"near: sk_live inside a word", "disk_live_backup_0123456789abcdef", "disk_live_backup_0123456789abcdef"},
+	{"near: slack docs", "open https://api.slack.com/messaging/webhooks https://hooks.slack.com/", "open https://api.slack.com/messaging/webhooks https://hooks.slack.com/"},
+	{"near: discord docs", "open https://discord.com/developers/docs/resources/webhook", "open https://discord.com/developers/docs/resources/webhook"},
+
+	// Rule 6: passwords given to programs by short flags.
+	{"redis-cli -a", "redis-cli -h cache -a s3cretPW ping", "redis-cli -h cache -a " + Mask + " ping"},
+	{"redis-cli --pass", "redis-cli --pass 's3cret PW' --no-auth-warning get k", "redis-cli --pass '" + Mask + "' --no-auth-warning get k"},
+	{"redis-cli in a pipeline", "echo PING | /usr/bin/redis-cli -a pw -n 2", "echo PING | /usr/bin/redis-cli -a " + Mask + " -n 2"},
+	{"docker login -p", "docker login -u me -p s3cretPW ghcr.io", "docker login -u me -p " + Mask + " ghcr.io"},
+	{"docker login -p attached", "sudo docker --config /c login -ps3cretPW registry", "sudo docker --config /c login -p" + Mask + " registry"},
+	{"podman login -p", `podman login -p "s3cret" quay.io`, `podman login -p "` + Mask + `" quay.io`},
+	{"mysql -p attached", "mysql -uroot -ps3cretPW db -e 'select 1'", "mysql -uroot -p" + Mask + " db -e 'select 1'"},
+	{"mysqldump -p quoted", "mysqldump -u root -p'a b' db > d.sql", "mysqldump -u root -p'" + Mask + "' db > d.sql"},
+	{"mariadb -p", "env MYSQL_HOST=db mariadb -pS3cr3t", "env MYSQL_HOST=db mariadb -p" + Mask},
+	{"sshpass -p", "sshpass -p s3cretPW ssh -p 22 host", "sshpass -p " + Mask + " ssh -p 22 host"},
+	{"sshpass -p attached", "sshpass -ps3cretPW scp a host:", "sshpass -p" + Mask + " scp a host:"},
+	{"sshpass env", "SSHPASS=s3cret sshpass -e ssh host", "SSHPASS=" + Mask + " sshpass -e ssh host"},
+	{"redis env", "REDISCLI_AUTH=s3cret redis-cli ping", "REDISCLI_AUTH=" + Mask + " redis-cli ping"},
+	{"mysql in a quoted command line", `bash -c "mysql -pS3cret db" && ssh h 'redis-cli -a pw'`, `bash -c "mysql -p` + Mask + ` db" && ssh h 'redis-cli -a ` + Mask + `'`},
+	{"mysql after sudo with options", "sudo -u root mysql -pA1 && sudo -E mysqladmin -pB2 status", "sudo -u root mysql -p" + Mask + " && sudo -E mysqladmin -p" + Mask + " status"},
+	{"mysql in a substitution", "n=$(mysql -N -pS3cret -e 'select 1')", "n=$(mysql -N -p" + Mask + " -e 'select 1')"},
+	{"near: docker run -p", "docker run -p 8080:80 -a stdout nginx", "docker run -p 8080:80 -a stdout nginx"},
+	{"near: docker login from stdin", "echo $T | docker login -u me --password-stdin ghcr.io", "echo $T | docker login -u me --password-stdin ghcr.io"},
+	{"near: mysql prompts", "mysql -u root -p mydb", "mysql -u root -p mydb"},
+	{"near: mysql port", "mysql -P 3306 -h db -u app", "mysql -P 3306 -h db -u app"},
+	{"near: other programs' -p and -a", "mkdir -p a && cp -a -p b c && ssh -p 2222 h && tar -a -cf x.tgz d", "mkdir -p a && cp -a -p b c && ssh -p 2222 h && tar -a -cf x.tgz d"},
+	{"near: sshpass reading a file", "sshpass -f ~/.pw ssh -p 22 host", "sshpass -f ~/.pw ssh -p 22 host"},
+	{"near: redis-cli as an argument", "echo redis-cli -a is how to log in", "echo redis-cli -a is how to log in"},
+	{"near: redis-cli after the command", "apt-get install redis-cli -a x", "apt-get install redis-cli -a x"},
+
 	// Tokens glued together: the second only starts a word once the first
 	// is masked.
 	{"glued aws and github", awsKeyID + ghToken, Mask + Mask},
@@ -197,6 +255,9 @@ func TestSecretName(t *testing.T) {
 		{"cookie", true},
 		{"Set-Cookie", true},
 		{"session_id", true},
+		{"SSHPASS", true},
+		{"REDISCLI_AUTH", true},
+		{"bypass", false},
 		{"PHPSESSID", false}, // "sessid", not "sessionid"
 		{"max_tokens", false},
 		{"input_tokens", false},
@@ -277,6 +338,8 @@ func TestJSON(t *testing.T) {
 		{"fast path compacts", "{ \"command\" : \"ls -la\" ,\n \"n\": [1, 2] }", `{"command":"ls -la","n":[1,2]}`},
 		{"escaped key", `{"pass\u0077ord":"hunter2"}`, `{"password":"[REDACTED]"}`},
 		{"escaped slashes", `{"u":"https:\/\/u:p@h\/x"}`, `{"u":"https://u:[REDACTED]@h/x"}`},
+		{"password flag in a command", `{"command":"redis-cli -a pw ping && docker login -p x r"}`, `{"command":"redis-cli -a [REDACTED] ping && docker login -p [REDACTED] r"}`},
+		{"webhook in a command", `{"command":"curl https://hooks.slack.com/services/T0/B0/abcdefghij"}`, `{"command":"curl https://hooks.slack.com/services/[REDACTED]"}`},
 		{"escaped newline in key block", `{"content":"-----BEGIN RSA PRIVATE KEY-----\nMIIE\n-----END RSA PRIVATE KEY-----\n"}`, `{"content":"[REDACTED]\n"}`},
 	}
 	for _, tt := range tests {
@@ -402,6 +465,21 @@ func TestFastPathAllocations(t *testing.T) {
 	raw := []byte(`{"command":"` + cmd + `","description":"Run the parser tests"}`)
 	if n := testing.AllocsPerRun(100, func() { JSON(raw) }); n > 2 {
 		t.Errorf("JSON on ordinary input: %v allocations, want at most 2", n)
+	}
+}
+
+// Rule 6 is keyed to its programs, not to -p and -a, which nearly every
+// command line has: those stay on the fast path.
+func TestHintsIgnoreCommonFlags(t *testing.T) {
+	for _, cmd := range []string{
+		"mkdir -p build && cp -a -p src dst",
+		"ssh -p 2222 host uptime",
+		"docker run -p 8080:80 -a stdout nginx",
+		"tar -a -cf out.tgz dir && git push -u origin main",
+	} {
+		if h := hints(cmd); h != 0 {
+			t.Errorf("hints(%q) = %b, want the fast path", cmd, h)
+		}
 	}
 }
 
