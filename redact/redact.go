@@ -411,41 +411,46 @@ func hints[T string | []byte](s T) (h uint8) {
 			continue
 		}
 		switch c {
+		// Each look-up below first compares one byte next to c, which
+		// rules out nearly every candidate at these common letters.
 		case 'g':
 			if i+3 < len(s) && s[i+1] == 'h' && isOneOf(s[i+2], "pousr") && s[i+3] == '_' ||
-				hasAt(s, i, "github_pat_") || hasAt(s, i, "glpat-") {
+				i+1 < len(s) && s[i+1] == 'i' && hasAt(s, i, "github_pat_") ||
+				i+1 < len(s) && s[i+1] == 'l' && hasAt(s, i, "glpat-") {
 				h |= hintShape
 			}
-			if i >= 2 && hasAt(s, i-2, "login") {
+			if i >= 2 && s[i-1] == 'o' && hasAt(s, i-2, "login") {
 				h |= hintProg
 			}
 		case 's':
-			if hasAt(s, i, "sk-") {
+			if i+1 < len(s) && s[i+1] == 'k' && hasAt(s, i, "sk-") {
 				h |= hintShape
 			}
-			if i >= 2 && hasAt(s, i-2, "mysql") {
+		case 'q':
+			if i >= 3 && hasAt(s, i-3, "mysql") {
 				h |= hintProg
 			}
 		case 'p':
-			if i >= 1 && hasAt(s, i-1, "npm_") || hasAt(s, i, "pypi-") {
+			if i >= 1 && s[i-1] == 'n' && hasAt(s, i-1, "npm_") || i+1 < len(s) && s[i+1] == 'y' && hasAt(s, i, "pypi-") {
 				h |= hintShape
 			}
-			if i >= 3 && hasAt(s, i-3, "sshpass") {
+			if i >= 3 && s[i-1] == 'h' && hasAt(s, i-3, "sshpass") {
 				h |= hintProg
 			}
 		case 'k':
-			if i >= 1 && (s[i-1] == 's' || s[i-1] == 'r') && (hasAt(s, i, "k_live_") || hasAt(s, i, "k_test_")) {
+			if i+1 < len(s) && s[i+1] == '_' && i >= 1 && (s[i-1] == 's' || s[i-1] == 'r') &&
+				(hasAt(s, i, "k_live_") || hasAt(s, i, "k_test_")) {
 				h |= hintShape
 			}
-			if i >= 3 && hasAt(s, i-3, "hooks.slack.com/") || i >= 6 && hasAt(s, i-6, "webhooks/") {
+			if i >= 3 && s[i-1] == 'o' && (hasAt(s, i-3, "hooks.slack.com/") || i >= 6 && hasAt(s, i-6, "webhooks/")) {
 				h |= hintHook
 			}
 		case 'c':
-			if i >= 6 && hasAt(s, i-6, "redis-cli") {
+			if i >= 6 && s[i-1] == '-' && hasAt(s, i-6, "redis-cli") {
 				h |= hintProg
 			}
-		case 'a':
-			if i >= 1 && hasAt(s, i-1, "mariadb") {
+		case 'b':
+			if i >= 6 && s[i-1] == 'd' && hasAt(s, i-6, "mariadb") {
 				h |= hintProg
 			}
 		case 'x':
@@ -519,7 +524,7 @@ func hints[T string | []byte](s T) (h uint8) {
 // triggers marks the bytes that can start something hints looks for; most
 // bytes of a command are not among them and cost one load.
 var triggers = [256]bool{
-	'g': true, 'x': true, 'e': true, ':': true, // token shapes, "://"
+	'g': true, 'x': true, 'e': true, ':': true, 'q': true, // token shapes, "://", mysql
 	'A': true, 'a': true, 'B': true, 'b': true, 'C': true, 'c': true,
 	'K': true, 'k': true, 'P': true, 'p': true, 'S': true, 's': true,
 	'T': true, 't': true,
