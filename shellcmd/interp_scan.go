@@ -259,8 +259,9 @@ func (s *scanner) chain(i int, naming bool) val {
 			break
 		}
 		if t.text == "(" && !(t.nl && (s.lang == Python || s.lang == Ruby)) {
-			v = s.invoke(v, &call{lo: i, hi: t.match + 1, open: j})
-			j, called = t.match+1, true
+			open := j
+			j, called = min(t.match+1, len(s.toks)), true // an unmatched ( runs to the end
+			v = s.invoke(v, &call{lo: i, hi: j, open: open})
 			continue
 		}
 		if t.text == "[" && s.lang != Perl {
@@ -273,7 +274,7 @@ func (s *scanner) chain(i int, naming bool) val {
 				}
 				v = val{}
 			}
-			j = t.match + 1
+			j = min(t.match+1, len(s.toks))
 			continue
 		}
 		break
@@ -305,7 +306,7 @@ func (s *scanner) afterSynth(j int) int {
 	for j < len(s.toks) && s.toks[j].synth() && s.toks[j].text == "(" {
 		j = s.toks[j].match + 1
 	}
-	return j
+	return min(j, len(s.toks))
 }
 
 // synth reports a bracket the lexer added around interpolated code.
@@ -648,6 +649,7 @@ func (s *scanner) bareArgs(j int) ([]arg, int) {
 		end++
 	}
 out:
+	end = min(end, len(s.toks)) // an unmatched opener runs past the end
 	return s.splitArgs(j, end, s.lang == Perl), end
 }
 
