@@ -16,8 +16,11 @@ import (
 
 func unknownCode(_ context.Context, _ *dangerCall, c *shellcmd.Command) (string, string) {
 	code := c.Code
-	if code == nil || code.Text.Known || generatedSetup(code) {
+	if code == nil || generatedSetup(code) {
 		return "", ""
+	}
+	if code.Text.Known {
+		return unreadableProgram(c, code)
 	}
 	lang := "shell"
 	instead := "Run the commands directly, written out in the command line; or save the script to a file, read it, and run the file."
@@ -26,6 +29,34 @@ func unknownCode(_ context.Context, _ *dangerCall, c *shellcmd.Command) (string,
 		instead = "Give the program in full on the command line (-c, -e) or in a quoted heredoc, or run a script file."
 	}
 	return fmt.Sprintf("%s runs %s code that is only known at run time (%s)", quoteCmd(c), lang, codeSource(c, code)), instead
+}
+
+// unreadableProgram judges an interpreter program given in full by what
+// its scan could not read: a construct it cannot follow (exec of code built
+// at run time, a module reached through a variable), a command it runs
+// that is not known, or a delete of a path that is not known. Each could
+// be anything, so each is refused.
+func unreadableProgram(c *shellcmd.Command, code *shellcmd.Code) (string, string) {
+	s := code.Scan
+	if s == nil {
+		return "", ""
+	}
+	const instead = "Write the program so that the paths it deletes and the commands it runs are plain string literals, or run the commands directly."
+	if len(s.Opaque) > 0 {
+		o := s.Opaque[0]
+		return fmt.Sprintf("%s runs %s code that cannot be checked: %s (`%s`)", quoteCmd(c), code.Lang, o.What, oneLine(o.Raw, 60)), instead
+	}
+	for _, r := range s.Runs {
+		if !r.Known {
+			return fmt.Sprintf("%s runs %s code that starts a command only known at run time (%s)", quoteCmd(c), code.Lang, r.Call), instead
+		}
+	}
+	for _, e := range s.Effects {
+		if e.Op == shellcmd.Delete && !e.Path.Known {
+			return fmt.Sprintf("%s runs %s code that deletes a path only known at run time (`%s`)", quoteCmd(c), code.Lang, oneLine(e.Path.Raw, 60)), instead
+		}
+	}
+	return "", ""
 }
 
 // codeSource says where code comes from, for a denial.

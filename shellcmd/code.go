@@ -3,6 +3,8 @@ package shellcmd
 import (
 	"path"
 	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
 )
 
 // Code is program text that a shell or an interpreter is given to run:
@@ -10,7 +12,8 @@ import (
 // earlier pipeline stage), or in a file the same command line wrote.
 type Code struct {
 	// Lang is "sh" for the shells (and eval and source), else the
-	// interpreter's language: "python", "perl", "ruby", "node", "php".
+	// interpreter's language: "python", "perl", "ruby", "javascript",
+	// "php" (Lang.String).
 	Lang string
 	// From says where the text comes from: "-c", "-e", "heredoc",
 	// "here-string", "pipe", "file" (< FILE or a script this command line
@@ -19,23 +22,18 @@ type Code struct {
 	// Text is the program; Known is false when it is only known at run
 	// time (a command's output, a variable, a download).
 	Text Word
-}
-
-// interpreterLangs maps the interpreters whose code is read here to their
-// language.
-var interpreterLangs = map[string]string{
-	"python": "python", "python2": "python", "python3": "python", "pypy": "python", "pypy3": "python",
-	"perl": "perl", "ruby": "ruby", "node": "node", "nodejs": "node", "php": "php",
+	// Scan is what ScanCode found in an interpreter's known program: the
+	// files it touches (in Command.Effects), the commands it runs (listed
+	// after the interpreter, as commands of their own) and what it does
+	// that a scan cannot follow. Nil for shell code, which is parsed.
+	Scan *CodeScan
 }
 
 // interpreterLang returns the language of an interpreter's program name
-// (python3.12 is python), or "".
+// (python3.12 is python, nodejs is javascript), or "".
 func interpreterLang(base string) string {
-	if l, ok := interpreterLangs[base]; ok {
-		return l
-	}
-	if rest, ok := strings.CutPrefix(base, "python"); ok && rest != "" && strings.Trim(rest, "0123456789.") == "" {
-		return "python"
+	if l, ok := LangOf(base); ok {
+		return l.String()
 	}
 	return ""
 }
@@ -51,14 +49,41 @@ var (
 	phpOptions = &OptionTable{Short: "aCc:d:ef:hilmnqr:sstvwzB:E:F:R:S:t:", Long: "ini info help version"}
 )
 
-// interpreterCode returns what an interpreter's program does to files.
-// It is the one place where the code of python, perl, ruby, node and php
-// is read; until it reads them, it reports nothing, and the code passes
-// (a program the command line gives in full is still seen by the guards
-// through Code).
-func interpreterCode(lang string, text Word) []Effect {
-	_, _ = lang, text
-	return nil
+// langNamed is the Lang whose String is name.
+func langNamed(name string) (Lang, bool) {
+	for _, l := range []Lang{Python, Perl, Ruby, JavaScript, PHP} {
+		if l.String() == name {
+			return l, true
+		}
+	}
+	return 0, false
+}
+
+// interpreted reads the program an interpreter command was given in full:
+// ScanCode lists what it does, recorded on the command's Code, and each
+// command line the program runs is listed after the interpreter, as a
+// command of its own (a shell line parsed as the script it is, an argv
+// run as a program), so the guards judge `python -c "os.system('rm -rf
+// /')"` as they judge rm -rf /. What is not known stays in Scan for the
+// guards to refuse.
+func (w *walker) interpreted(cmd *Command, c ctx, dir string) {
+	code := cmd.Code
+	lang, ok := langNamed(code.Lang)
+	if !ok || !code.Text.Known {
+		return
+	}
+	scan := ScanCode(lang, code.Text.Value)
+	code.Scan = &scan
+	for _, r := range scan.Runs {
+		tag := cmd.Base() + " " + r.Call
+		switch {
+		case !r.Known || w.depth >= maxDepth:
+		case r.Shell:
+			w.inner(tag, r.Line.Value, syntax.LangBash, w.innerCtx(tag, nil, c, cmd.Wrappers), dir)
+		case len(r.Argv) > 0:
+			w.run(r.Argv, nil, w.innerCtx(tag, nil, c, cmd.Wrappers), dir)
+		}
+	}
 }
 
 // interpreterProgram finds where an interpreter takes its program from:
@@ -70,7 +95,7 @@ func (w *walker) interpreterProgram(lang string, args []Word, c ctx, dir string)
 	var l Line
 	var codeOpts []Opt
 	switch lang {
-	case "python":
+	case Python.String():
 		l = pythonOptions.Parse(args)
 		for _, o := range l.Opts {
 			if o.Is('m', "") {
@@ -80,28 +105,28 @@ func (w *walker) interpreterProgram(lang string, args []Word, c ctx, dir string)
 				codeOpts = append(codeOpts, o)
 			}
 		}
-	case "perl":
+	case Perl.String():
 		l = perlOptions.Parse(args)
 		for _, o := range l.Opts {
 			if (o.Is('e', "") || o.Is('E', "")) && o.HasVal {
 				codeOpts = append(codeOpts, o)
 			}
 		}
-	case "ruby":
+	case Ruby.String():
 		l = rubyOptions.Parse(args)
 		for _, o := range l.Opts {
 			if o.Is('e', "") && o.HasVal {
 				codeOpts = append(codeOpts, o)
 			}
 		}
-	case "node":
+	case JavaScript.String():
 		l = nodeOptions.Parse(args)
 		for _, o := range l.Opts {
 			if (o.Is('e', "eval") || o.Is('p', "print")) && o.HasVal {
 				codeOpts = append(codeOpts, o)
 			}
 		}
-	case "php":
+	case PHP.String():
 		l = phpOptions.Parse(args)
 		for _, o := range l.Opts {
 			if (o.Is('r', "") || o.Is('B', "") || o.Is('R', "") || o.Is('E', "")) && o.HasVal {

@@ -93,9 +93,10 @@ var commandEffects = map[string]effects{
 // what the program does to its operands, as its file in this package
 // says. A program not listed here may read whatever its arguments name
 // (argumentReads), unless it handles names only (nameOnly); a program
-// whose name is not known may also delete them (unknownEffects). The code
-// an interpreter is given is read by interpreterCode. A path whose value is not known is listed with Known false rather
-// than dropped; a "-" meaning stdin or stdout is left out.
+// whose name is not known may also delete them (unknownEffects). What the
+// program an interpreter is given does to files comes from its scan
+// (Code.Scan). A path whose value is not known is listed with Known false
+// rather than dropped; a "-" meaning stdin or stdout is left out.
 func (c *Command) Effects() []Effect {
 	var out []Effect
 	for _, r := range c.Redirects {
@@ -121,8 +122,8 @@ func (c *Command) Effects() []Effect {
 		}
 		out = append(out, e)
 	}
-	if c.Code != nil && c.Code.Text.Known && c.Code.Lang != "sh" {
-		out = append(out, interpreterCode(c.Code.Lang, c.Code.Text)...)
+	if c.Code != nil && c.Code.Scan != nil {
+		out = append(out, c.Code.Scan.Effects...)
 	}
 	return out
 }

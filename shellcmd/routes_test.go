@@ -93,7 +93,7 @@ func TestParseRoutes(t *testing.T) {
 			[]string{`python3 -c "import os" @/w code=python:-c:"import os"`, `python3 -m http.server @/w`, `python3 x.py @/w`}},
 		{"python heredoc", "python3 - <<'EOF'\nprint(1)\nEOF", nil, []string{`python3 - @/w code=python:heredoc:"print(1)\n"`}},
 		{"node -e unknown", `node -e "$JS"; echo x | perl`, nil,
-			[]string{`node -e "$JS"? @/w code=node:-e:"$JS"?`, `echo x @/w [0/2]`, `perl @/w [1/2] code=perl:pipe:"x\n"`}},
+			[]string{`node -e "$JS"? @/w code=javascript:-e:"$JS"?`, `echo x @/w [0/2]`, `perl @/w [1/2] code=perl:pipe:"x\n"`}},
 
 		// Variables.
 		{"literal assignment", `D=/; rm -rf $D; D=/tmp/x; rm -rf "$D"/y`, nil, []string{`rm -rf / @/w`, `rm -rf /tmp/x/y @/w`}},

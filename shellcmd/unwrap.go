@@ -112,6 +112,9 @@ loop:
 		words = u.rest
 	}
 	cmd := w.emitCode(words[0], words[1:], redirs, slices.Clip(wrappers), c, cmdDir, code)
+	if code != nil && code.Lang != "sh" {
+		w.interpreted(cmd, c, cmdDir)
+	}
 	if !ownShell {
 		return dir
 	}
