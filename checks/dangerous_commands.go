@@ -60,6 +60,7 @@ var dangerRules = []dangerRule{
 	{id: "git-worktree-remove", about: "git worktree remove --force of a worktree with changes or untracked files", check: worktreeRemove},
 	{id: "git-expire-reflog", about: "git reflog expire/delete, gc --prune=DATE, prune when they would make commits unrecoverable", check: expireReflog},
 	{id: "git-filter-branch", about: "git filter-branch and git filter-repo (rewrite every commit)", check: filterBranch},
+	{id: "git-runs-command", about: "git configuration, environment and options that make git run a command line (-c core.pager=..., GIT_SSH_COMMAND, aliases with !, --upload-pack, rebase --exec): judged as commands, or denied when they cannot be read", check: gitRunsCommand},
 	{id: "pipe-to-shell", about: "curl or wget output run by a shell or interpreter", check: pipeToShell},
 	{id: "unknown-code", about: "a shell, eval or interpreter running code only known at run time (piped in, from a variable or a command's output, or a file the same command writes)", check: unknownCode},
 	{id: "chmod-777-recursive", about: "chmod -R 777 (or a+rwx)", check: chmodRecursive777},
