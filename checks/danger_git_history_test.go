@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/massgen/massgen-hook/engine"
@@ -380,6 +381,24 @@ func TestDangerGitExpireReflog(t *testing.T) {
 	})
 }
 
+// TestDangerGitExpireStash: the stash is a reflog; expiring it empties
+// git stash list even when its one entry is still what refs/stash holds.
+func TestDangerGitExpireStash(t *testing.T) {
+	g := newGuardEnv(t)
+	dirtyRepo(t, g)
+	d := newDanger(t, "")
+	emptied := func(cmd string) dangerCase {
+		return dangerCase{command: cmd, cwd: "repo", id: "git-expire-reflog", what: fmt.Sprintf("`%s` would empty the stash list (1 entr(y/ies): stash@{0})", cmd), instead: insteadExpire}
+	}
+	runGitCases(t, g, d, []dangerCase{
+		emptied("git reflog expire --expire=now --all"),
+		emptied("git reflog expire --expire=now refs/stash"),
+		emptied("git -c gc.reflogExpire=now gc"),
+		{command: "git reflog expire --expire=now refs/heads/main", cwd: "repo"},
+		{command: "git reflog expire --expire-unreachable=now --all", cwd: "repo"},
+	})
+}
+
 func TestDangerGitFilterBranch(t *testing.T) {
 	g := newGuardEnv(t)
 	d := newDanger(t, "")
@@ -392,4 +411,50 @@ func TestDangerGitFilterBranch(t *testing.T) {
 		{command: "git filter-branch --help"},
 		{command: "git filter-repo --analyze"},
 	})
+}
+
+// TestDangerGitRepoOptions: --git-dir, --work-tree and GIT_DIR choose the
+// repository the read-only looks go to, as they choose git's.
+func TestDangerGitRepoOptions(t *testing.T) {
+	g := newGuardEnv(t)
+	dirtyRepo(t, g)
+	cleanRepo(t, g)
+	d := newDanger(t, "")
+	const id = "git-reset-hard"
+	thrown := func(cmd string) dangerCase {
+		return dangerCase{command: cmd, id: id, what: fmt.Sprintf("`%s` would throw away uncommitted changes to 3 tracked file(s) (a.txt, b.txt, c.txt)", cmd), instead: insteadReset}
+	}
+	runGitCases(t, g, d, []dangerCase{
+		thrown("git --git-dir=repo/.git --work-tree=repo reset --hard"),
+		thrown("git --git-dir repo/.git --work-tree repo reset --hard"),
+		{command: "GIT_DIR=repo/.git GIT_WORK_TREE=repo git reset --hard", id: id,
+			what: "`git reset --hard` would throw away uncommitted changes to 3 tracked file(s) (a.txt, b.txt, c.txt)", instead: insteadReset},
+		{command: "git --git-dir=clean/.git --work-tree=clean reset --hard"},
+		{command: "git -C clean --git-dir=../repo/.git --work-tree=. reset --hard", id: id,
+			what: "`git -C clean --git-dir=../repo/.git --work-tree=. reset --hard` would throw away uncommitted changes to 4 tracked file(s) (b.txt, c.txt, keep.txt, and 1 more)", instead: insteadReset},
+		{command: "git --git-dir=$G reset --hard", id: id, instead: insteadUnknownRepo,
+			what: "`git --git-dir=$G reset --hard` works in a directory that cannot be known here, so what it would throw away cannot be checked"},
+		{command: "git -Crepo reset --hard", id: id, instead: "Write git's own options as git documents them (git -C DIR, git -c NAME=VALUE).",
+			what: "`git -Crepo reset --hard` gives git an option of its own that git does not know, so what the command would do cannot be checked"},
+		{command: "git -Crepo status"},
+	})
+}
+
+// TestDangerGitFailureNoted: a git that cannot read the repository lets
+// the command through with a note saying what went unchecked, never in
+// silence.
+func TestDangerGitFailureNoted(t *testing.T) {
+	g := newGuardEnv(t)
+	broken := filepath.Join(g.project, "broken")
+	if err := os.MkdirAll(filepath.Join(broken, ".git"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	d := newDanger(t, "")
+	for _, cmd := range []string{"git checkout -- a.txt", "git restore .", "git reset --hard", "git worktree remove -f ."} {
+		v := runDanger(t, g, d, dangerCase{command: cmd, cwd: "broken"})
+		want := fmt.Sprintf("could not run git status for `%s` (git status failed: fatal: not a git repository", cmd)
+		if len(v.Notes) != 1 || !strings.HasPrefix(v.Notes[0], want) || !strings.HasSuffix(v.Notes[0], "); it went unchecked") {
+			t.Errorf("%q: notes %q, want one starting %q", cmd, v.Notes, want)
+		}
+	}
 }

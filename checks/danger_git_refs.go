@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/massgen/massgen-hook/shellcmd"
@@ -281,6 +282,7 @@ func expireReflog(ctx context.Context, d *dangerCall, c *shellcmd.Command) (stri
 	}
 	l := g.Line
 	reflogs := false // the reflogs' own entries go
+	stash := false   // and the stash's, which is a reflog: git stash list empties
 	switch g.Sub {
 	case "reflog":
 		switch {
@@ -297,6 +299,9 @@ func expireReflog(ctx context.Context, d *dangerCall, c *shellcmd.Command) (stri
 		case g.Verb == "expire" && !l.On(0, "dry-run") &&
 			(len(l.Vals(0, "expire")) > 0 || len(l.Vals(0, "expire-unreachable")) > 0 || l.Unknown()):
 			reflogs = true
+			stash = len(l.Vals(0, "expire")) > 0 && (l.On(0, "all") || slices.ContainsFunc(l.Operands, func(w shellcmd.Word) bool {
+				return !w.Known || w.Value == "refs/stash" || w.Value == "stash"
+			}))
 		default:
 			return "", ""
 		}
@@ -305,6 +310,7 @@ func expireReflog(ctx context.Context, d *dangerCall, c *shellcmd.Command) (stri
 			return "", ""
 		}
 		reflogs = configSet(g.Config, "gc.reflogexpire", "gc.reflogexpireunreachable")
+		stash = configSet(g.Config, "gc.reflogexpire")
 	case "prune":
 		if l.On('n', "dry-run") {
 			return "", ""
@@ -321,6 +327,15 @@ func expireReflog(ctx context.Context, d *dangerCall, c *shellcmd.Command) (stri
 		}
 		if n > 0 {
 			return fmt.Sprintf("%s would expire the reflog entries of %d commit(s) that nothing else keeps (dropped branches, reset commits, older stash entries), so they could no longer be found", quoteCmd(c), n), insteadExpire
+		}
+		if stash {
+			entries, err := r.lines(ctx, "stash", "list", "--format=%gd")
+			if d.failed(c, err) {
+				return "", ""
+			}
+			if len(entries) > 0 {
+				return fmt.Sprintf("%s would empty the stash list (%d entr(y/ies): %s)", quoteCmd(c), len(entries), preview(entries)), insteadExpire
+			}
 		}
 		if g.Sub == "reflog" {
 			return "", ""

@@ -47,8 +47,8 @@ type Git struct {
 	Known bool
 }
 
-// Git reads c as a git command line. ok is false when c is not git, names
-// no subcommand, or a word where git's own options are is not known.
+// Git reads c as a git command line. ok is false when c is not git or
+// names no subcommand that can be known.
 func (c *Command) Git(dir string) (g Git, ok bool) {
 	if c.Base() != "git" {
 		return Git{}, false
@@ -61,10 +61,8 @@ func (c *Command) Git(dir string) (g Git, ok bool) {
 	known := true // dir is known
 	for i := 0; i < len(args); i++ {
 		a := args[i]
-		if !a.Known {
-			return Git{}, false
-		}
-		v := a.Value
+		v := a.Value // an unknown word keeps its source text: --git-dir=$G
+
 		// value reads the argument of an option that takes one, attached
 		// (--git-dir=X) or as the next word (--git-dir X).
 		value := func(name string) (Word, bool) {
@@ -119,6 +117,8 @@ func (c *Command) Git(dir string) (g Git, ok bool) {
 			return g, true
 		case len(v) > 0 && v[0] == '-':
 			g.Unknown = true
+		case !a.Known:
+			return Git{}, false // the subcommand cannot be known
 		default:
 			g.Sub, g.SubAt, g.Args = v, i, args[i+1:]
 			g.readEnv(&known)

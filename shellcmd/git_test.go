@@ -38,6 +38,8 @@ func TestGitOwnOptions(t *testing.T) {
 		{src: "git --git-dir=repo/.git --work-tree repo reset --hard", sub: "reset", dir: "/w",
 			repo: []string{"--git-dir=repo/.git", "--work-tree=repo"}},
 		{src: "git --git-dir $G status", sub: "status"},
+		{src: "git --git-dir=$G status", sub: "status"},
+		{src: "git -c \"$K\" status", sub: "status", dir: "/w", conf: []string{"$K"}},
 		{src: "git --bare --namespace=n log", sub: "log", dir: "/w", repo: []string{"--bare", "--namespace=n"}},
 		{src: "GIT_DIR=.git GIT_WORK_TREE=$W git reset --hard", sub: "reset", repoEnv: []string{"GIT_DIR=.git"}},
 		{src: "env GIT_DIR=x/.git git status", sub: "status", dir: "/w", repoEnv: []string{"GIT_DIR=x/.git"}},
