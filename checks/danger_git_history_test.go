@@ -413,6 +413,18 @@ func TestDangerGitFilterBranch(t *testing.T) {
 	})
 }
 
+// TestDangerGitCleanPaths: git clean PATHS deletes only under them.
+func TestDangerGitCleanPaths(t *testing.T) {
+	g := newGuardEnv(t)
+	cleanRepo(t, g)
+	d := newDanger(t, "")
+	runGitCases(t, g, d, []dangerCase{
+		{command: "git clean -f u.txt", cwd: "clean", id: "git-clean", what: "`git clean -f u.txt` would delete 1 untracked or ignored file(s) for good (u.txt)", instead: insteadClean},
+		{command: "git clean -fd d", cwd: "clean"},
+		{command: "git clean -fd -- $P", cwd: "clean", id: "git-clean", what: "`git clean -fd -- $P` would delete 1 untracked or ignored file(s) for good (u.txt)", instead: insteadClean},
+	})
+}
+
 // TestDangerGitRepoOptions: --git-dir, --work-tree and GIT_DIR choose the
 // repository the read-only looks go to, as they choose git's.
 func TestDangerGitRepoOptions(t *testing.T) {
