@@ -102,6 +102,8 @@ var gitOptions = map[string]*OptionTable{
 		Long: "dry-run quiet cached force ignore-unmatch sparse pathspec-from-file= " +
 			"pathspec-file-nul no-dry-run no-quiet no-cached no-force no-ignore-unmatch " +
 			"no-sparse no-pathspec-from-file no-pathspec-file-nul"},
+	"mv": {Abbrev: true, Permute: true, Short: "vnfk",
+		Long: "verbose dry-run force sparse no-verbose no-dry-run no-force no-sparse"},
 	"stash drop": {Abbrev: true, Permute: true, Short: "q",
 		Long: "quiet no-quiet"},
 	"stash clear": {},
