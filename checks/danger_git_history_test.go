@@ -452,6 +452,20 @@ func TestDangerGitRepoOptions(t *testing.T) {
 	})
 }
 
+// TestDangerGitLookRunsNothing: looking at a repository whose
+// configuration names an fsmonitor program does not run it.
+func TestDangerGitLookRunsNothing(t *testing.T) {
+	g := newGuardEnv(t)
+	repo := dirtyRepo(t, g)
+	marker := filepath.Join(g.project, "fsmonitor-ran")
+	gitRun(t, repo, "config", "core.fsmonitor", "touch "+marker+"; false")
+	d := newDanger(t, "")
+	runGitCases(t, g, d, []dangerCase{{command: "git checkout -- keep.txt", cwd: "repo"}})
+	if _, err := os.Stat(marker); err == nil {
+		t.Errorf("the repository's fsmonitor ran")
+	}
+}
+
 // TestDangerGitFailureNoted: a git that cannot read the repository lets
 // the command through with a note saying what went unchecked, never in
 // silence.

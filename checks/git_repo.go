@@ -38,12 +38,14 @@ func (e *gitErr) Unwrap() error { return e.err }
 
 // run runs a read-only `git -C dir [opts] args...` (see runGit). Without
 // options that name the repository, a directory in no repository is
-// errNotRepo and starts nothing.
+// errNotRepo and starts nothing. core.fsmonitor is off: the repository may
+// be one the command names (git -C DIR, --git-dir), and its configuration
+// must not make the guard run a program.
 func (r gitRepo) run(ctx context.Context, maxStdout int, args ...string) (proc.Result, error) {
 	if len(r.opts) == 0 && len(r.env) == 0 && nearestDotGit(r.dir) == "" {
 		return proc.Result{}, errNotRepo
 	}
-	full := append(append([]string{"-C", r.dir}, r.opts...), args...)
+	full := append(append([]string{"-C", r.dir, "-c", "core.fsmonitor=false"}, r.opts...), args...)
 	res, err := proc.Run(ctx, proc.Spec{
 		Path:      "git",
 		Args:      full,
