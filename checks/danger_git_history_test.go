@@ -413,13 +413,16 @@ func TestDangerGitFilterBranch(t *testing.T) {
 	})
 }
 
-// TestDangerGitCleanPaths: git clean PATHS deletes only under them.
+// TestDangerGitCleanPaths: git clean PATHS deletes only under them; its
+// options are read as git reads them.
 func TestDangerGitCleanPaths(t *testing.T) {
 	g := newGuardEnv(t)
 	cleanRepo(t, g)
 	d := newDanger(t, "")
 	runGitCases(t, g, d, []dangerCase{
 		{command: "git clean -f u.txt", cwd: "clean", id: "git-clean", what: "`git clean -f u.txt` would delete 1 untracked or ignored file(s) for good (u.txt)", instead: insteadClean},
+		{command: "git clean --forc -d", cwd: "clean", id: "git-clean", what: "`git clean --forc -d` would delete 1 untracked or ignored file(s) for good (u.txt)", instead: insteadClean},
+		{command: "git clean -nf", cwd: "clean"},
 		{command: "git clean -fd d", cwd: "clean"},
 		{command: "git clean -fd -- $P", cwd: "clean", id: "git-clean", what: "`git clean -fd -- $P` would delete 1 untracked or ignored file(s) for good (u.txt)", instead: insteadClean},
 	})
