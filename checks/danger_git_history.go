@@ -3,6 +3,7 @@ package checks
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"github.com/massgen/massgen-hook/shellcmd"
 )
@@ -55,8 +56,14 @@ type pathspecs struct {
 func pathsOf(words []shellcmd.Word, fromFile bool) pathspecs {
 	p := pathspecs{whole: fromFile}
 	for _, w := range words {
-		if !w.Known {
+		switch {
+		case !w.Known:
 			p.whole = true
+		case w.Glob && !strings.HasPrefix(w.Value, ":"):
+			// The shell expands it to the files it matches, or passes it
+			// to git, where * also crosses folders: both are judged.
+			p.paths = append(p.paths, w.Value, ":(glob)"+w.Value)
+			continue
 		}
 		p.paths = append(p.paths, w.Value)
 	}

@@ -124,6 +124,15 @@ func TestDangerGitDiscardChanges(t *testing.T) {
 		// A path or branch that cannot be known is the whole tree.
 		deny("git checkout -- $F", 2, "a.txt, c.txt"),
 		deny("git checkout $F", 3, "a.txt, b.txt, c.txt"),
+		// Globs: what the shell matches, and what git would.
+		deny("git checkout -- *.txt", 2, "a.txt, c.txt"),
+		deny("git restore 'd/*' '*.txt'", 2, "a.txt, c.txt"),
+		pass("git checkout -- d/*"),
+		pass("git checkout -- k*"),
+		// Under xargs and find -exec the paths come from elsewhere.
+		{command: "git ls-files -m | xargs git checkout --", cwd: "repo", id: id, what: over("git checkout -- <input of xargs>", 2, "a.txt, c.txt"), instead: insteadDiscardPaths},
+		{command: "find . -name '*.txt' -exec git checkout -- {} +", cwd: "repo", id: id, what: over("git checkout -- {}", 2, "a.txt, c.txt"), instead: insteadDiscardPaths},
+		{command: "find d -name '*.txt' -exec git checkout -- {} +", cwd: "repo"},
 		// An option git does not know: the worse reading counts.
 		deny("git checkout --unknown main b.txt", 1, "b.txt"),
 		pass("git checkout --unknown -q main"),
