@@ -3,135 +3,179 @@ package checks
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
-
-	"github.com/bmatcuk/doublestar/v4"
 
 	"github.com/massgen/massgen-hook/shellcmd"
 )
 
-// The git rules: force pushes and deletes of protected branches, and the
-// commands that throw away work git cannot give back. Each reads the
-// command line with shellcmd's git option tables, so abbreviations
-// (--har), bundles (-fd) and --opt=value are read as git reads them.
+// The git rules deny the git commands that lose work git cannot give
+// back, and only when there is something to lose: uncommitted changes,
+// untracked files, commits that only a branch or the reflog remembers,
+// stash entries. Each reads the command line with shellcmd's git option
+// tables, so abbreviations (--har), bundles (-fd) and --opt=value are read
+// as git reads them, and looks at the repository with read-only git calls
+// (never a shell; killed on timeout). A git that fails or hangs is a note,
+// not a silent pass; a repository, option or word that cannot be known
+// where it matters fails closed.
 
-func pushProtected(_ context.Context, d *dangerCall, c *shellcmd.Command) (string, string) {
-	g, ok := c.Git(d.cwd)
-	if !ok || g.Sub != "push" {
+// gitFor reads c as git running one of subs. A command that only shows
+// help is not one.
+func gitFor(d *dangerCall, c *shellcmd.Command, subs ...string) (shellcmd.Git, bool) {
+	g, ok := c.Git("")
+	if !ok || g.Help || !slices.Contains(subs, g.Sub) {
+		return g, false
+	}
+	return g, true
+}
+
+// unknownRepo is the denial of a command that could lose work in a
+// repository that cannot be known: -C $DIR, a cd to one, or an option of
+// git's own that git does not know.
+func unknownRepo(c *shellcmd.Command, g shellcmd.Git) (string, string) {
+	if g.Unknown {
+		return fmt.Sprintf("%s gives git an option of its own that git does not know, so what the command would do cannot be checked", quoteCmd(c)),
+			"Write git's own options as git documents them (git -C DIR, git -c NAME=VALUE)."
+	}
+	return fmt.Sprintf("%s works in a directory that cannot be known here, so what it would throw away cannot be checked", quoteCmd(c)),
+		"Use a literal directory (cd DIR first, or git -C DIR)."
+}
+
+// unknownWord is the denial of a command whose target cannot be known.
+func unknownWord(c *shellcmd.Command, w shellcmd.Word, what string) (string, string) {
+	return fmt.Sprintf("%s names %s %s, which cannot be known here, so what it would throw away cannot be checked", quoteCmd(c), what, w.Raw),
+		"Name it literally."
+}
+
+// unknownOpts lists the arguments that hold options the table does not know.
+func unknownOpts(g shellcmd.Git) string {
+	var words []string
+	for _, o := range g.Line.Opts {
+		if o.Unknown && o.At < len(g.Args) && !slices.Contains(words, g.Args[o.At].Raw) {
+			words = append(words, g.Args[o.At].Raw)
+		}
+	}
+	return strings.Join(words, " ")
+}
+
+// mode returns the last of the options modes that line gives (git keeps
+// the last one), "" if none. An abbreviation that could be several
+// (--m: --mixed or --merge) is the most destructive of them: modes are in
+// that order, least first.
+func mode(l shellcmd.Line, modes ...string) string {
+	got := ""
+	for _, o := range l.Opts {
+		best := -1
+		for i, m := range modes {
+			if o.Is(0, m) {
+				best = i
+			}
+		}
+		if best >= 0 {
+			got = modes[best]
+		}
+	}
+	return got
+}
+
+func resetHard(ctx context.Context, d *dangerCall, c *shellcmd.Command) (string, string) {
+	g, ok := gitFor(d, c, "reset")
+	if !ok {
 		return "", ""
 	}
-	p := g.Line
-	force := p.Has('f', "force") || p.Has(0, "force-with-lease") || p.Has(0, "mirror")
-	del := p.Has('d', "delete")
-	var refspecs []shellcmd.Word
-	if len(p.Operands) > 1 {
-		refspecs = p.Operands[1:]
-	}
-	if (p.Has(0, "all") || p.Has(0, "mirror")) && (force || del) {
-		return fmt.Sprintf("%s force-pushes every branch, %s included", quoteCmd(c), strings.Join(d.branches, " and ")), "Push your own branch without --force, and open a pull request."
-	}
-	if len(refspecs) == 0 {
-		if !force {
-			return "", ""
-		}
-		branch := d.branchIn(g.Dir)
-		if d.protectedBranch(branch) != "" {
-			return fmt.Sprintf("%s force-pushes the current branch %q, which is protected", quoteCmd(c), branch), "Never rewrite a protected branch's history: push a new branch and open a pull request."
-		}
-		return "", ""
-	}
-	for _, r := range refspecs {
-		if !r.Known {
-			continue
-		}
-		spec := r.Value
-		plus := strings.HasPrefix(spec, "+")
-		spec = strings.TrimPrefix(spec, "+")
-		src, dst, hasColon := strings.Cut(spec, ":")
-		if !hasColon {
-			dst = src
-		}
-		if dst == "HEAD" || dst == "" && !hasColon {
-			dst = d.branchIn(g.Dir)
-		}
-		dst = strings.TrimPrefix(dst, "refs/heads/")
-		deleting := del || (hasColon && src == "")
-		hit := d.protectedBranch(dst)
-		if hit == "" {
-			continue
-		}
-		dst = hit
-		switch {
-		case deleting:
-			return fmt.Sprintf("%s deletes the protected branch %q on the remote", quoteCmd(c), dst), "Protected branches are never deleted from here; ask the user."
-		case force || plus:
-			return fmt.Sprintf("%s force-pushes the protected branch %q, rewriting its history", quoteCmd(c), dst), "Push without --force (pull and rebase or merge first), or push a new branch and open a pull request."
+	for _, l := range g.Readings() {
+		if what, instead := d.reset(ctx, c, g, l); what != "" {
+			return what, instead
 		}
 	}
 	return "", ""
 }
 
-// branchIn is the branch checked out in dir, "" when unknown.
-func (d *dangerCall) branchIn(dir string) string {
-	if dir == "" {
-		return ""
-	}
-	return currentBranch(dir)
-}
+const insteadReset = "Commit or stash them first (git stash), or discard only the files you mean with git restore <file>."
 
-// protectedBranch returns the protected branch a push to branch reaches,
-// "" if none. A wildcard refspec (refs/heads/*) reaches every branch that
-// matches it.
-func (d *dangerousCommands) protectedBranch(branch string) string {
-	if branch == "" {
-		return ""
-	}
-	for _, b := range d.branches {
-		if ok, _ := doublestar.Match(b, branch); ok {
-			return branch
-		}
-		if strings.Contains(branch, "*") {
-			if ok, _ := doublestar.Match(branch, b); ok {
-				return b
-			}
-		}
-	}
-	return ""
-}
-
-func resetHard(ctx context.Context, d *dangerCall, c *shellcmd.Command) (string, string) {
-	g, ok := c.Git(d.cwd)
-	if !ok || g.Sub != "reset" || g.Dir == "" || !g.Line.Has(0, "hard") {
+// reset judges git reset --hard, --merge and --keep: --hard throws away
+// every uncommitted change to tracked files, --merge the staged ones, and
+// all three leave behind the commits between HEAD and a target that
+// nothing else keeps. --soft, --mixed and paths keep the work in the tree.
+func (d *dangerCall) reset(ctx context.Context, c *shellcmd.Command, g shellcmd.Git, l shellcmd.Line) (string, string) {
+	m := mode(l, "soft", "mixed", "keep", "merge", "hard")
+	if m != "hard" && m != "merge" && m != "keep" {
 		return "", ""
 	}
-	lines, err := gitStatus(ctx, g.Dir, "--untracked-files=no")
-	if err != nil {
-		d.unchecked(c, err)
+	if g.Dir == "" || g.Unknown {
+		return unknownRepo(c, g)
 	}
-	if len(lines) == 0 {
+	r := repoOf(g)
+	switch m {
+	case "hard":
+		lines, err := r.status(ctx, nil, "--untracked-files=no")
+		if d.failed(c, err) {
+			return "", ""
+		}
+		if len(lines) > 0 {
+			return fmt.Sprintf("%s would throw away uncommitted changes to %d tracked file(s) (%s)", quoteCmd(c), len(lines), statusPreview(lines)), insteadReset
+		}
+	case "merge":
+		lines, err := r.status(ctx, nil, "--untracked-files=no")
+		if d.failed(c, err) {
+			return "", ""
+		}
+		if staged := filterStatus(lines, stagedChange); len(staged) > 0 {
+			return fmt.Sprintf("%s would throw away the staged changes to %d file(s) (%s)", quoteCmd(c), len(staged), statusPreview(staged)), insteadReset
+		}
+	}
+	if len(l.Operands) == 0 {
 		return "", ""
 	}
-	return fmt.Sprintf("%s would throw away uncommitted changes to %d tracked file(s) (%s)", quoteCmd(c), len(lines), statusPreview(lines)),
-		"Commit or stash them first (git stash), or discard only the files you mean with git restore <file>."
+	target := l.Operands[0]
+	if !target.Known {
+		return unknownWord(c, target, "the commit")
+	}
+	return d.resetCommits(ctx, c, r, target.Value)
+}
+
+const insteadLostCommits = "Keep them on a branch first (git branch backup), or undo commits with git revert, which keeps history."
+
+// resetCommits denies moving the current branch to target when commits
+// only it has would be left behind.
+func (d *dangerCall) resetCommits(ctx context.Context, c *shellcmd.Command, r gitRepo, target string) (string, string) {
+	if target == "HEAD" || target == "@" {
+		return "", ""
+	}
+	head, err := r.headRef(ctx)
+	if d.failed(c, err) {
+		return "", ""
+	}
+	var gone []string
+	if head != "" {
+		gone = []string{head}
+	}
+	n, bad, err := r.lostCommits(ctx, []string{"HEAD"}, []string{target}, gone, true)
+	if d.failed(c, err) || bad || n == 0 {
+		return "", ""
+	}
+	return fmt.Sprintf("%s would leave %d commit(s) that no other branch, tag or remote has (only the reflog would remember them)", quoteCmd(c), n), insteadLostCommits
 }
 
 func gitClean(ctx context.Context, d *dangerCall, c *shellcmd.Command) (string, string) {
-	gc, ok := c.Git(d.cwd)
-	if !ok || gc.Sub != "clean" || gc.Dir == "" {
+	gc, ok := gitFor(d, c, "clean")
+	if !ok {
 		return "", ""
 	}
 	g := gc.Line
-	if !g.Has('f', "force") || g.Has('n', "dry-run") || g.Has('i', "interactive") {
+	if !g.On('f', "force") || g.On('n', "dry-run") || g.On('i', "interactive") {
 		return "", ""
+	}
+	if gc.Dir == "" || gc.Unknown {
+		return unknownRepo(c, gc)
 	}
 	extra := []string{"--untracked-files=all"}
 	ignored := g.Has('x', "") || g.Has('X', "")
 	if ignored {
 		extra = append(extra, "--ignored")
 	}
-	lines, err := gitStatus(ctx, gc.Dir, extra...)
-	if err != nil {
-		d.unchecked(c, err)
+	lines, err := repoOf(gc).status(ctx, cleanPaths(g), extra...)
+	if d.failed(c, err) {
 		return "", ""
 	}
 	var doomed []string
@@ -147,6 +191,19 @@ func gitClean(ctx context.Context, d *dangerCall, c *shellcmd.Command) (string, 
 		"Run it with -n first to see the list, and delete only what you mean (ignored files often include .env and local config)."
 }
 
+// cleanPaths are the pathspecs git clean is limited to; nil (the whole
+// tree) when one cannot be known.
+func cleanPaths(l shellcmd.Line) []string {
+	var paths []string
+	for _, w := range l.Operands {
+		if !w.Known {
+			return nil
+		}
+		paths = append(paths, w.Value)
+	}
+	return paths
+}
+
 func statusPreview(lines []string) string {
 	const show = 3
 	var names []string
@@ -160,15 +217,50 @@ func statusPreview(lines []string) string {
 	return strings.Join(names, ", ")
 }
 
+// A `git status --porcelain` line is "XY PATH": X the index's change, Y
+// the work tree's ("??" untracked, "!!" ignored; U, or AA and DD, unmerged).
+
+func unmerged(l string) bool {
+	xy := l[:min(2, len(l))]
+	return strings.Contains(xy, "U") || xy == "AA" || xy == "DD"
+}
+
+// stagedChange: the index holds content the work tree may not (a deletion
+// staged loses nothing: the file comes back from HEAD).
+func stagedChange(l string) bool {
+	return len(l) > 1 && strings.IndexByte("MTARC", l[0]) >= 0 || unmerged(l)
+}
+
+// unstagedChange: the work tree holds content the index does not (a file
+// deleted from the work tree loses nothing when it is restored).
+func unstagedChange(l string) bool {
+	return len(l) > 1 && strings.IndexByte("MT", l[1]) >= 0 || unmerged(l)
+}
+
+func filterStatus(lines []string, keep func(string) bool) []string {
+	var out []string
+	for _, l := range lines {
+		if keep(l) {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
 func noVerify(_ context.Context, d *dangerCall, c *shellcmd.Command) (string, string) {
-	gc, ok := c.Git(d.cwd)
+	gc, ok := gitFor(d, c, "commit", "push", "merge", "rebase", "am", "cherry-pick", "revert", "pull")
 	if !ok {
 		return "", ""
 	}
 	switch g := gc.Line; {
-	case gc.Sub == "commit" && g.Has('n', "no-verify"),
-		(gc.Sub == "push" || gc.Sub == "merge" || gc.Sub == "rebase" || gc.Sub == "am") && g.Has(0, "no-verify"):
+	case gc.Sub == "commit" && g.On('n', "no-verify"),
+		gc.Sub != "commit" && g.On(0, "no-verify"):
 		return fmt.Sprintf("%s skips the project's git hooks", quoteCmd(c)), "Run it without --no-verify and fix what the hooks report."
+	}
+	for _, w := range gc.Config {
+		if name, _, _ := strings.Cut(w.Value, "="); strings.EqualFold(name, "core.hooksPath") {
+			return fmt.Sprintf("%s replaces the project's git hooks (core.hooksPath)", quoteCmd(c)), "Run it without -c core.hooksPath and fix what the hooks report."
+		}
 	}
 	return "", ""
 }

@@ -16,6 +16,9 @@ import (
 // agent's own scratch files) are the agent's to remove, so only tracked
 // changes count.
 func deleteUncommitted(ctx context.Context, d *dangerCall, c *shellcmd.Command) (string, string) {
+	if c.Base() == "git" {
+		return "", "" // git rm: git-discard-changes knows -f, --cached and its pathspecs
+	}
 	for _, e := range c.Effects() {
 		w := e.Path
 		if e.Op != shellcmd.Delete || !w.Known || w.Value == "" || w.Glob {
@@ -31,10 +34,7 @@ func deleteUncommitted(ctx context.Context, d *dangerCall, c *shellcmd.Command) 
 		}
 		dir := filepath.Dir(rp.Real)
 		lines, err := gitStatus(ctx, dir, "--untracked-files=no", "--", rp.Real)
-		if err != nil {
-			if err != errNotRepo {
-				d.unchecked(c, err)
-			}
+		if d.failed(c, err) {
 			continue
 		}
 		if len(lines) > 0 {

@@ -2,6 +2,7 @@ package checks
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"path"
 	"strings"
@@ -28,6 +29,9 @@ import (
 //	      args: [destroy]         # each must match one of its arguments (globs)
 //	      reason: terraform destroy needs a human
 type dangerousCommands struct {
+	// rules is dangerRules: held here because a rule may judge a command
+	// line inside another with the whole pack (git's pager, an alias).
+	rules    []dangerRule
 	on       map[string]bool
 	branches []string
 	extra    []extraRule
@@ -48,8 +52,15 @@ var dangerRules = []dangerRule{
 	{id: "recursive-delete", about: "rm -r of /, ~, the project root, a parent of it, or a path outside the project", check: recursiveDelete},
 	{id: "delete-uncommitted", about: "rm (or rm -r, find -delete) of tracked files with uncommitted changes", check: deleteUncommitted},
 	{id: "git-push-protected", about: "git push --force or --delete (or +refspec, :refspec, --mirror) to a protected branch", check: pushProtected},
-	{id: "git-reset-hard", about: "git reset --hard with uncommitted changes", check: resetHard},
+	{id: "git-reset-hard", about: "git reset --hard/--merge with uncommitted changes, or --hard/--merge/--keep leaving commits nothing else has", check: resetHard},
 	{id: "git-clean", about: "git clean -f that would delete untracked (with -x, ignored) files", check: gitClean},
+	{id: "git-discard-changes", about: "git checkout/restore of paths with uncommitted changes, git checkout -f/switch -f with changes, git rm -f of changed files", check: discardChanges},
+	{id: "git-branch-delete", about: "git branch -D (or -f, -M), checkout -B, switch -C, update-ref -d when commits only that branch has would be lost", check: branchDelete},
+	{id: "git-stash-drop", about: "git stash drop/clear of stash entries that exist", check: stashDrop},
+	{id: "git-worktree-remove", about: "git worktree remove --force of a worktree with changes or untracked files", check: worktreeRemove},
+	{id: "git-expire-reflog", about: "git reflog expire/delete, gc --prune=DATE, prune when they would make commits unrecoverable", check: expireReflog},
+	{id: "git-filter-branch", about: "git filter-branch and git filter-repo (rewrite every commit)", check: filterBranch},
+	{id: "git-runs-command", about: "git configuration, environment and options that make git run a command line (-c core.pager=..., GIT_SSH_COMMAND, aliases with !, --upload-pack, rebase --exec): judged as commands, or denied when they cannot be read", check: gitRunsCommand},
 	{id: "pipe-to-shell", about: "curl or wget output run by a shell or interpreter", check: pipeToShell},
 	{id: "unknown-code", about: "a shell, eval or interpreter running code only known at run time (piped in, from a variable or a command's output, or a file the same command writes)", check: unknownCode},
 	{id: "chmod-777-recursive", about: "chmod -R 777 (or a+rwx)", check: chmodRecursive777},
@@ -77,7 +88,7 @@ func newDangerousCommands(options *yaml.Node) (engine.Builtin, error) {
 	if err := decodeOptions(options, &o); err != nil {
 		return nil, err
 	}
-	d := &dangerousCommands{on: map[string]bool{}, branches: []string{"main", "master"}, extra: o.Extra}
+	d := &dangerousCommands{rules: dangerRules, on: map[string]bool{}, branches: []string{"main", "master"}, extra: o.Extra}
 	known := map[string]bool{}
 	for _, r := range dangerRules {
 		known[r.id] = true
@@ -128,11 +139,29 @@ type dangerCall struct {
 	// notes says what went unchecked: a git that failed or hung must not
 	// pass a command in silence.
 	notes []string
+	// depth counts the command lines judged inside one another (a git
+	// alias or pager running commands).
+	depth int
 }
 
-// unchecked notes that rule could not look at git's state for c.
-func (d *dangerCall) unchecked(c *shellcmd.Command, err error) {
-	d.notes = append(d.notes, fmt.Sprintf("could not run git status for %s (%v); it went unchecked", quoteCmd(c), err))
+// failed reports whether a look at the repository for c failed. Outside
+// any repository git would refuse c too, so that is a quiet pass; any
+// other failure (git missing, failing or hanging) is noted, so that c does
+// not pass in silence.
+func (d *dangerCall) failed(c *shellcmd.Command, err error) bool {
+	switch {
+	case err == nil:
+		return false
+	case noRepo(err):
+		return true
+	}
+	run := "git"
+	var ge *gitErr
+	if errors.As(err, &ge) {
+		run = "git " + ge.sub
+	}
+	d.notes = append(d.notes, fmt.Sprintf("could not run %s for %s (%v); it went unchecked", run, quoteCmd(c), err))
+	return true
 }
 
 func (d *dangerousCommands) Check(ctx context.Context, call *engine.Call) (engine.Verdict, error) {
@@ -149,13 +178,22 @@ func (d *dangerousCommands) Check(ctx context.Context, call *engine.Call) (engin
 	}
 	dc := &dangerCall{dangerousCommands: d, shellCall: sc}
 	dc.script = script
-	for _, c := range script.Commands {
-		for _, r := range dangerRules {
+	if id, what, instead := dc.judge(ctx); id != "" {
+		return denyDanger(id, what, instead), nil
+	}
+	return engine.Verdict{Notes: dc.notes}, nil
+}
+
+// judge runs the pack on every command of d.script and returns the first
+// denial: the rule's id, what is wrong and what to do instead.
+func (d *dangerCall) judge(ctx context.Context) (id, what, instead string) {
+	for _, c := range d.script.Commands {
+		for _, r := range d.rules {
 			if !d.on[r.id] || r.check == nil {
 				continue
 			}
-			if what, instead := r.check(ctx, dc, c); what != "" {
-				return denyDanger(r.id, what, instead), nil
+			if what, instead := r.check(ctx, d, c); what != "" {
+				return r.id, what, instead
 			}
 		}
 		for _, e := range d.extra {
@@ -164,11 +202,11 @@ func (d *dangerousCommands) Check(ctx context.Context, call *engine.Call) (engin
 				if reason == "" {
 					reason = "the project's rules forbid this command"
 				}
-				return denyDanger(e.ID, reason, "Find another way, or ask the user to run it."), nil
+				return e.ID, reason, "Find another way, or ask the user to run it."
 			}
 		}
 	}
-	return engine.Verdict{Notes: dc.notes}, nil
+	return "", "", ""
 }
 
 func denyDanger(id, what, instead string) engine.Verdict {

@@ -17,11 +17,6 @@ import (
 const (
 	insteadDeleteSpecific = "Delete only the specific files or folders you mean, inside the project."
 	insteadDeleteInside   = "Only delete inside the project (or under /tmp); ask the user to remove anything outside it."
-	insteadPushAll        = "Push your own branch without --force, and open a pull request."
-	insteadPushCurrent    = "Never rewrite a protected branch's history: push a new branch and open a pull request."
-	insteadPushDelete     = "Protected branches are never deleted from here; ask the user."
-	insteadPushForce      = "Push without --force (pull and rebase or merge first), or push a new branch and open a pull request."
-	insteadReset          = "Commit or stash them first (git stash), or discard only the files you mean with git restore <file>."
 	insteadClean          = "Run it with -n first to see the list, and delete only what you mean (ignored files often include .env and local config)."
 	insteadPipe           = "Download the script to a file, read it, and run it only if it is what you expect (or ask the user to)."
 	insteadChmod          = "Give only the permission needed to the file that needs it (e.g. chmod u+x script.sh)."
@@ -30,6 +25,7 @@ const (
 	insteadDevice         = "Never write to disk devices from here; ask the user."
 	insteadNoVerify       = "Run it without --no-verify and fix what the hooks report."
 	insteadExtra          = "Find another way, or ask the user to run it."
+	insteadUnknownRepo    = "Use a literal directory (cd DIR first, or git -C DIR)."
 )
 
 // dangerCase is one command and the denial it should get (id "" passes).
@@ -51,8 +47,8 @@ func newDanger(t *testing.T, options string) engine.Builtin {
 	return d
 }
 
-// runDanger checks one case against d in g.
-func runDanger(t *testing.T, g *guardEnv, d engine.Builtin, tc dangerCase) {
+// runDanger checks one case against d in g and returns the verdict.
+func runDanger(t *testing.T, g *guardEnv, d engine.Builtin, tc dangerCase) engine.Verdict {
 	t.Helper()
 	cwd := g.project
 	if tc.cwd != "" {
@@ -70,7 +66,7 @@ func runDanger(t *testing.T, g *guardEnv, d engine.Builtin, tc dangerCase) {
 		if v.Decision != "" || v.Reason != "" || v.SystemMessage != "" {
 			t.Errorf("%q: got %+v, want no opinion", tc.command, v)
 		}
-		return
+		return v
 	}
 	want := fmt.Sprintf("⚠️ BLOCKED (dangerous command, rule %s): %s. %s", tc.id, tc.what, tc.instead)
 	if v.Decision != engine.Deny || v.Reason != want {
@@ -79,6 +75,7 @@ func runDanger(t *testing.T, g *guardEnv, d engine.Builtin, tc dangerCase) {
 	if wantSys := fmt.Sprintf("massgen-hook: blocked a dangerous command (%s).", tc.id); v.SystemMessage != wantSys {
 		t.Errorf("%q: system message %q, want %q", tc.command, v.SystemMessage, wantSys)
 	}
+	return v
 }
 
 func runDangerCases(t *testing.T, g *guardEnv, d engine.Builtin, cases []dangerCase) {
@@ -553,8 +550,16 @@ func TestDangerNoVerify(t *testing.T) {
 		runDanger(t, g, off, dangerCase{command: cmd})
 		runDanger(t, g, on, dangerCase{command: cmd, id: id, what: skips(cmd), instead: insteadNoVerify})
 	}
-	for _, cmd := range []string{"git commit -m x", "git push -n origin main", "git merge feature", "git log -n 3", "git -c core.hooksPath=x commit -m x"} {
+	for _, cmd := range []string{"git commit -m x", "git push -n origin main", "git merge feature", "git log -n 3",
+		"git commit --no-verify --verify -m x", "git -c core.editor=vim commit"} {
 		runDanger(t, g, on, dangerCase{command: cmd})
+	}
+	// core.hooksPath on the command line swaps the project's hooks for
+	// another folder's (or none: /dev/null), as --no-verify skips them.
+	for _, cmd := range []string{"git -c core.hooksPath=/dev/null commit -m x", "git -c core.hookspath=x push"} {
+		runDanger(t, g, off, dangerCase{command: cmd})
+		runDanger(t, g, on, dangerCase{command: cmd, id: id,
+			what: fmt.Sprintf("`%s` replaces the project's git hooks (core.hooksPath)", cmd), instead: "Run it without -c core.hooksPath and fix what the hooks report."})
 	}
 }
 
@@ -822,7 +827,8 @@ func TestDangerOptionArguments(t *testing.T) {
 }
 
 // TestDangerGitUnknownDir: git -C with a directory that cannot be known
-// claims nothing about the repository.
+// fails closed where the command could lose work there; a directory that
+// is no repository loses nothing (git refuses).
 func TestDangerGitUnknownDir(t *testing.T) {
 	g := newGuardEnv(t)
 	repo := filepath.Join(g.project, "repo")
@@ -833,8 +839,14 @@ func TestDangerGitUnknownDir(t *testing.T) {
 	writeFiles(t, repo, "untracked.txt")
 	d := newDanger(t, "")
 	runDangerCases(t, g, d, []dangerCase{
-		{command: "git -C $REPO reset --hard", cwd: "repo"},
-		{command: "git -C $REPO clean -fd", cwd: "repo"},
+		{command: "git -C $REPO reset --hard", cwd: "repo", id: "git-reset-hard",
+			what: "`git -C $REPO reset --hard` works in a directory that cannot be known here, so what it would throw away cannot be checked", instead: insteadUnknownRepo},
+		{command: "git -C $REPO clean -fd", cwd: "repo", id: "git-clean",
+			what: "`git -C $REPO clean -fd` works in a directory that cannot be known here, so what it would throw away cannot be checked", instead: insteadUnknownRepo},
+		{command: "cd $REPO && git reset --hard", id: "git-reset-hard",
+			what: "`git reset --hard` works in a directory that cannot be known here, so what it would throw away cannot be checked", instead: insteadUnknownRepo},
+		{command: "git -C $REPO reset --soft HEAD~1", cwd: "repo"},
+		{command: "git -C $REPO status", cwd: "repo"},
 		{command: "git -C /nonexistent-massgen-test reset --hard", cwd: "repo"},
 		{command: "git -C .. -C repo reset --hard", cwd: "repo", id: "git-reset-hard",
 			what: "`git -C .. -C repo reset --hard` would throw away uncommitted changes to 1 tracked file(s) (a.txt)", instead: insteadReset},

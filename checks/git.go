@@ -3,7 +3,6 @@ package checks
 import (
 	"context"
 	"errors"
-	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -17,20 +16,7 @@ import (
 // filesystem, and no hook may. Outside a repository git is not started at
 // all (errNotRepo): looking costs a few stat calls, a process much more.
 func runGit(ctx context.Context, dir string, maxStdout int, args ...string) (proc.Result, error) {
-	if nearestDotGit(dir) == "" {
-		return proc.Result{}, errNotRepo
-	}
-	res, err := proc.Run(ctx, proc.Spec{
-		Path:      "git",
-		Args:      append([]string{"-C", dir}, args...),
-		Env:       append(os.Environ(), "GIT_TERMINAL_PROMPT=0", "GIT_OPTIONAL_LOCKS=0", "GIT_PAGER=cat"),
-		MaxStdout: maxStdout,
-		MaxStderr: 4 << 10,
-	})
-	if err == nil && res.TimedOut {
-		err = fmt.Errorf("git %s did not finish in time: %w", args[0], ctx.Err())
-	}
-	return res, err
+	return gitRepo{dir: dir}.run(ctx, maxStdout, args...)
 }
 
 // gitLog is `git log --oneline -n` in dir.
@@ -47,18 +33,7 @@ func gitLog(ctx context.Context, dir string, n int) (string, error) {
 
 // gitStatus is `git status --porcelain` with extra flags in dir, as lines.
 func gitStatus(ctx context.Context, dir string, extra ...string) ([]string, error) {
-	res, err := runGit(ctx, dir, 4<<20, append([]string{"status", "--porcelain"}, extra...)...)
-	switch {
-	case err != nil:
-		return nil, err
-	case res.ExitCode != 0:
-		return nil, fmt.Errorf("git status failed: %s", strings.TrimSpace(string(res.Stderr)))
-	}
-	out := strings.TrimRight(string(res.Stdout), "\n")
-	if out == "" {
-		return nil, nil
-	}
-	return strings.Split(out, "\n"), nil
+	return gitRepo{dir: dir}.status(ctx, nil, extra...)
 }
 
 // currentBranch is the branch checked out in dir's repository, read from

@@ -2,26 +2,53 @@ package shellcmd
 
 import "strings"
 
-// Git is a git command line read as git reads it: its own options first
-// (-C DIR moves it, -c NAME=VALUE sets configuration), then the
-// subcommand and the subcommand's arguments.
+// Git is a git command line read as git 2.39 reads it: its own options
+// first (-C DIR moves it, -c NAME=VALUE sets configuration, --git-dir and
+// --work-tree choose the repository), then the subcommand, its action for
+// the subcommands that take one (stash drop, worktree remove), and the
+// arguments, read against the subcommand's option table.
 type Git struct {
-	Sub  string
-	Args []Word
-	// Dir is the repository's directory after -C, from the command's own
-	// directory; "" when it cannot be known.
+	Sub string
+	// Verb is the action of a subcommand that takes one (stash, worktree,
+	// reflog, submodule, bisect): "drop" in git stash drop; "push" for a
+	// bare `git stash` or `git stash -p`. "" for other subcommands.
+	Verb string
+	Args []Word // the words after Sub (and Verb)
+	// SubAt is the index in the command's Args of the subcommand.
+	SubAt int
+	// Dir is the directory git starts in, after -C, from the command's
+	// own directory; "" when it cannot be known (-C $X, an option of
+	// git's own that git does not know).
 	Dir string
-	// Config lists the -c NAME=VALUE and --config-env settings.
-	Config []Word
-	// Line is Args read against the subcommand's option table; Known is
-	// false for a subcommand without a table here.
+	// Repo lists git's own options that choose the repository or its
+	// work tree (--git-dir, --work-tree, --bare, --namespace) as given,
+	// and RepoEnv the variables of the command's environment that do
+	// (GIT_DIR, GIT_WORK_TREE, GIT_INDEX_FILE, ...), so that a read-only
+	// git started in Dir with them looks at the same repository.
+	Repo, RepoEnv []string
+	// Config lists the -c NAME=VALUE words; ConfigEnv the --config-env
+	// NAME=ENVVAR words (the value is the variable's).
+	Config, ConfigEnv []Word
+	// ExecPath is the directory of --exec-path=DIR, where git looks for
+	// its own programs; HasExecPath says it was given.
+	ExecPath    Word
+	HasExecPath bool
+	// Env is the command's environment (Command.Env).
+	Env []Word
+	// Unknown: an option of git's own that git 2.39 does not know. git
+	// refuses it, but another version may read it (and the words after
+	// it) in a way we cannot tell.
+	Unknown bool
+	// Help: the command only shows help (git help, -h, --help).
+	Help bool
+	// Line is Args read against the option table of the subcommand (and
+	// verb); Known is false when there is no table for them.
 	Line  Line
 	Known bool
 }
 
-// Git reads c as a git command line. ok is false when c is not git, names
-// no subcommand, or its own options cannot be read (an unknown word
-// where git's options are).
+// Git reads c as a git command line. ok is false when c is not git or
+// names no subcommand that can be known.
 func (c *Command) Git(dir string) (g Git, ok bool) {
 	if c.Base() != "git" {
 		return Git{}, false
@@ -29,106 +56,221 @@ func (c *Command) Git(dir string) (g Git, ok bool) {
 	if c.Dir != "" {
 		dir = c.Dir
 	}
+	g.Env = c.Env
 	args := c.Args
+	known := true // dir is known
 	for i := 0; i < len(args); i++ {
 		a := args[i]
-		if !a.Known {
-			return Git{}, false
+		v := a.Value // an unknown word keeps its source text: --git-dir=$G
+
+		// value reads the argument of an option that takes one, attached
+		// (--git-dir=X) or as the next word (--git-dir X).
+		value := func(name string) (Word, bool) {
+			if rest, ok := strings.CutPrefix(v, name+"="); ok {
+				return part(a, rest), true
+			}
+			if v == name && i+1 < len(args) {
+				i++
+				return args[i], true
+			}
+			return Word{}, false
 		}
-		v := a.Value
+		if w, ok := value("--config-env"); ok {
+			g.ConfigEnv = append(g.ConfigEnv, w)
+			continue
+		}
+		if w, ok := value("--git-dir"); ok {
+			g.addRepo("--git-dir", w, &known)
+			continue
+		}
+		if w, ok := value("--work-tree"); ok {
+			g.addRepo("--work-tree", w, &known)
+			continue
+		}
+		if w, ok := value("--namespace"); ok {
+			g.addRepo("--namespace", w, &known)
+			continue
+		}
+		if _, ok := value("--super-prefix"); ok {
+			continue
+		}
 		switch {
 		case v == "-C" && i+1 < len(args):
 			i++
+			if !args[i].Known {
+				known = false
+			}
 			dir = chdir(dir, args[i])
 		case v == "-c" && i+1 < len(args):
 			i++
 			g.Config = append(g.Config, args[i])
-		case v == "--git-dir" || v == "--work-tree" || v == "--namespace" || v == "--super-prefix" ||
-			v == "--config-env" || v == "--list-cmds":
-			i++
-			if v == "--config-env" && i < len(args) {
-				g.Config = append(g.Config, args[i])
-			}
-		case len(v) > 1 && v[0] == '-':
-			if rest, ok := strings.CutPrefix(v, "--config-env="); ok {
-				g.Config = append(g.Config, part(a, rest))
-			}
+		case strings.HasPrefix(v, "--exec-path="):
+			g.ExecPath, g.HasExecPath = part(a, v[len("--exec-path="):]), true
+		case v == "--exec-path" || v == "--html-path" || v == "--man-path" || v == "--info-path" ||
+			strings.HasPrefix(v, "--list-cmds="):
+			return Git{}, false // prints and exits
+		case v == "--bare":
+			g.Repo = append(g.Repo, v)
+		case gitFlags[v]:
+		case v == "-h" || v == "--help" || v == "-v" || v == "--version":
+			g.Sub, g.Help = "help", true
+			return g, true
+		case len(v) > 0 && v[0] == '-':
+			g.Unknown = true
+		case !a.Known:
+			return Git{}, false // the subcommand cannot be known
 		default:
-			g.Sub, g.Args, g.Dir = v, args[i+1:], dir
-			if t, ok := gitOptions[v]; ok {
-				g.Line, g.Known = t.Parse(g.Args), true
+			g.Sub, g.SubAt, g.Args = v, i, args[i+1:]
+			g.readEnv(&known)
+			if known && !g.Unknown {
+				g.Dir = dir
 			}
+			g.readSub()
 			return g, true
 		}
 	}
 	return Git{}, false
 }
 
-// gitOptions are the option tables of git's subcommands (git 2.39: from
-// `git SUB -h` and `git SUB --git-completion-helper-all`). git's
-// parse-options takes any unique prefix of a long option and options
-// after operands; "--" ends them.
-var gitOptions = map[string]*OptionTable{
-	"push": {Abbrev: true, Permute: true, Short: "vqdnfuo:46",
-		Long: "verbose quiet repo= all mirror delete tags dry-run porcelain force " +
-			"force-with-lease[=] force-if-includes recurse-submodules= thin receive-pack= exec= " +
-			"set-upstream progress prune no-verify follow-tags signed[=] atomic push-option= " +
-			"ipv4 ipv6 verify no-verbose no-quiet no-repo no-all no-mirror no-delete no-tags " +
-			"no-dry-run no-porcelain no-force no-force-with-lease no-force-if-includes " +
-			"no-recurse-submodules no-thin no-receive-pack no-exec no-set-upstream no-progress " +
-			"no-prune no-follow-tags no-signed no-atomic no-push-option no-ipv4 no-ipv6"},
-	"reset": {Abbrev: true, Permute: true, Short: "qpN",
-		Long: "quiet no-refresh mixed soft hard merge keep recurse-submodules[=] patch " +
-			"intent-to-add pathspec-from-file= pathspec-file-nul refresh no-quiet no-mixed " +
-			"no-soft no-hard no-merge no-keep no-recurse-submodules no-patch no-intent-to-add " +
-			"no-pathspec-from-file no-pathspec-file-nul"},
-	"clean": {Abbrev: true, Permute: true, Short: "qnfide:xX",
-		Long: "quiet dry-run force interactive exclude= no-quiet no-dry-run no-force " +
-			"no-interactive"},
-	"commit": {Abbrev: true, Permute: true, Short: "qvF:m:c:C:st:eS::aiponzu::",
-		Long: "quiet verbose file= author= date= message= reedit-message= reuse-message= fixup= " +
-			"squash= reset-author trailer= signoff template= edit cleanup= status gpg-sign[=] " +
-			"all include interactive patch only no-verify dry-run short branch ahead-behind " +
-			"porcelain long null amend no-post-rewrite untracked-files[=] pathspec-from-file= " +
-			"pathspec-file-nul allow-empty allow-empty-message verify post-rewrite no-quiet " +
-			"no-verbose no-file no-author no-date no-message no-reedit-message no-reuse-message " +
-			"no-fixup no-squash no-reset-author no-signoff no-template no-edit no-cleanup " +
-			"no-status no-gpg-sign no-all no-include no-interactive no-patch no-only no-dry-run " +
-			"no-short no-branch no-ahead-behind no-porcelain no-long no-null no-amend " +
-			"no-untracked-files no-pathspec-from-file no-pathspec-file-nul no-allow-empty " +
-			"no-allow-empty-message"},
-	"merge": {Abbrev: true, Permute: true, Short: "nes:X:m:F:vqS::",
-		Long: "stat summary= log[=] squash commit edit cleanup= ff ff-only rerere-autoupdate " +
-			"verify-signatures strategy= strategy-option= message= file= into-name= verbose " +
-			"quiet abort quit continue allow-unrelated-histories progress gpg-sign[=] autostash " +
-			"overwrite-ignore signoff no-verify verify no-stat no-summary no-log no-squash " +
-			"no-commit no-edit no-cleanup no-ff no-rerere-autoupdate no-verify-signatures " +
-			"no-strategy no-strategy-option no-message no-into-name no-verbose no-quiet no-abort " +
-			"no-quit no-continue no-allow-unrelated-histories no-progress no-gpg-sign " +
-			"no-autostash no-overwrite-ignore no-signoff"},
-	"rebase": {Abbrev: true, Permute: true, Short: "qvnC:fmiS::x:r::s:X:",
-		Long: "onto= keep-base no-verify quiet verbose no-stat signoff " +
-			"committer-date-is-author-date reset-author-date ignore-date ignore-whitespace " +
-			"whitespace= force-rebase no-ff continue skip abort quit edit-todo " +
-			"show-current-patch apply merge interactive preserve-merges rerere-autoupdate empty= " +
-			"keep-empty autosquash update-refs gpg-sign[=] autostash exec= allow-empty-message " +
-			"rebase-merges[=] fork-point strategy= strategy-option= root reschedule-failed-exec " +
-			"reapply-cherry-picks verify stat ff no-onto no-keep-base no-quiet no-verbose " +
-			"no-signoff no-committer-date-is-author-date no-reset-author-date no-ignore-date " +
-			"no-ignore-whitespace no-whitespace no-force-rebase no-preserve-merges " +
-			"no-rerere-autoupdate no-keep-empty no-autosquash no-update-refs no-gpg-sign " +
-			"no-autostash no-exec no-allow-empty-message no-rebase-merges no-fork-point " +
-			"no-strategy no-strategy-option no-root no-reschedule-failed-exec " +
-			"no-reapply-cherry-picks"},
-	"am": {Abbrev: true, Permute: true, Short: "i3qsukmcC:p:rS::",
-		Long: "interactive binary 3way quiet signoff utf8 keep keep-non-patch message-id keep-cr " +
-			"no-keep-cr scissors quoted-cr= whitespace= ignore-space-change ignore-whitespace " +
-			"directory= exclude= include= patch-format= reject resolvemsg= continue resolved " +
-			"skip abort quit show-current-patch[=] allow-empty committer-date-is-author-date " +
-			"ignore-date rerere-autoupdate gpg-sign[=] empty= rebasing no-interactive no-binary " +
-			"no-3way no-quiet no-signoff no-utf8 no-keep no-keep-non-patch no-message-id " +
-			"no-scissors no-whitespace no-ignore-space-change no-ignore-whitespace no-directory " +
-			"no-exclude no-include no-patch-format no-reject no-resolvemsg " +
-			"no-committer-date-is-author-date no-ignore-date no-rerere-autoupdate no-gpg-sign " +
-			"no-rebasing"},
+// gitFlags are git's own options that take no argument and do not change
+// which repository it works on.
+var gitFlags = map[string]bool{
+	"-p": true, "--paginate": true, "-P": true, "--no-pager": true, "--no-replace-objects": true,
+	"--literal-pathspecs": true, "--no-literal-pathspecs": true, "--glob-pathspecs": true,
+	"--noglob-pathspecs": true, "--icase-pathspecs": true, "--no-optional-locks": true,
+}
+
+// addRepo notes a repository option; an unknown value leaves the
+// repository unknown.
+func (g *Git) addRepo(name string, w Word, known *bool) {
+	if !w.Known {
+		*known = false
+		return
+	}
+	g.Repo = append(g.Repo, name+"="+w.Value)
+}
+
+// repoVars are the environment variables that choose the repository, its
+// work tree or its index.
+var repoVars = map[string]bool{
+	"GIT_DIR": true, "GIT_WORK_TREE": true, "GIT_INDEX_FILE": true, "GIT_NAMESPACE": true,
+	"GIT_COMMON_DIR": true, "GIT_OBJECT_DIRECTORY": true, "GIT_ALTERNATE_OBJECT_DIRECTORIES": true,
+	"GIT_CEILING_DIRECTORIES": true, "GIT_DISCOVERY_ACROSS_FILESYSTEM": true,
+}
+
+// readEnv takes the repository variables from the command's environment.
+func (g *Git) readEnv(known *bool) {
+	for _, e := range g.Env {
+		name, _, _ := strings.Cut(e.Value, "=")
+		if !repoVars[name] {
+			continue
+		}
+		if !e.Known {
+			*known = false
+			continue
+		}
+		g.RepoEnv = append(g.RepoEnv, e.Value)
+	}
+}
+
+// Lookup returns the value of the environment variable name in the
+// command's environment: set says it is assigned there.
+func (g Git) Lookup(name string) (value Word, set bool) {
+	for _, e := range g.Env {
+		if n, v, ok := strings.Cut(e.Value, "="); ok && n == name {
+			value, set = part(e, v), true
+		}
+	}
+	return value, set
+}
+
+// gitVerbs lists, for the subcommands that take an action, the actions.
+// A stash without one (git stash, git stash -p) is a push.
+var gitVerbs = map[string]string{
+	"stash":     "list show drop pop apply branch push save clear create store",
+	"worktree":  "add list lock move prune remove repair unlock",
+	"reflog":    "show expire delete exists",
+	"submodule": "add status init deinit update set-branch set-url summary foreach sync absorbgitdirs",
+	"bisect":    "help start bad good new old terms skip next reset visualize view replay log run",
+}
+
+// readSub finds the verb and reads the arguments against their table.
+func (g *Git) readSub() {
+	key := g.Sub
+	if verbs, ok := gitVerbs[g.Sub]; ok {
+		args := g.Args
+		if g.Sub == "submodule" {
+			// git submodule [--quiet] [--cached] VERB ...
+			for len(args) > 0 && args[0].Known && (args[0].Value == "--quiet" || args[0].Value == "-q" || args[0].Value == "--cached") {
+				args = args[1:]
+			}
+		}
+		switch {
+		case len(args) > 0 && args[0].Known && hasField(verbs, args[0].Value):
+			g.Verb, g.Args = args[0].Value, args[1:]
+		case g.Sub == "stash" && (len(args) == 0 || args[0].IsFlag()):
+			g.Verb = "push"
+		case g.Sub == "reflog" && (len(args) == 0 || args[0].IsFlag()):
+			g.Verb = "show"
+		}
+		key = g.Sub + " " + g.Verb
+	}
+	if g.Sub == "help" {
+		g.Help = true
+		return
+	}
+	t, ok := gitOptions[key]
+	if !ok {
+		return
+	}
+	g.Line, g.Known = t.Parse(g.Args), true
+	for _, o := range g.Line.Opts {
+		// parse-options answers -h and --help itself, unless the command
+		// has an option of that name (grep -h).
+		if o.Unknown && (o.Short == 'h' || o.Long == "help" || o.Long == "help-all") {
+			g.Help = true
+		}
+	}
+}
+
+func hasField(fields, s string) bool {
+	for _, f := range strings.Fields(fields) {
+		if f == s {
+			return true
+		}
+	}
+	return false
+}
+
+// Readings returns the ways git may read the arguments: the table's, and,
+// when an option is not in the table, also the one where each such
+// option takes the word after it as its argument, so that a rule can
+// judge the worst of them (git checkout --unknown main file.txt may check
+// out file.txt from main, or main and file.txt from the index).
+func (g Git) Readings() []Line {
+	if !g.Known || !g.Line.Unknown() {
+		return []Line{g.Line}
+	}
+	drop := map[int]bool{}
+	opts := g.Line.Opts
+	for k, o := range opts {
+		lastInWord := k+1 == len(opts) || opts[k+1].At != o.At
+		if o.Unknown && !o.HasVal && lastInWord && o.At+1 < len(g.Args) {
+			drop[o.At+1] = true
+		}
+	}
+	if len(drop) == 0 {
+		return []Line{g.Line}
+	}
+	var rest []Word
+	for i, a := range g.Args {
+		if !drop[i] {
+			rest = append(rest, a)
+		}
+	}
+	key := g.Sub
+	if g.Verb != "" {
+		key += " " + g.Verb
+	}
+	return []Line{g.Line, gitOptions[key].Parse(rest)}
 }

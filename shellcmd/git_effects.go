@@ -10,17 +10,6 @@ var gitNameOnly = map[string]bool{
 	"config": true, "rev-parse": true, "describe": true,
 }
 
-// gitRmOptions and gitMvOptions: git 2.39's tables for the subcommands
-// that delete and move files of the work tree.
-var (
-	gitRmOptions = &OptionTable{Short: "nqrf", Abbrev: true, Permute: true,
-		Long: "dry-run quiet cached force ignore-unmatch sparse pathspec-from-file= pathspec-file-nul " +
-			"no-dry-run no-quiet no-cached no-force no-ignore-unmatch no-sparse no-pathspec-from-file " +
-			"no-pathspec-file-nul"}
-	gitMvOptions = &OptionTable{Short: "vnfk", Abbrev: true, Permute: true,
-		Long: "verbose dry-run force sparse no-verbose no-dry-run no-force no-sparse"}
-)
-
 // gitEffects: git rm deletes its paths from the work tree (unless
 // --cached), git mv moves them, git checkout and restore overwrite the
 // paths they name. The other subcommands that only take names are in
@@ -34,13 +23,13 @@ func gitEffects(c *Command) []Effect {
 	}
 	switch g.Sub {
 	case "rm":
-		l := gitRmOptions.Parse(g.Args)
+		l := g.Line
 		if l.Has(0, "cached") || l.Has('n', "dry-run") {
 			return nil
 		}
 		return all(Delete, l.Has('r', ""), l.Operands)
 	case "mv":
-		l := gitMvOptions.Parse(g.Args)
+		l := g.Line
 		if len(l.Operands) < 2 {
 			return nil
 		}

@@ -106,6 +106,8 @@ type Opt struct {
 	// looks like an option but is not known: the command may read it in a
 	// way we cannot tell.
 	Unknown bool
+	// At is the index, in the words parsed, of the word the option is in.
+	At int
 }
 
 // Is reports whether o is the short option s or the long option l (0 and
@@ -136,6 +138,10 @@ type Line struct {
 	// a table without Permute, where the operands (or a command to run)
 	// begin.
 	Rest int
+	// DashAt is, for a table with Permute, how many operands came before
+	// a "--" (git checkout REV -- PATH reads them differently); -1 when
+	// there was none.
+	DashAt int
 }
 
 // Has reports whether any option is s or l.
@@ -146,6 +152,27 @@ func (l Line) Has(s byte, long string) bool {
 		}
 	}
 	return false
+}
+
+// On reports whether the option s or long is in effect: given, and not
+// turned off by its "no-" form (or, for a "no-" option, the form without
+// it) later on the line, as git reads --force --no-force. A prefix that
+// could be the opposite or something else does not turn it off.
+func (l Line) On(s byte, long string) bool {
+	off := "no-" + long
+	if rest, ok := strings.CutPrefix(long, "no-"); ok {
+		off = rest // --no-verify is turned off by --verify
+	}
+	on := false
+	for _, o := range l.Opts {
+		switch {
+		case o.Is(s, long):
+			on = true
+		case long != "" && o.Long == off && len(o.Also) == 0:
+			on = false
+		}
+	}
+	return on
 }
 
 // Vals returns the arguments of the options s or l, in order.
@@ -173,7 +200,7 @@ func (l Line) Unknown() bool {
 // options; a lone "-" is an operand (stdin).
 func (o *OptionTable) Parse(args []Word) Line {
 	o.compile()
-	var l Line
+	l := Line{DashAt: -1}
 	i := 0
 	for i < len(args) {
 		a := args[i]
@@ -189,17 +216,20 @@ func (o *OptionTable) Parse(args []Word) Line {
 		i++
 		switch {
 		case !a.Known:
-			l.Opts = append(l.Opts, Opt{Unknown: true})
+			l.Opts = append(l.Opts, Opt{Unknown: true, At: i - 1})
 		case v == "--":
 			if o.Permute {
+				l.DashAt = len(l.Operands)
 				l.Operands = append(l.Operands, args[i:]...)
 				i = len(args)
 			}
 			l.Rest = i
 			return l
 		case v[1] == '-':
+			at := i - 1
 			var opt Opt
 			opt, i = o.longOpt(a, args, i)
+			opt.At = at
 			l.Opts = append(l.Opts, opt)
 		default:
 			i = o.shortOpts(a, args, i, &l)
@@ -246,9 +276,10 @@ func (o *OptionTable) longOpt(a Word, args []Word, i int) (Opt, int) {
 // after it) into l and returns the index of the next word.
 func (o *OptionTable) shortOpts(a Word, args []Word, i int, l *Line) int {
 	v := a.Value
+	at := i - 1
 	for j := 1; j < len(v); j++ {
 		c := v[j]
-		opt := Opt{Short: c}
+		opt := Opt{Short: c, At: at}
 		switch ar := o.short[c]; {
 		case strings.IndexByte(o.Digits, c) >= 0:
 			k := j + 1

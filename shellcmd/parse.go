@@ -83,8 +83,14 @@ type Command struct {
 	// `bash -c` in a stage keeps that stage.
 	Pipeline      int
 	Stage, Stages int
-	Background    bool   // it runs asynchronously: in a statement ending in &, or a coprocess
-	Func          string // name of the function whose body contains it ("" at top level)
+	// Env lists the NAME=VALUE words the command line puts in its
+	// environment, in order: assignments before it or before a wrapper
+	// (FOO=1 cmd, FOO=1 sudo cmd) and the NAME=VALUE operands of env and
+	// sudo. Variables exported by earlier commands are not included.
+	// Several commands may share one slice: do not modify it.
+	Env        []Word
+	Background bool   // it runs asynchronously: in a statement ending in &, or a coprocess
+	Func       string // name of the function whose body contains it ("" at top level)
 	// Stdin is what it reads on standard input when the command line
 	// gives it text: a heredoc, a here-string, an earlier pipeline stage,
 	// a < FILE. nil: the shell's own stdin.

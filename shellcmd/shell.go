@@ -311,7 +311,8 @@ func (w *walker) unwrapEnv(args []Word, c ctx, dir string) wrapped {
 			i++ // same as -i
 		}
 		if !splitting {
-			u.rest = args[skipAssigns(args, i):]
+			end := skipAssigns(args, i)
+			u.env, u.rest = args[i:end], args[end:]
 			return u
 		}
 		args = append(split, args[i:]...)

@@ -11,6 +11,7 @@ import (
 // wrapped is what a wrapper command runs.
 type wrapped struct {
 	rest   []Word // the command line it runs; empty when it runs none
+	env    []Word // the NAME=VALUE words it puts in that command's environment
 	dir    Word   // the directory it changes to first, if hasDir
 	hasDir bool
 }
@@ -100,6 +101,9 @@ loop:
 		}
 		if u.hasDir {
 			cmdDir = chdir(cmdDir, u.dir)
+		}
+		if len(u.env) > 0 {
+			c.env = appendClip(c.env, u.env...)
 		}
 		if base != "builtin" && base != "command" {
 			ownShell = false
@@ -200,7 +204,8 @@ func unwrapSudo(args []Word) wrapped {
 			u.dir, u.hasDir = o.Val, true
 		}
 	}
-	u.rest = args[skipAssigns(args, l.Rest):]
+	end := skipAssigns(args, l.Rest)
+	u.env, u.rest = args[l.Rest:end], args[end:]
 	return u
 }
 

@@ -52,6 +52,7 @@ type ctx struct {
 	pipe   int // pipeline id, -1 while the statement has none
 	stage  int
 	stages int
+	env    []Word // NAME=VALUE put in the environment; shared, so only ever extended by copy
 }
 
 // with returns c with one more wrapper.
@@ -66,6 +67,7 @@ func (c ctx) with(wrapper string) ctx {
 func (c ctx) sub(tag string, out *stream) ctx {
 	c = c.with(tag)
 	c.redirs = nil
+	c.env = nil
 	c.out = out
 	c.pipe, c.stage, c.stages = -1, 0, 0
 	return c
@@ -107,7 +109,7 @@ func (w *walker) emitCode(name Word, args []Word, redirs []Redirect, wrappers []
 	cmd := &Command{
 		Name: name, Args: args, Redirects: redirs, Wrappers: wrappers, Dir: dir,
 		Pipeline: c.pipe, Stage: c.stage, Stages: c.stages, Background: c.bg, Func: c.fn,
-		Stdin: c.stdin, Code: code,
+		Stdin: c.stdin, Code: code, Env: c.env,
 	}
 	w.script.Commands = append(w.script.Commands, cmd)
 	if c.out != nil {
@@ -181,8 +183,12 @@ func (w *walker) callExpr(ce *syntax.CallExpr, redirs []*syntax.Redirect, c ctx,
 		set bool
 	}
 	var prefix map[string]prev
+	var env []Word
 	for _, a := range ce.Assigns {
-		w.assign(a, c, dir)
+		v := w.assign(a, c, dir)
+		if a != nil && a.Name != nil && a.Index == nil && a.Array == nil && !a.Append {
+			env = append(env, Word{Raw: c.text(a), Value: a.Name.Value + "=" + v.Value, Known: v.Known})
+		}
 		if a.Name != nil {
 			if prefix == nil {
 				prefix = map[string]prev{}
@@ -218,6 +224,9 @@ func (w *walker) callExpr(ce *syntax.CallExpr, redirs []*syntax.Redirect, c ctx,
 			w.emit(Word{}, nil, c.redirs.plus(io.redirs), c.wrappers, c, dir)
 		}
 		return dir
+	}
+	if len(env) > 0 {
+		c.env = appendClip(c.env, env...)
 	}
 	return w.run(words, c.redirs.plus(io.redirs), c, dir)
 }
