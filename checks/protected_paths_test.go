@@ -722,3 +722,17 @@ func TestLocksOut(t *testing.T) {
 		}
 	}
 }
+
+// TestProtectedGitCheckoutDot: git checkout -- . restores the tracked
+// files under the project; it does not take the folder that holds the
+// guards' wiring away, and is not denied for it. A protected file named
+// directly still is.
+func TestProtectedGitCheckoutDot(t *testing.T) {
+	g := newGuardEnv(t)
+	writeFiles(t, g.project, ".claude/massgen-hook.yaml", ".env", "a.txt")
+	p := newProtected(t, "")
+	checkVerdict(t, p, g.makeCall(t, callSpec{tool: "Bash", input: bashInput("git checkout -- .")}), "")
+	checkVerdict(t, p, g.makeCall(t, callSpec{tool: "Bash", input: bashInput("git restore -- a.txt")}), "")
+	checkVerdict(t, p, g.makeCall(t, callSpec{tool: "Bash", input: bashInput("git checkout HEAD -- .env")}),
+		protectedDenial(true, ".env", "**/.env"))
+}

@@ -36,7 +36,10 @@ func gitEffects(c *Command) []Effect {
 		srcs, dest := l.Operands[:len(l.Operands)-1], l.Operands[len(l.Operands)-1:]
 		return append(append(all(Move, true, srcs), all(Write, true, dest)...), all(Read, true, srcs)...)
 	case "checkout", "restore":
-		return all(Write, true, gitPathspecs(g))
+		// Each named file gets its committed content back: a write of that
+		// file, not of everything under a folder it names (git restores only
+		// tracked files, and the git rules judge what that loses).
+		return all(Write, false, gitPathspecs(g))
 	}
 	if gitNameOnly[g.Sub] {
 		return nil
