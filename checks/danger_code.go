@@ -24,6 +24,9 @@ func unknownCode(_ context.Context, _ *dangerCall, c *shellcmd.Command) (string,
 	}
 	lang := "shell"
 	instead := "Run the commands directly, written out in the command line; or save the script to a file, read it, and run the file."
+	if code.From == "input" {
+		instead = "Pass the input to the code as arguments instead (xargs -I{} sh -c 'do \"$1\"' _ {}), so it stays data."
+	}
 	if code.Lang != "sh" {
 		lang = code.Lang
 		instead = "Give the program in full on the command line (-c, -e) or in a quoted heredoc, or run a script file."
@@ -77,6 +80,8 @@ func codeSource(c *shellcmd.Command, code *shellcmd.Code) string {
 		return "a " + code.From + " with substitutions in it"
 	case "parallel input":
 		return "command lines parallel reads from its input"
+	case "input":
+		return "code built from the input of xargs or parallel, " + raw
 	}
 	return code.From + " " + raw
 }

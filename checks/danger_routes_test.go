@@ -21,6 +21,10 @@ func TestDangerHiddenRoutes(t *testing.T) {
 	unknownPath := func(cmd, w string) string {
 		return fmt.Sprintf("`%s` deletes %s, a path that is only known at run time", cmd, w)
 	}
+	spliced := func(code string) string {
+		return fmt.Sprintf("`bash -c '%s'` runs shell code that is only known at run time (code built from the input of xargs or parallel, '%s')", code, code)
+	}
+	const insteadSpliced = "Pass the input to the code as arguments instead (xargs -I{} sh -c 'do \"$1\"' _ {}), so it stays data."
 	runDangerCases(t, g, d, []dangerCase{
 		// find: -delete and {} are the starting points.
 		{command: "find . -delete", id: rd, what: itself("find . -delete"), instead: insteadDeleteSpecific},
@@ -40,11 +44,13 @@ func TestDangerHiddenRoutes(t *testing.T) {
 		{command: `find build -exec rm -rf {} +`},
 		// xargs: known input is listed, unknown input is an unknown path.
 		{command: "echo / | xargs rm -rf", id: rd, what: fs("rm -rf /"), instead: insteadDeleteSpecific},
-		{command: "echo / | xargs -I{} bash -c 'rm -rf {}'", id: rd, what: fs("rm -rf /"), instead: insteadDeleteSpecific},
+		{command: "echo / | xargs -I{} bash -c 'rm -rf {}'", id: uc, what: spliced("rm -rf {}"), instead: insteadSpliced},
+		{command: "echo ok | xargs bash -c", id: uc, what: "`bash -c ok` runs shell code that is only known at run time (code built from the input of xargs or parallel, ok)", instead: insteadSpliced},
+		{command: `echo / | xargs -I{} sh -c 'rm -rf "$1"' _ {}`, id: rd, what: "`rm -rf \"$1\"` deletes \"$1\", a path that is only known at run time", instead: insteadUnknownPath},
+		{command: `echo build | xargs -I{} sh -c 'wc -l "$1"' _ {}`},
 		{command: "find . -print0 | xargs -0 rm -rf", id: rd, what: unknownPath("rm -rf <input of xargs>", "<input of xargs>"), instead: insteadUnknownPath},
 		{command: "xargs -a paths.txt rm -rf", id: rd, what: unknownPath("rm -rf <input of xargs>", "<input of xargs>"), instead: insteadUnknownPath},
-		{command: "ls | xargs -I{} bash -c 'rm -rf {}'", id: uc,
-			what: "`bash -c 'rm -rf {}'` runs shell code that is only known at run time (its -c string, 'rm -rf {}')", instead: insteadShellCode},
+		{command: "ls | xargs -I{} bash -c 'rm -rf {}'", id: uc, what: spliced("rm -rf {}"), instead: insteadSpliced},
 		{command: "ls | xargs rm -f"},
 		{command: "echo build | xargs rm -rf"},
 		{command: "git ls-files | xargs wc -l | sort -n | head"},
@@ -56,7 +62,11 @@ func TestDangerHiddenRoutes(t *testing.T) {
 		{command: "parallel --jobs=2 --eta --results out rm -rf {} ::: build /", id: rd, what: fs("rm -rf /"), instead: insteadDeleteSpecific},
 		{command: "ls | parallel rm -rf", id: rd, what: unknownPath(`rm -rf "${PARALLEL_INPUT}"`, `"${PARALLEL_INPUT}"`), instead: insteadUnknownPath},
 		{command: "parallel rm -rf {} ::: build dist"},
-		{command: "parallel bash -c 'rm -rf {}' ::: /"}, // runs `bash -c rm -rf /`: rm with no operand
+		// GNU parallel runs `bash -c rm -rf /` (rm with no operand); a
+		// parallel that passes words as they are runs `bash -c 'rm -rf /'`.
+		// Both readings are judged, so the input put into code is refused.
+		{command: "parallel bash -c 'rm -rf {}' ::: /", id: uc,
+			what: "`bash -c 'rm -rf {}'` runs shell code that is only known at run time (code built from the input of xargs or parallel, 'rm -rf {}')", instead: insteadSpliced},
 		// Shells fed code.
 		{command: "sh <<'E'\nrm -rf /\nE", id: rd, what: fs("rm -rf /"), instead: insteadDeleteSpecific},
 		{command: `bash <<< "rm -rf /"`, id: rd, what: fs("rm -rf /"), instead: insteadDeleteSpecific},

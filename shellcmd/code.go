@@ -152,7 +152,13 @@ func (w *walker) interpreterProgram(lang string, args []Word, c ctx, dir string)
 		if len(codeOpts) == 1 {
 			text = codeOpts[0].Val
 		}
-		return &Code{Lang: lang, From: "-" + string(optLetter(codeOpts[0])), Text: text}
+		code := &Code{Lang: lang, From: "-" + string(optLetter(codeOpts[0])), Text: text}
+		for _, o := range codeOpts {
+			if o.Val.spliced {
+				return splicedCode(code)
+			}
+		}
+		return code
 	}
 	if l.Rest < len(args) {
 		op := args[l.Rest]

@@ -314,5 +314,5 @@ func (o *OptionTable) shortOpts(a Word, args []Word, i int, l *Line) int {
 // part returns the word for s, a piece of a's value (an attached option
 // argument).
 func part(a Word, s string) Word {
-	return Word{Raw: a.Raw, Value: s, Known: a.Known, Glob: a.Glob, Inner: a.Inner}
+	return Word{Raw: a.Raw, Value: s, Known: a.Known, Glob: a.Glob, Inner: a.Inner, spliced: a.spliced}
 }

@@ -34,14 +34,22 @@ func TestParseRoutes(t *testing.T) {
 		// xargs: the input items.
 		{"xargs known input", `printf 'a\nb c\n' | xargs -n1 rm -rf`, nil,
 			[]string{`printf "a\\nb c\\n" @/w [0/2]`, `xargs: rm -rf a b c @/w [1/2]`}},
+		// Input put into a shell's code is code only known at run time,
+		// whatever the input is; passed as arguments, it stays data.
 		{"xargs -I known", `echo / | xargs -I{} bash -c 'rm -rf {}'`, nil,
-			[]string{`echo / @/w [0/2]`, `xargs,bash -c: rm -rf / @/w [1/2]`}},
+			[]string{`echo / @/w [0/2]`, `xargs: bash -c "rm -rf /" @/w [1/2] code=sh:input:"rm -rf /"?`}},
 		{"xargs -I unknown", `ls | xargs -I{} bash -c 'rm -rf {}'`, nil,
-			[]string{`ls @/w [0/2]`, `xargs: bash -c "rm -rf <input of xargs>"? @/w [1/2] code=sh:-c:"rm -rf <input of xargs>"?`}},
+			[]string{`ls @/w [0/2]`, `xargs: bash -c "rm -rf <input of xargs>"? @/w [1/2] code=sh:input:"rm -rf <input of xargs>"?`}},
+		{"xargs input as code", `echo 'rm -rf /' | xargs bash -c`, nil,
+			[]string{`echo "rm -rf /" @/w [0/2]`, `xargs: bash -c rm -rf / @/w [1/2] code=sh:input:rm?`}},
+		{"xargs input as arguments", `echo / | xargs -I{} sh -c 'rm -rf "$1"' _ {}`, nil,
+			[]string{`echo / @/w [0/2]`, `xargs,sh -c: rm -rf "$1"? @/w [1/2]`}},
 		{"xargs -0 -a", `find . -print0 | xargs -0 rm -rf; xargs -a list rm`, nil,
 			[]string{`find . -print0 @/w [0/2]`, `xargs: rm -rf "<input of xargs>"? @/w [1/2]`, `xargs: rm "<input of xargs>"? @/w`}},
 
 		// GNU parallel.
+		{"parallel word by word", `parallel bash -c 'git reset --hard' ::: ok`, nil,
+			[]string{`parallel,bash -c: git @/w`, `parallel,bash -c: git reset --hard @/w`}},
 		{"parallel :::", `parallel rm -rf ::: / build`, nil,
 			[]string{`parallel: rm -rf / @/w`, `parallel: rm -rf build @/w`}},
 		{"parallel {} {.} {/}", `parallel -j2 --eta mv {} {.}.{/} ::: d/a.txt`, nil,
@@ -49,7 +57,7 @@ func TestParseRoutes(t *testing.T) {
 		{"parallel command lines", `parallel ::: 'rm -rf /' 'echo ok'`, nil,
 			[]string{`parallel: rm -rf / @/w`, `parallel: echo ok @/w`}},
 		{"parallel joins words", `parallel bash -c 'rm -rf {}' ::: /`, nil,
-			[]string{`parallel,bash -c: rm @/w`}},
+			[]string{`parallel,bash -c: rm @/w`, `parallel: bash -c "rm -rf /" @/w code=sh:input:"rm -rf /"?`}},
 		{"parallel -q keeps words", `parallel -q bash -c 'rm -rf {}' ::: /`, nil,
 			[]string{`parallel,bash -c: rm -rf / @/w`}},
 		{"parallel stdin", `echo / | parallel rm -rf`, nil,

@@ -83,6 +83,9 @@ func shellScript(base string, args []Word) (Word, bool) {
 // that the shell's redirections are still seen), lists the shell itself.
 func (w *walker) shell(base string, args []Word, redirs []Redirect, c ctx, wrappers []string, dir string) (bool, *Code) {
 	code := w.shellCode(base, args, c, dir)
+	if code != nil && code.Text.spliced {
+		return false, splicedCode(code)
+	}
 	if code == nil || !code.Text.Known {
 		return false, code
 	}
@@ -107,6 +110,16 @@ func (w *walker) shell(base string, args []Word, redirs []Redirect, c ctx, wrapp
 	w.inner(tag, code.Text.Value, lang, ic, dir)
 	w.vars = saved
 	return len(w.script.Commands) > n || w.err != nil, nil
+}
+
+// splicedCode is code built from the input of xargs or parallel: data
+// run as code, judged as code only known at run time whatever the data
+// is, since the same line runs whatever the input holds.
+func splicedCode(code *Code) *Code {
+	out := *code
+	out.From = "input"
+	out.Text.Known = false
+	return &out
 }
 
 // shellCode finds the code a shell runs (see shell), or nil.

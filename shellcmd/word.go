@@ -30,6 +30,9 @@ type Word struct {
 	// proc is the output of the process substitution the word is, when
 	// it is one: the text a shell or source reads from it.
 	proc *stream
+	// spliced marks a word that holds input of xargs or parallel: data a
+	// shell must not take as code, whatever the data is.
+	spliced bool
 	// Inner lists the commands run by substitutions inside this word
 	// ($(...), `...`, <(...), >(...)). They are in Script.Commands too.
 	Inner []*Command

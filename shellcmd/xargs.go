@@ -79,7 +79,12 @@ func (w *walker) xargs(args []Word, redirs []Redirect, c ctx, wrappers []string,
 	ec.wrappers = wrappers
 	ec.stdin = nil
 	if !replace {
-		w.run(append(append([]Word(nil), cmd...), items...), redirs, ec, dir)
+		words := append([]Word(nil), cmd...)
+		for _, it := range items {
+			it.spliced = true
+			words = append(words, it)
+		}
+		w.run(words, redirs, ec, dir)
 		return
 	}
 	for _, it := range items {
@@ -154,6 +159,7 @@ func substitute(a Word, tok string, val Word) Word {
 		return a
 	}
 	out := a
+	out.spliced = true
 	out.Value = strings.ReplaceAll(a.Value, tok, val.Value)
 	out.Known = a.Known && val.Known
 	out.Glob = a.Glob || val.Glob
@@ -313,33 +319,8 @@ func (w *walker) parallel(args []Word, redirs []Redirect, c ctx, wrappers []stri
 			if i > 0 {
 				b.WriteByte(' ')
 			}
-			v := a.Value
-			if repl != "{}" {
-				if strings.Contains(v, repl) {
-					used = true
-					v = strings.ReplaceAll(v, repl, itemText(cmb, 0, "", known))
-				}
-			} else {
-				v = replacementRE.ReplaceAllStringFunc(v, func(m string) string {
-					used = true
-					sub := replacementRE.FindStringSubmatch(m)
-					if strings.HasPrefix(m, "{=") {
-						return parallelItem
-					}
-					n := 0
-					if sub[1] != "" {
-						for _, d := range sub[1] {
-							n = n*10 + int(d-'0')
-						}
-						n--
-					}
-					switch sub[2] {
-					case "#", "%":
-						return "1"
-					}
-					return itemText(cmb, n, sub[2], known)
-				})
-			}
+			v, u := replaceItems(a.Value, repl, cmb, known, true)
+			used = used || u
 			if quote {
 				v = shellQuote(v)
 			}
@@ -356,15 +337,106 @@ func (w *walker) parallel(args []Word, redirs []Redirect, c ctx, wrappers []stri
 		}
 		w.parallelLine(b.String(), redirs, ec, dir)
 	}
+	if !quote && !plainWords(cmd) {
+		// Other parallels, and GNU's with -q, pass each word as it is: a
+		// shell's -c string stays one word with the items put in it.
+		// Which one runs is not known here, so both readings are judged.
+		w.parallelWords(cmd, repl, combos, known, redirs, ec, dir)
+	}
 	return true
+}
+
+// replaceItems puts the items of a combination in place of the
+// replacement strings in v (repl, or {} and its forms), quoted for the
+// shell when quoted is set, and reports whether v had any.
+func replaceItems(v, repl string, cmb []Word, known, quoted bool) (string, bool) {
+	used := false
+	if repl != "{}" {
+		if strings.Contains(v, repl) {
+			used = true
+			v = strings.ReplaceAll(v, repl, itemValue(cmb, 0, "", known, quoted))
+		}
+		return v, used
+	}
+	v = replacementRE.ReplaceAllStringFunc(v, func(m string) string {
+		used = true
+		sub := replacementRE.FindStringSubmatch(m)
+		if strings.HasPrefix(m, "{=") {
+			return parallelItem
+		}
+		n := 0
+		if sub[1] != "" {
+			for _, d := range sub[1] {
+				n = n*10 + int(d-'0')
+			}
+			n--
+		}
+		switch sub[2] {
+		case "#", "%":
+			return "1"
+		}
+		return itemValue(cmb, n, sub[2], known, quoted)
+	})
+	return v, used
+}
+
+// plainWords reports whether joining words with spaces and reading the
+// line again as the shell does gives the same words back: then GNU
+// parallel's reading and the word-for-word one agree.
+func plainWords(words []Word) bool {
+	for _, a := range words {
+		v := replacementRE.ReplaceAllString(a.Value, "x")
+		if !a.Known || v == "" || strings.ContainsAny(v, " \t\n'\"\\$`;&|<>()*?[]{}~#=%!") {
+			return false
+		}
+	}
+	return true
+}
+
+// parallelWords lists the commands parallel runs when it passes its
+// command's words as they are, the input items put in place of the
+// replacement strings or appended (as GNU parallel -q does).
+func (w *walker) parallelWords(cmd []Word, repl string, combos [][]Word, known bool, redirs []Redirect, c ctx, dir string) {
+	for _, cmb := range combos {
+		words := make([]Word, len(cmd))
+		used := false
+		for i, a := range cmd {
+			words[i] = a
+			if v, u := replaceItems(a.Value, repl, cmb, known, false); u {
+				words[i] = Word{Raw: a.Raw, Value: v, Known: a.Known && known, spliced: true}
+				used = true
+			}
+		}
+		if !used {
+			for _, it := range cmb {
+				it.spliced = true
+				words = append(words, it)
+			}
+			if !known {
+				it := inputItem("parallel")
+				it.spliced = true
+				words = append(words, it)
+			}
+		}
+		w.run(words, redirs, c, dir)
+	}
 }
 
 // itemText is input item n of a combination, transformed as a
 // replacement string asks (. / // /.), quoted for the shell.
 func itemText(cmb []Word, n int, how string, known bool) string {
+	return itemValue(cmb, n, how, known, true)
+}
+
+// itemValue is input item n of a combination, transformed as a
+// replacement string asks (. / // /.), quoted for the shell if quoted.
+func itemValue(cmb []Word, n int, how string, known, quoted bool) string {
 	if !known || n < 0 || n >= len(cmb) {
 		if known {
 			return ""
+		}
+		if !quoted {
+			return inputItem("parallel").Value
 		}
 		return parallelItem
 	}
@@ -378,6 +450,9 @@ func itemText(cmb []Word, n int, how string, known bool) string {
 		v = path.Dir(v)
 	case "/.":
 		v = noExt(path.Base(v))
+	}
+	if !quoted {
+		return v
 	}
 	return shellQuote(v)
 }
