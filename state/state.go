@@ -158,15 +158,26 @@ func (d *Dir) lock(name string) (path string, unlock func(), err error) {
 func writeAtomic(path string, data []byte) error { return WriteFile(path, data, false) }
 
 // WriteFile replaces path with data atomically (a temporary file beside it,
-// renamed over it). With sync the data reaches the disk before the rename,
-// so after a crash path holds the old content or the new, never a torn
-// file: for what must not be lost, such as a message.
+// renamed over it), owner-only. With sync the data reaches the disk before
+// the rename, so after a crash path holds the old content or the new, never
+// a torn file: for what must not be lost, such as a message.
 func WriteFile(path string, data []byte, sync bool) error {
+	return WriteFileMode(path, data, 0o600, sync)
+}
+
+// WriteFileMode is WriteFile for a file of the given mode. The temporary
+// file gets the mode before it is renamed into place, whatever the umask:
+// whoever opens path sees the whole file with its final mode, never a
+// binary that is not yet executable.
+func WriteFileMode(path string, data []byte, mode fs.FileMode, sync bool) error {
 	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
 	if err != nil {
-		return fmt.Errorf("writing state %s: %w", path, err)
+		return fmt.Errorf("writing %s: %w", path, err)
 	}
-	_, werr := tmp.Write(data)
+	werr := tmp.Chmod(mode)
+	if werr == nil {
+		_, werr = tmp.Write(data)
+	}
 	if werr == nil && sync {
 		werr = tmp.Sync()
 	}
@@ -174,11 +185,14 @@ func WriteFile(path string, data []byte, sync bool) error {
 		werr = cerr
 	}
 	if werr == nil {
-		werr = os.Rename(tmp.Name(), path)
+		werr = renameFile(tmp.Name(), path)
 	}
 	if werr != nil {
 		_ = os.Remove(tmp.Name())
-		return fmt.Errorf("writing state %s: %w", path, werr)
+		return fmt.Errorf("writing %s: %w", path, werr)
 	}
 	return nil
 }
+
+// renameFile is os.Rename; a test replaces it to see what is renamed.
+var renameFile = os.Rename

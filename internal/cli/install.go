@@ -288,7 +288,7 @@ func (w *installer) settings(f *wiring.File, out []byte, remove bool) error {
 	backup := ""
 	if f.Exists {
 		backup = f.Path + ".bak"
-		if err := writeFileMode(backup, f.Data, f.Mode); err != nil {
+		if err := state.WriteFileMode(backup, f.Data, f.Mode, true); err != nil {
 			return fmt.Errorf("keeping a backup of %s: %w (nothing changed)", f.Path, err)
 		}
 		backup = " (was kept as " + w.rel(backup) + ")"
@@ -300,7 +300,7 @@ func (w *installer) settings(f *wiring.File, out []byte, remove bool) error {
 		w.say(f.Path, "removed: nothing but massgen-hook's hooks was in it%s", backup)
 		return nil
 	}
-	if err := writeFileMode(f.Path, out, f.Mode); err != nil {
+	if err := state.WriteFileMode(f.Path, out, f.Mode, true); err != nil {
 		return err
 	}
 	if w.uninstall {
@@ -309,14 +309,6 @@ func (w *installer) settings(f *wiring.File, out []byte, remove bool) error {
 		w.say(f.Path, "wired%s", backup)
 	}
 	return nil
-}
-
-// writeFileMode replaces path atomically with data and gives it mode.
-func writeFileMode(path string, data []byte, mode fs.FileMode) error {
-	if err := state.WriteFile(path, data, true); err != nil {
-		return err
-	}
-	return os.Chmod(path, mode)
 }
 
 // copyBinary puts the binary at dest, unless the same bytes are there.
@@ -340,7 +332,7 @@ func (w *installer) copyBinary(from, dest string) error {
 	if err := os.MkdirAll(filepath.Dir(dest), 0o755); err != nil {
 		return err
 	}
-	if err := writeFileMode(dest, data, 0o755); err != nil {
+	if err := state.WriteFileMode(dest, data, 0o755, true); err != nil {
 		return err
 	}
 	w.say(dest, "binary installed from %s", src)
