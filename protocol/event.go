@@ -135,6 +135,8 @@ func ParseEvent(raw []byte, want string) (*Event, error) {
 		return nil, &InputError{Msg: "stdin is empty; expected one JSON object"}
 	case body[0] != '{':
 		return nil, &InputError{Msg: fmt.Sprintf("expected one JSON object, got %s", describeStart(body))}
+	case TooDeep(bytesString(body)):
+		return nil, &InputError{Msg: fmt.Sprintf("stdin nests arrays or objects more than %d levels deep", MaxDepth)}
 	case !gjson.ValidBytes(body):
 		return nil, &InputError{Msg: "stdin is not valid JSON"}
 	}
@@ -236,7 +238,7 @@ func describeStart(body []byte) string {
 	case '"':
 		return "a JSON string"
 	}
-	if gjson.ValidBytes(body) {
+	if ValidBytes(body) {
 		return "a JSON " + gjson.ParseBytes(body).Type.String()
 	}
 	n := min(len(body), 20)

@@ -438,3 +438,18 @@ func TestInputErrorText(t *testing.T) {
 		t.Errorf("got %q", got)
 	}
 }
+
+// An event nested past MaxDepth is bad input, found in one pass: 100k
+// levels of brackets are refused, not validated by recursion.
+func TestParseEventTooDeep(t *testing.T) {
+	deep := strings.Repeat("[", 100000) + strings.Repeat("]", 100000)
+	_, err := ParseEvent([]byte(`{"hook_event_name":"PostToolUse","tool_response":`+deep+`}`), PostToolUse)
+	var ie *InputError
+	if !errors.As(err, &ie) || err.Error() != "bad hook input: stdin nests arrays or objects more than 10000 levels deep" {
+		t.Errorf("err = %v", err)
+	}
+	ev, err := ParseEvent([]byte(`{"hook_event_name":"PostToolUse","tool_response":`+nested(MaxDepth-1, "1")+`}`), PostToolUse)
+	if err != nil || len(ev.ToolResponse) == 0 {
+		t.Errorf("nested to the limit: %v", err)
+	}
+}

@@ -66,9 +66,10 @@ func TestScripts(t *testing.T) {
 				return false, fmt.Errorf("unknown condition %q", cond)
 			},
 			Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
-				"sdkcheck": outputs.record,
-				"bigevent": bigEvent,
-				"status":   exitStatus,
+				"sdkcheck":  outputs.record,
+				"bigevent":  bigEvent,
+				"deepevent": deepEvent,
+				"status":    exitStatus,
 			},
 		})
 	})
@@ -120,6 +121,20 @@ func bigEvent(ts *testscript.TestScript, neg bool, args []string) {
 	}
 	b.WriteString(`"},"tool_use_id":"toolu_after_the_big_field"}`)
 	ts.Check(os.WriteFile(ts.MkAbs(args[2]), []byte(b.String()), 0o644))
+}
+
+// deepEvent is the script command `deepevent EVENT FIELD DEPTH FILE`: it
+// writes to FILE a Read event of EVENT whose FIELD (tool_input or
+// tool_response) nests arrays DEPTH levels deep.
+func deepEvent(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 4 {
+		ts.Fatalf("usage: deepevent EVENT FIELD DEPTH FILE")
+	}
+	depth, err := strconv.Atoi(args[2])
+	ts.Check(err)
+	deep := `{"a":` + strings.Repeat("[", depth-1) + strings.Repeat("]", depth-1) + `}`
+	event := fmt.Sprintf(`{"hook_event_name":%q,"session_id":"deep","tool_name":"Read","tool_input":{"file_path":"a.txt"},%q:%s}`, args[0], args[1], deep)
+	ts.Check(os.WriteFile(ts.MkAbs(args[3]), []byte(event), 0o644))
 }
 
 // statusFileEnv names the file where the test binary, standing in for
