@@ -68,6 +68,7 @@ func TestScripts(t *testing.T) {
 			Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
 				"sdkcheck":  outputs.record,
 				"bigevent":  bigEvent,
+				"bigfile":   bigFile,
 				"deepevent": deepEvent,
 				"status":    exitStatus,
 			},
@@ -121,6 +122,19 @@ func bigEvent(ts *testscript.TestScript, neg bool, args []string) {
 	}
 	b.WriteString(`"},"tool_use_id":"toolu_after_the_big_field"}`)
 	ts.Check(os.WriteFile(ts.MkAbs(args[2]), []byte(b.String()), 0o644))
+}
+
+// bigFile is the script command `bigfile FILE MIB`: it writes to FILE MIB
+// MiB of text lines, the last "the last line of a big file".
+func bigFile(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 2 {
+		ts.Fatalf("usage: bigfile FILE MIB")
+	}
+	mib, err := strconv.Atoi(args[1])
+	ts.Check(err)
+	line := strings.Repeat("x", 63) + "\n"
+	body := strings.Repeat(line, mib<<20/len(line)-1) + "the last line of a big file\n"
+	ts.Check(os.WriteFile(ts.MkAbs(args[0]), []byte(body), 0o644))
 }
 
 // deepEvent is the script command `deepevent EVENT FIELD DEPTH FILE`: it

@@ -16,6 +16,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/massgen/massgen-hook/config"
+	"github.com/massgen/massgen-hook/internal/hookfs"
 	"github.com/massgen/massgen-hook/scratchpad"
 	"github.com/massgen/massgen-hook/state"
 	"github.com/massgen/massgen-hook/wiring"
@@ -311,17 +312,21 @@ func (w *installer) settings(f *wiring.File, out []byte, remove bool) error {
 	return nil
 }
 
+// maxBinaryBytes bounds the binary init copies (and the one it compares
+// it with): a FIFO or a giant in either place is refused, not read.
+const maxBinaryBytes = 512 << 20
+
 // copyBinary puts the binary at dest, unless the same bytes are there.
 func (w *installer) copyBinary(from, dest string) error {
 	src, err := w.binaryPath(from)
 	if err != nil {
 		return err
 	}
-	data, err := os.ReadFile(src)
+	data, err := hookfs.ReadFile(src, maxBinaryBytes)
 	if err != nil {
 		return fmt.Errorf("reading the binary to install: %w", err)
 	}
-	if old, err := os.ReadFile(dest); err == nil && bytes.Equal(old, data) {
+	if old, err := hookfs.ReadFile(dest, maxBinaryBytes); err == nil && bytes.Equal(old, data) {
 		w.say(dest, "binary already installed, unchanged")
 		return nil
 	}
