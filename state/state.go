@@ -108,6 +108,31 @@ func (d *Dir) Ensure(sub string) (string, error) {
 	return dir.Path(), nil
 }
 
+// CheckLinks reports a *hookfs.LinkError when the runtime directory, or
+// any of the folders subs (slash paths in it) that exist, is reached
+// through a symbolic link. Code that works in those folders by path (the
+// inbox) calls it first; folders not there yet are fine.
+func (d *Dir) CheckLinks(subs ...string) error {
+	root, err := d.folder("", false)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	defer root.Close()
+	for _, sub := range subs {
+		dir, err := root.Folder(sub, false, 0)
+		switch {
+		case err == nil:
+			dir.Close()
+		case !errors.Is(err, fs.ErrNotExist):
+			return fmt.Errorf("runtime directory: %w", err)
+		}
+	}
+	return nil
+}
+
 // ignoreRules is the runtime directory's .gitignore: everything in it.
 const ignoreRules = "# massgen-hook runtime data: never commit it.\n*\n"
 

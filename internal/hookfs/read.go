@@ -1,6 +1,7 @@
 package hookfs
 
 import (
+	"errors"
 	"io/fs"
 	"os"
 	"syscall"
@@ -37,4 +38,40 @@ func ReadFile(path string, max int64) ([]byte, error) {
 	}
 	defer f.Close()
 	return readAll(f, max)
+}
+
+// ReadOwnFile is ReadFile for a file massgen-hook writes itself, in a
+// folder whose path was checked for links: the file's own name is not
+// followed either (a link there is a *NotRegularError).
+func ReadOwnFile(path string, max int64) ([]byte, error) {
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK|syscall.O_NOFOLLOW, 0)
+	if errors.Is(err, syscall.ELOOP) || errors.Is(err, syscall.EMLINK) {
+		return nil, &NotRegularError{Path: path, Mode: fs.ModeSymlink}
+	}
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	info, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if !info.Mode().IsRegular() {
+		return nil, &NotRegularError{Path: path, Mode: info.Mode()}
+	}
+	return readAll(f, max)
+}
+
+// WriteOwnFile replaces the content of the existing file path, never
+// through a link at its name and never waiting on a FIFO there.
+func WriteOwnFile(path string, data []byte) error {
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_TRUNC|syscall.O_NONBLOCK|syscall.O_NOFOLLOW, 0)
+	if err != nil {
+		return err
+	}
+	_, err = f.Write(data)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return err
 }
