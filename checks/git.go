@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/massgen/massgen-hook/internal/hookfs"
 	"github.com/massgen/massgen-hook/internal/proc"
 )
 
@@ -47,7 +48,7 @@ func currentBranch(dir string) string {
 	if info, err := os.Stat(gitPath); err != nil {
 		return ""
 	} else if !info.IsDir() {
-		data, err := os.ReadFile(gitPath)
+		data, err := hookfs.ReadFile(gitPath, 64<<10)
 		target, ok := strings.CutPrefix(strings.TrimSpace(string(data)), "gitdir: ")
 		if err != nil || !ok {
 			return ""
@@ -57,7 +58,8 @@ func currentBranch(dir string) string {
 		}
 		gitPath = target
 	}
-	head, err := os.ReadFile(filepath.Join(gitPath, "HEAD"))
+	// A regular file of a few bytes: a FIFO there must not hang the hook.
+	head, err := hookfs.ReadFile(filepath.Join(gitPath, "HEAD"), 64<<10)
 	if err != nil {
 		return ""
 	}

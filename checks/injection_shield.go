@@ -9,7 +9,6 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/tidwall/gjson"
 	"go.yaml.in/yaml/v3"
 
 	"github.com/massgen/massgen-hook/engine"
@@ -195,7 +194,7 @@ func (s *injectionShield) Check(_ context.Context, call *engine.Call) (engine.Ve
 	if !s.tools.Match(tool) || len(call.ToolOutput) == 0 {
 		return engine.Verdict{}, nil
 	}
-	text := collectText(protocol.View(call.ToolOutput), s.maxScan)
+	text := collectText(protocol.View(call.ToolOutput).Raw, s.maxScan)
 	findings := s.scan(text)
 	if len(findings) == 0 {
 		return engine.Verdict{}, nil
@@ -238,15 +237,17 @@ func shieldNotice(tool string, findings []shieldFinding, blocked bool) string {
 	return msg + "; the agent was warned."
 }
 
-// collectText gathers the strings of a response, keys and values, one per
-// paragraph, up to max bytes (separators aside). JSON inside a string (an
-// MCP text block) is read as JSON, so its escapes are decoded. Binary
-// payloads (base64, blob, and the data of an image or audio block whose
-// type comes first, as MCP writes it) are skipped: they hold no text and
-// would use up the budget.
-func collectText(v gjson.Result, max int) string {
+// collectText gathers the strings of a response (the JSON text out), keys
+// and values, one per paragraph, up to max bytes (separators aside). JSON
+// inside a string (an MCP text block) is read as JSON, so its escapes are
+// decoded. Binary payloads (base64, blob, and the data of an image or audio
+// block whose type comes first, as MCP writes it) are skipped: they hold no
+// text and would use up the budget. The response is read once, token by
+// token, however it nests; past protocol.MaxDepth the rest goes unread
+// (the hook refuses such events before any check runs).
+func collectText(out string, max int) string {
 	c := textCollector{left: max}
-	c.walk(v, 0)
+	c.walk(out, 0)
 	return c.b.String()
 }
 
@@ -255,35 +256,53 @@ type textCollector struct {
 	left int
 }
 
-// maxScanDepth bounds the walk, whatever the nesting of the response.
-const maxScanDepth = 64
+// maxJSONInString bounds how many times a string holding JSON is read as
+// JSON inside JSON read so already.
+const maxJSONInString = 64
 
-func (c *textCollector) walk(v gjson.Result, depth int) bool {
-	if c.left <= 0 || depth > maxScanDepth {
-		return c.left > 0
-	}
-	switch {
-	case v.Type == gjson.String:
-		if t := strings.TrimLeft(v.Str, " \t\r\n"); t != "" && (t[0] == '{' || t[0] == '[') && gjson.Valid(t) {
-			return c.walk(gjson.Parse(t), depth+1)
+// walk collects the text of the JSON text out, found inside level strings.
+func (c *textCollector) walk(out string, level int) {
+	tk := protocol.NewTokens(out)
+	// For each open container: whether it is an image or audio block.
+	var binary []bool
+	typeKey := false // the value being read is a "type"
+	for c.left > 0 {
+		tok, err := tk.Next()
+		if err != nil {
+			return // the end; or nested too deep, or not JSON after all
 		}
-		c.add(v.Str)
-	case v.IsArray():
-		v.ForEach(func(_, item gjson.Result) bool { return c.walk(item, depth+1) })
-	case v.IsObject():
-		binary := false // an MCP image or audio block, whose data is base64
-		v.ForEach(func(key, item gjson.Result) bool {
-			switch {
-			case key.Str == "type" && (item.Str == "image" || item.Str == "audio"):
-				binary = true
-			case key.Str == "base64" || key.Str == "blob" || (binary && key.Str == "data"):
-				return true
+		switch tok.Kind {
+		case protocol.BeginObject, protocol.BeginArray:
+			binary = append(binary, false)
+		case protocol.EndObject, protocol.EndArray:
+			if len(binary) > 0 {
+				binary = binary[:len(binary)-1]
 			}
-			c.add(key.Str)
-			return c.walk(item, depth+1)
-		})
+		case protocol.Key:
+			key := tok.Str()
+			if key == "base64" || key == "blob" || key == "data" && len(binary) > 0 && binary[len(binary)-1] {
+				value, err := tk.Next()
+				if err != nil || tk.Skip(value) != nil {
+					return
+				}
+				continue
+			}
+			c.add(key)
+			typeKey = key == "type"
+			continue
+		case protocol.String:
+			text := tok.Str()
+			if typeKey && (text == "image" || text == "audio") && len(binary) > 0 {
+				binary[len(binary)-1] = true
+			}
+			if t := strings.TrimLeft(text, " \t\r\n"); level < maxJSONInString && t != "" && (t[0] == '{' || t[0] == '[') && protocol.Valid(t) {
+				c.walk(t, level+1)
+			} else {
+				c.add(text)
+			}
+		}
+		typeKey = false
 	}
-	return c.left > 0
 }
 
 // paragraphBreak separates the strings of a response: no pattern crosses

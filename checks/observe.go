@@ -276,8 +276,9 @@ func matchesGlobs(patterns, paths []string) bool {
 // directory (a temporary file renamed into place, so observe-run never
 // reads half of one) and starts observe-run on it, detached.
 func queueObserverJob(call *engine.Call, job *observerJob) error {
-	dir := filepath.Join(call.State.Path, filepath.FromSlash(ObserverJobs))
-	if err := os.MkdirAll(dir, 0o700); err != nil {
+	// Made owner-only in the runtime directory, none of it through a link.
+	dir, err := call.State.Ensure(ObserverJobs)
+	if err != nil {
 		return fmt.Errorf("creating the job folder: %w", err)
 	}
 	body, err := job.encode()

@@ -576,6 +576,24 @@ func TestObserveRunRefuses(t *testing.T) {
 	}
 }
 
+// A folder the copy would go to that is a link (to .git/hooks, say) is
+// refused: nothing is written where it points.
+func TestObserveRunRefusesLinkedFolder(t *testing.T) {
+	g := newGuardEnv(t)
+	writeFiles(t, g.project, "pre-commit", ".git/hooks/keep", ".claude/observed/keep")
+	symlink(t, "../../.git/hooks", filepath.Join(g.project, ".claude/observed/work_products"))
+	err := runObserved(t, g, "", g.postCall(t, "Write", jsonInput("file_path", "pre-commit"), `{}`))
+	if err == nil || !strings.Contains(err.Error(), "work_products is a symbolic link") {
+		t.Errorf("run = %v, want the link refused", err)
+	}
+	if _, err := os.Lstat(filepath.Join(g.project, ".git/hooks/pre-commit")); !os.IsNotExist(err) {
+		t.Errorf("copied through the link: %v", err)
+	}
+	if got := lastObserverAudit(t, g.state); got["outcome"] != "failed" {
+		t.Errorf("audit: %v", got)
+	}
+}
+
 // TestObserveRunFIFO: a FIFO in the written file's place is skipped, not
 // waited on forever.
 func TestObserveRunFIFO(t *testing.T) {

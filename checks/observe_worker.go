@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/massgen/massgen-hook/fspath"
+	"github.com/massgen/massgen-hook/internal/hookfs"
 	"github.com/massgen/massgen-hook/redact"
 	"github.com/massgen/massgen-hook/state"
 )
@@ -110,7 +111,7 @@ func readObserverJob(st *state.Dir, jobFile string) (job *observerJob, remove fu
 		return nil, nil, fmt.Errorf("job file %s is not a regular file; refused", abs)
 	}
 	remove = func() error { return os.Remove(abs) }
-	body, err := root.ReadFile(base)
+	body, err := readJob(root, base)
 	if err != nil {
 		return nil, remove, fmt.Errorf("reading job file %s: %w", abs, err)
 	}
@@ -119,6 +120,30 @@ func readObserverJob(st *state.Dir, jobFile string) (job *observerJob, remove fu
 		return nil, remove, fmt.Errorf("job file %s is not a job: %v", abs, err)
 	}
 	return job, remove, job.validate()
+}
+
+// maxJobBytes bounds a job file: a search result's response, at most what
+// a hook was given.
+const maxJobBytes = 256 << 20
+
+// readJob reads the job file name in root: a regular file (a FIFO swapped
+// in after the Lstat must not hang the worker), at most maxJobBytes.
+func readJob(root *os.Root, name string) ([]byte, error) {
+	f, err := root.OpenFile(name, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	info, err := f.Stat()
+	switch {
+	case err != nil:
+		return nil, err
+	case !info.Mode().IsRegular():
+		return nil, errors.New("not a regular file")
+	case info.Size() > maxJobBytes:
+		return nil, fmt.Errorf("too large (over %d MiB)", maxJobBytes>>20)
+	}
+	return io.ReadAll(io.LimitReader(f, maxJobBytes))
 }
 
 // validate checks a job as the hook writes it: every path in it stays
@@ -147,6 +172,18 @@ func (j *observerJob) validate() error {
 // run does the job in project and returns where the output was saved
 // (relative to the project), or why nothing was.
 func (j *observerJob) run(project string, now time.Time) (saved, skipped string, err error) {
+	// os.Root keeps every write below inside the project; the folders the
+	// copy goes to must also be real ones, not links to elsewhere in it
+	// (.git/hooks): made here from the project down, none through a link.
+	destDir := searchResultsDir
+	if j.Kind == kindWorkProduct {
+		destDir = path.Dir(path.Join(workProductsDir, j.Name))
+	}
+	made, err := hookfs.OpenDir(project, path.Join(j.Folder, destDir), true, 0o700)
+	if err != nil {
+		return "", "", fmt.Errorf("creating the folder %s: %w", j.Folder, err)
+	}
+	made.Close()
 	proj, err := os.OpenRoot(project)
 	if err != nil {
 		return "", "", fmt.Errorf("opening the project: %w", err)

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 
 	"github.com/tidwall/gjson"
@@ -109,7 +110,7 @@ func (v *outputValidation) Check(_ context.Context, call *engine.Call) (engine.V
 	if err := v.succeeded(call); err != nil {
 		return engine.Verdict{}, err
 	}
-	if v.empty.watches(tool) && contentOf(out) == emptyOutput {
+	if v.empty.watches(tool) && contentOf(out.Raw) == emptyOutput {
 		return validationHint(emptyHint(tool)), nil
 	}
 	if v.truncated.watches(tool) {
@@ -287,7 +288,7 @@ func emptyHint(tool string) string {
 }
 
 // outputContent is what a tool response holds, as far as can be told.
-type outputContent int
+type outputContent uint8
 
 const (
 	unknownOutput outputContent = iota // no field known to carry a result
@@ -298,53 +299,141 @@ const (
 // resultFields are the fields that carry a tool's result: MCP's content
 // and structuredContent, Bash's stdout and stderr, Read's file, WebFetch's
 // result, WebSearch's results, and common names of other tools.
-var resultFields = []string{"content", "structuredContent", "text", "stdout", "stderr", "output", "result", "results", "data", "file"}
+var resultFields = [...]string{"content", "structuredContent", "text", "stdout", "stderr", "output", "result", "results", "data", "file"}
 
-// contentOf tells whether a response holds a result. An array holds one
-// when any item does; an item of unknown shape (an MCP resource block)
-// counts as one. An object holds one when any result field does (a field
-// holding an object of unknown shape counts); with no result field at all
-// ({"ok": true}) it is unknown, not empty.
-func contentOf(v gjson.Result) outputContent {
-	switch {
-	case !v.Exists() || v.Type == gjson.Null:
-		return emptyOutput
-	case v.Type == gjson.String:
-		if strings.TrimSpace(v.Str) == "" {
-			return emptyOutput
+// contentOf tells whether a response, the JSON text out, holds a result.
+// An array holds one when any item does; an item of unknown shape (an MCP
+// resource block) counts as one. An object holds one when any result field
+// does (a field holding an object of unknown shape counts); with no result
+// field at all ({"ok": true}) it is unknown, not empty. A repeated key
+// counts once, with its last value.
+//
+// It reads out once, token by token (see protocol.Tokens), so its cost is
+// the response's size however deeply it nests; a response nested past
+// protocol.MaxDepth is unknown: no hint is given about it.
+func contentOf(out string) outputContent {
+	tk := protocol.NewTokens(out)
+	var stack []contentFrame
+	result := emptyOutput // nothing at all is empty
+	for {
+		tok, err := tk.Next()
+		if err == io.EOF && len(stack) == 0 {
+			return result
 		}
-		return someOutput
-	case v.IsArray():
-		c := emptyOutput
-		v.ForEach(func(_, item gjson.Result) bool {
-			if contentOf(item) != emptyOutput {
-				c = someOutput
+		if err != nil {
+			return unknownOutput // too deep, or not JSON
+		}
+		var c outputContent
+		switch tok.Kind {
+		case protocol.BeginObject, protocol.BeginArray:
+			stack = append(stack, contentFrame{object: tok.Kind == protocol.BeginObject, items: emptyOutput})
+			continue
+		case protocol.Key:
+			if len(stack) > 0 {
+				stack[len(stack)-1].setKey(tok.Str())
 			}
-			return c == emptyOutput
-		})
-		return c
-	case v.IsObject():
-		return objectContent(v)
+			continue
+		case protocol.EndObject, protocol.EndArray:
+			if len(stack) == 0 {
+				return unknownOutput
+			}
+			c = stack[len(stack)-1].content()
+			stack = stack[:len(stack)-1]
+		default:
+			c = scalarContent(tok)
+		}
+		if len(stack) == 0 {
+			result = c
+			continue
+		}
+		stack[len(stack)-1].add(c, tok)
 	}
-	return someOutput // a number or a boolean is a result
 }
 
-func objectContent(v gjson.Result) outputContent {
-	fields := v.Map()
-	if len(fields) == 0 {
+// scalarContent is what a string, number, boolean or null holds.
+func scalarContent(tok protocol.Token) outputContent {
+	switch {
+	case tok.Kind == protocol.String && strings.TrimSpace(tok.Str()) == "":
+		return emptyOutput
+	case tok.Kind == protocol.Literal && tok.Raw == "null":
 		return emptyOutput
 	}
-	if emptyFile(fields) {
+	return someOutput // text, a number or a boolean is a result
+}
+
+// contentFrame is an array or object contentOf is inside. It holds no
+// pointer and no string, so a response nested ten thousand deep costs a
+// small slice and nothing for the garbage collector to scan.
+type contentFrame struct {
+	object bool
+	// items is an array's content: empty until an item holds something.
+	items outputContent
+	// An object's: whether it has a value, which field the next value is
+	// for (an index in resultFields, or noResultField, or totalLinesField),
+	// and what each result field holds (present marks the ones it has).
+	hasFields bool
+	field     int8
+	present   uint16
+	holds     [len(resultFields)]outputContent
+	// Read's answer for a file with no lines: "content" is "" and
+	// "totalLines" is 0, a complete answer (an offset past the end gives
+	// "" with totalLines > 0).
+	emptyContent, noLines bool
+}
+
+// The field of a contentFrame that is not one of resultFields.
+const (
+	noResultField   int8 = -1
+	totalLinesField int8 = -2
+)
+
+// setKey notes which field the next value is for.
+func (f *contentFrame) setKey(key string) {
+	f.field = noResultField
+	if key == "totalLines" {
+		f.field = totalLinesField
+	}
+	for i, name := range resultFields {
+		if key == name {
+			f.field = int8(i)
+		}
+	}
+}
+
+func (f *contentFrame) add(c outputContent, tok protocol.Token) {
+	if !f.object {
+		if c != emptyOutput {
+			f.items = someOutput
+		}
+		return
+	}
+	f.hasFields = true
+	switch {
+	case f.field == totalLinesField:
+		f.noLines = tok.Kind == protocol.Literal && isZero(tok.Raw)
+	case f.field >= 0:
+		f.holds[f.field], f.present = c, f.present|1<<f.field
+		if resultFields[f.field] == "content" {
+			f.emptyContent = tok.Kind == protocol.String && tok.Raw == `""`
+		}
+	}
+}
+
+// content is what the array or object holds, once it is closed.
+func (f *contentFrame) content() outputContent {
+	switch {
+	case !f.object:
+		return f.items
+	case !f.hasFields:
+		return emptyOutput
+	case f.emptyContent && f.noLines:
 		return someOutput
 	}
 	c := unknownOutput
-	for _, name := range resultFields {
-		f, ok := fields[name]
-		if !ok {
-			continue
-		}
-		switch contentOf(f) {
-		case emptyOutput:
+	for i, holds := range f.holds {
+		switch {
+		case f.present&(1<<i) == 0:
+		case holds == emptyOutput:
 			c = emptyOutput
 		default:
 			// Structured data of its own shape ({"rows": []}) is an
@@ -355,12 +444,10 @@ func objectContent(v gjson.Result) outputContent {
 	return c
 }
 
-// emptyFile is Read's answer for a file with no lines: a complete answer,
-// not a missing one. (An offset past the end gives "" with totalLines > 0.)
-func emptyFile(fields map[string]gjson.Result) bool {
-	c, ok := fields["content"]
-	total := fields["totalLines"]
-	return ok && c.Type == gjson.String && c.Str == "" && total.Type == gjson.Number && total.Num == 0
+// isZero reports whether a JSON number is zero (0, -0, 0.0, 0e5).
+func isZero(num string) bool {
+	n, err := strconv.ParseFloat(num, 64)
+	return err == nil && n == 0
 }
 
 // truncatedJSON finds a text result that starts as JSON and stops in the
@@ -418,7 +505,7 @@ func textBlocks(arr gjson.Result) []string {
 // values (JSON lines) counts as cut when its last value is.
 func cutJSON(text string) bool {
 	t := strings.TrimLeft(text, " \t\r\n")
-	if t == "" || (t[0] != '{' && t[0] != '[') || gjson.Valid(t) {
+	if t == "" || (t[0] != '{' && t[0] != '[') || protocol.Valid(t) {
 		return false
 	}
 	dec := json.NewDecoder(strings.NewReader(t))

@@ -143,8 +143,17 @@ func TestOutputValidationContentOf(t *testing.T) {
 		{`[{"id":1}]`, someOutput},
 		{`"x"`, someOutput},
 		{`true`, someOutput},
+		{`{"content":"","totalLines":0}`, someOutput},
+		{`{"content":"","totalLines":0.0e1}`, someOutput},
+		{`{"content":"","totalLines":3}`, emptyOutput},
+		{`{"content":"x","content":""}`, emptyOutput},
+		{`{"content":"","content":"x"}`, someOutput},
+		{`{"content":{"content":""},"totalLines":0}`, emptyOutput},
+		{`[[[[[[[[[[[[[[[[]]]]]]]]]]]]]]]]`, emptyOutput},
+		{strings.Repeat("[", 5000) + `"x"` + strings.Repeat("]", 5000), someOutput},
+		{strings.Repeat(`{"result":`, 5000) + `""` + strings.Repeat("}", 5000), emptyOutput},
 	} {
-		if got := contentOf(gjson.Parse(tc.out)); got != tc.want {
+		if got := contentOf(tc.out); got != tc.want {
 			t.Errorf("contentOf(%s) = %d, want %d", tc.out, got, tc.want)
 		}
 	}
@@ -491,8 +500,105 @@ func FuzzOutputValidation(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, out string) {
 		r := gjson.Parse(out)
-		contentOf(r)
+		got := contentOf(out)
 		truncatedJSON(r)
 		cutJSON(out)
+		if protocol.Valid(out) && json.Valid([]byte(out)) {
+			if want := recursiveContentOf(r); got != want {
+				t.Fatalf("contentOf(%s) = %d, the recursive reading says %d", out, got, want)
+			}
+		}
 	})
+}
+
+// recursiveContentOf is contentOf as a recursion over gjson results: easy
+// to read, and the reference the fuzzer holds contentOf to, but quadratic
+// in the nesting (each level scans its value again), so not for the hook.
+func recursiveContentOf(v gjson.Result) outputContent {
+	switch {
+	case !v.Exists() || v.Type == gjson.Null:
+		return emptyOutput
+	case v.Type == gjson.String:
+		if strings.TrimSpace(v.Str) == "" {
+			return emptyOutput
+		}
+		return someOutput
+	case v.IsArray():
+		c := emptyOutput
+		v.ForEach(func(_, item gjson.Result) bool {
+			if recursiveContentOf(item) != emptyOutput {
+				c = someOutput
+			}
+			return c == emptyOutput
+		})
+		return c
+	case v.IsObject():
+		fields := v.Map()
+		if len(fields) == 0 {
+			return emptyOutput
+		}
+		if c, total := fields["content"], fields["totalLines"]; c.Type == gjson.String && c.Str == "" && total.Type == gjson.Number && total.Num == 0 {
+			return someOutput
+		}
+		c := unknownOutput
+		for _, name := range resultFields {
+			f, ok := fields[name]
+			if !ok {
+				continue
+			}
+			if recursiveContentOf(f) != emptyOutput {
+				return someOutput
+			}
+			c = emptyOutput
+		}
+		return c
+	}
+	return someOutput
+}
+
+// A response nested 100k levels deep is read once, not once a level: past
+// protocol.MaxDepth it counts as unknown (no hint, as documented), and to
+// that depth an empty one is still found empty. (The hook refuses such an
+// event before any check runs; a rule's rewritten output is not parsed
+// again, so the checks hold on their own.)
+func TestOutputValidationDeepOutput(t *testing.T) {
+	g := newGuardEnv(t)
+	v := newOV(t, "")
+	hint := func(tool, output string) string {
+		call := g.makeCall(t, callSpec{hook: protocol.PostToolUse, tool: tool, input: `{}`, output: `"x"`})
+		call.ToolOutput = json.RawMessage(output)
+		verdict, err := v.Check(context.Background(), call)
+		if err != nil || len(verdict.Injections) > 1 {
+			t.Fatalf("%s: %+v, %v", tool, verdict, err)
+		}
+		if len(verdict.Injections) == 0 {
+			return ""
+		}
+		return verdict.Injections[0].Content
+	}
+	deep := strings.Repeat("[", 100000) + strings.Repeat("]", 100000)
+	if got := hint("Read", deep); got != "" {
+		t.Errorf("100k deep: hint %q, want none (too deep to tell)", got)
+	}
+	if got := contentOf(deep); got != unknownOutput {
+		t.Errorf("contentOf(100k deep) = %d, want unknown", got)
+	}
+	deepMCP := `{"content":` + strings.Repeat(`[{"type":"text","text":"x"},`, 50000) + `[]` + strings.Repeat("]", 50000) + `}`
+	if got := hint("mcp__x__y", deepMCP); got != "" {
+		t.Errorf("deep MCP content: hint %q, want none", got)
+	}
+	empty := strings.Repeat("[", protocol.MaxDepth) + strings.Repeat("]", protocol.MaxDepth)
+	if got := hint("Read", empty); !strings.HasPrefix(got, "Your last Read call returned nothing.") {
+		t.Errorf("empty arrays nested to the limit: hint %q, want the empty hint", got)
+	}
+}
+
+// BenchmarkContentOfDeep is contentOf on a response nested to the limit:
+// linear in its size, like a flat one.
+func BenchmarkContentOfDeep(b *testing.B) {
+	deep := strings.Repeat("[", protocol.MaxDepth) + strings.Repeat("]", protocol.MaxDepth)
+	b.SetBytes(int64(len(deep)))
+	for b.Loop() {
+		contentOf(deep)
+	}
 }

@@ -52,8 +52,11 @@ func (env *Env) coordinatorProblem(day string, agents []string) (string, error) 
 	}
 	content, err := env.Layout.ReadFile(path)
 	var notFile *scratchpad.NotFileError
+	var tooLarge *scratchpad.TooLargeError
 	switch {
 	case errors.Is(err, fs.ErrNotExist), errors.As(err, &notFile):
+	case errors.As(err, &tooLarge):
+		return tooLargeReason(rel, tooLarge), nil
 	case err != nil:
 		return "", fmt.Errorf("cannot read coordinator scratchpad %s: %w", rel, err)
 	case strings.TrimSpace(strings.TrimPrefix(string(content), "\uFEFF")) != "":

@@ -38,6 +38,7 @@ func (env *Env) scratchpadProblem(path string) (string, error) {
 	required := env.Config.Scratchpad.RequiredSections
 	content, err := env.Layout.ReadFile(path)
 	var notFile *scratchpad.NotFileError
+	var tooLarge *scratchpad.TooLargeError
 	var escape *scratchpad.EscapeError
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
@@ -46,6 +47,8 @@ func (env *Env) scratchpadProblem(path string) (string, error) {
 	case errors.As(err, &notFile):
 		return fmt.Sprintf("Scratchpad %s is %s, not a file. Replace it with a Markdown file that has these headings: %s.",
 			rel, notFile.What(), headingList(required)), nil
+	case errors.As(err, &tooLarge):
+		return tooLargeReason(rel, tooLarge) + fmt.Sprintf(" It must have these headings: %s.", headingList(required)), nil
 	case errors.As(err, &escape):
 		return "", &protocol.InputError{Field: "agent_type", Msg: err.Error()}
 	case err != nil:
@@ -57,6 +60,13 @@ func (env *Env) scratchpadProblem(path string) (string, error) {
 	}
 	return fmt.Sprintf("Scratchpad incomplete: %s lacks %s. Add each as a Markdown heading line (for example \"## %s\"), outside code blocks, before completing.",
 		rel, headingList(missing), missing[0]), nil
+}
+
+// tooLargeReason tells the agent a scratchpad is over what the hook reads:
+// a fault it can fix, so the stop is blocked rather than let through.
+func tooLargeReason(rel string, e *scratchpad.TooLargeError) string {
+	return fmt.Sprintf("Scratchpad %s is too large to check (%.1f MiB; at most %d MiB is read). Shorten it: a scratchpad is a summary, not a dump.",
+		rel, float64(e.Size)/(1<<20), scratchpad.MaxFileBytes>>20)
 }
 
 func headingList(hs []string) string {

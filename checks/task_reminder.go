@@ -40,7 +40,7 @@ func highPriorityDone(out gjson.Result) bool {
 		return t.Get("priority").String() == "high" && t.Get("status").String() == "completed"
 	case out.Type == gjson.String:
 		s := out.Str
-		return gjson.Valid(s) && highPriorityDone(gjson.Parse(s))
+		return protocol.Valid(s) && highPriorityDone(gjson.Parse(s))
 	case out.IsArray():
 		found := false
 		out.ForEach(func(_, block gjson.Result) bool {

@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"maps"
 	"math"
-	"os"
 	"path/filepath"
 	"reflect"
 	"slices"
@@ -19,6 +18,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/massgen/massgen-hook/engine"
+	"github.com/massgen/massgen-hook/internal/hookfs"
 	"github.com/massgen/massgen-hook/match"
 )
 
@@ -284,6 +284,10 @@ func (c *toolSchema) Check(_ context.Context, call *engine.Call) (engine.Verdict
 	return r.verdict(name), nil
 }
 
+// maxSchemaBytes bounds a schema file: it is read on every call its
+// matcher takes, and must be a regular file (a FIFO would hang the hook).
+const maxSchemaBytes = 1 << 20
+
 // resolved is u's schema: the inline one, or its file's, read now (the
 // factory does not know the project root). The file must resolve, through
 // any symbolic links, to a place inside the project.
@@ -306,7 +310,7 @@ func (u *userToolSchema) resolved(project string) (*jsonschema.Resolved, error) 
 	if rel, err := filepath.Rel(root, real); err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
 		return nil, fmt.Errorf("%s: refusing to read it: it resolves to %s, outside the project root %s", where, real, root)
 	}
-	data, err := os.ReadFile(real)
+	data, err := hookfs.ReadFile(real, maxSchemaBytes)
 	if err != nil {
 		return nil, fmt.Errorf("%s: cannot read it: %w", where, err)
 	}

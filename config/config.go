@@ -7,10 +7,10 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"time"
 
+	"github.com/massgen/massgen-hook/internal/hookfs"
 	"github.com/massgen/massgen-hook/scratchpad"
 )
 
@@ -102,10 +102,15 @@ func Locate(explicit, env, project string) (path string, required bool) {
 	return filepath.Join(project, DefaultPath), false
 }
 
+// MaxFileBytes bounds the config file: a few KiB in practice, and a FIFO
+// or a giant put in its place must not hang the hook or fill its memory.
+const MaxFileBytes = 1 << 20
+
 // Load reads the config at path over the defaults. A missing file is the
-// defaults unless required.
+// defaults unless required. It must be a regular file of at most
+// MaxFileBytes.
 func Load(path string, required bool) (Config, error) {
-	data, err := os.ReadFile(path)
+	data, err := hookfs.ReadFile(path, MaxFileBytes)
 	if errors.Is(err, fs.ErrNotExist) && !required {
 		return Default(), nil
 	}
@@ -117,8 +122,15 @@ func Load(path string, required bool) (Config, error) {
 
 func unwrapPathError(err error) string {
 	var pe *fs.PathError
-	if errors.As(err, &pe) {
+	var notRegular *hookfs.NotRegularError
+	var tooLarge *hookfs.TooLargeError
+	switch {
+	case errors.As(err, &pe):
 		return pe.Err.Error()
+	case errors.As(err, &notRegular):
+		return "it is " + notRegular.What()
+	case errors.As(err, &tooLarge):
+		return fmt.Sprintf("it is too large (over %d MiB)", MaxFileBytes>>20)
 	}
 	return err.Error()
 }

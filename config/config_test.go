@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -449,8 +450,24 @@ func TestLoad(t *testing.T) {
 
 	// A directory where the file should be is an error even when not required.
 	_, err = Load(dir, false)
-	if !errors.As(err, &ce) || !strings.Contains(err.Error(), "cannot read config") {
+	if !errors.As(err, &ce) || err.Error() != dir+": cannot read config: it is a directory" {
 		t.Errorf("Load(directory) = %v", err)
+	}
+
+	// A FIFO is refused at once, not waited on; a giant is not read.
+	fifo := filepath.Join(dir, "fifo.yaml")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if _, err = Load(fifo, false); err == nil || err.Error() != fifo+": cannot read config: it is a FIFO" {
+		t.Errorf("Load(FIFO) = %v", err)
+	}
+	huge := filepath.Join(dir, "huge.yaml")
+	if err := os.WriteFile(huge, []byte("# "+strings.Repeat("x", MaxFileBytes)+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err = Load(huge, false); err == nil || err.Error() != huge+": cannot read config: it is too large (over 1 MiB)" {
+		t.Errorf("Load(huge) = %v", err)
 	}
 }
 

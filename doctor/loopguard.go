@@ -4,9 +4,10 @@ import (
 	"bytes"
 	"fmt"
 	"io"
-	"os"
 	"path"
 	"strings"
+
+	"github.com/massgen/massgen-hook/internal/hookfs"
 )
 
 // loopGuardWord is the field a Stop or SubagentStop hook must read to let
@@ -58,9 +59,10 @@ func CheckLoopGuard(event, src string, c Command) []Issue {
 	return nil
 }
 
-// readHead reads the start of a file, enough for any hook script.
+// readHead reads the start of a file, enough for any hook script. A FIFO
+// or device there is refused, not waited on.
 func readHead(file string) ([]byte, error) {
-	f, err := os.Open(file)
+	f, _, err := hookfs.Open(file)
 	if err != nil {
 		return nil, err
 	}

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 	"syscall"
+	"unicode"
 
 	"github.com/massgen/massgen-hook/internal/proc"
 )
@@ -107,11 +108,26 @@ func unwrapOS(err error) error {
 	}
 }
 
-// stderrClue is the first line of stderr, for an error message.
+// stderrClue is the first line of stderr, for a one-line warning the user
+// reads in a terminal: a CR ends a line too (a progress bar's "50%\r"), and
+// control characters (escape sequences, a bare CR left inside) are dropped,
+// so a handler cannot redraw or hide the rest of the warning.
 func stderrClue(stderr []byte) string {
-	line, _, _ := strings.Cut(strings.TrimSpace(string(stderr)), "\n")
+	text := strings.ToValidUTF8(strings.TrimSpace(string(stderr)), "\uFFFD")
+	line, _, _ := strings.Cut(text, "\n")
+	line, _, _ = strings.Cut(line, "\r")
+	line = strings.Map(func(r rune) rune {
+		switch {
+		case r == '\t':
+			return ' '
+		case unicode.IsControl(r):
+			return -1
+		}
+		return r
+	}, line)
+	line = previewText(line, 200)
 	if line == "" {
 		return ""
 	}
-	return ": " + preview([]byte(line), 200)
+	return ": " + line
 }

@@ -194,7 +194,9 @@ func (a *aggregate) add(r *Rule, v Verdict) {
 		return
 	}
 	if v.UpdatedInput != nil {
-		a.call.ToolInput = v.UpdatedInput
+		// A key the rewrite repeats means its last value, for the rules
+		// after it as for the tool (see protocol.LastWins).
+		a.call.ToolInput = protocol.LastWins(v.UpdatedInput)
 		a.rewrittenBy = append(a.rewrittenBy, r.Name)
 		if a.decision == Allow {
 			// An allow approved the input it saw, not this rewrite of it.

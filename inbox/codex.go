@@ -13,6 +13,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/massgen/massgen-hook/internal/hookfs"
 	"github.com/massgen/massgen-hook/match"
 	"github.com/massgen/massgen-hook/protocol"
 )
@@ -41,6 +42,10 @@ type codexRecord struct {
 	LastSequence *int64 `json:"last_sequence"`
 }
 
+// maxCodexBytes bounds the Codex payload file: MassGen's text for one
+// call, split into messages of MaxText.
+const maxCodexBytes = 4 << 20
+
 // ImportCodex takes over MassGen's Codex injection file for recipient
 // after a call of tool, by the seed's rules: a payload whose tool_matcher
 // misses the tool stays for a later call; one with a sequence not above
@@ -56,8 +61,11 @@ func (ib *Inbox) ImportCodex(project, recipient, tool, session string, now time.
 	if ib.State.ReadOnly {
 		return nil
 	}
+	if err := ib.checkLinks(); err != nil {
+		return err
+	}
 	path := filepath.Join(project, CodexFile)
-	data, err := os.ReadFile(path)
+	data, err := hookfs.ReadFile(path, maxCodexBytes)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil
 	}
@@ -82,7 +90,7 @@ func (ib *Inbox) ImportCodex(project, recipient, tool, session string, now time.
 		}
 		return fmt.Errorf("claiming %s: %w", CodexFile, err)
 	}
-	if data, err = os.ReadFile(claimed); err == nil {
+	if data, err = hookfs.ReadOwnFile(claimed, maxCodexBytes); err == nil {
 		p, err = parseCodex(data)
 	}
 	if err != nil {

@@ -10,6 +10,7 @@ import (
 	"sort"
 	"time"
 
+	"github.com/massgen/massgen-hook/internal/hookfs"
 	"github.com/massgen/massgen-hook/protocol"
 
 	"github.com/massgen/massgen-hook/state"
@@ -102,6 +103,9 @@ func (ib *Inbox) queued(broadcastDir string, ownDir ...string) ([]entry, error) 
 // A message another hook claimed first is skipped: each recipient gets each
 // message once.
 func (ib *Inbox) Take(recipient, tool string, now time.Time, budget int, via Via) (*Batch, error) {
+	if err := ib.checkLinks(); err != nil {
+		return nil, err
+	}
 	rk := recipientKey(recipient)
 	entries, err := ib.queued(pendingAll, pendingDir, rk)
 	if err != nil || len(entries) == 0 {
@@ -174,6 +178,9 @@ const frameCost = 150
 // in budget. An expired broadcast nobody received goes to the first agent
 // that reaches a turn boundary.
 func (ib *Inbox) TakeLate(recipient string, now time.Time, budget int, via Via) (*Batch, error) {
+	if err := ib.checkLinks(); err != nil {
+		return nil, err
+	}
 	rk := recipientKey(recipient)
 	if err := ib.sweep(recipient, now); err != nil {
 		return nil, err
@@ -201,7 +208,7 @@ func (ib *Inbox) TakeLate(recipient string, now time.Time, budget int, via Via) 
 			}
 			path = ib.path(undeliveredDir, rk, e.id)
 			// The folder's key may be a hash: the token names its holder.
-			_ = os.WriteFile(path, []byte(recipient), 0o600)
+			_ = hookfs.WriteOwnFile(path, []byte(recipient))
 		}
 		if full, err := b.add(m, path, budget); err != nil {
 			return b.claimFailed(m, err, "undelivered")
@@ -367,7 +374,7 @@ func (ib *Inbox) anyDelivered(id string) bool {
 
 func readReceipt(path string) (receipt, error) {
 	var r receipt
-	data, err := os.ReadFile(path)
+	data, err := hookfs.ReadOwnFile(path, maxSmallBytes)
 	if err != nil {
 		return r, err
 	}

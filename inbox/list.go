@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/massgen/massgen-hook/internal/hookfs"
 	"github.com/massgen/massgen-hook/state"
 )
 
@@ -40,6 +41,9 @@ type Record struct {
 // its expiry that no hook has moved yet is shown as undelivered, as it will
 // be.
 func (ib *Inbox) List(now time.Time) ([]Status, error) {
+	if err := ib.checkLinks(); err != nil {
+		return nil, err
+	}
 	entries, err := os.ReadDir(ib.path(messagesDir))
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
@@ -97,7 +101,7 @@ func (ib *Inbox) status(m *Message, now time.Time) Status {
 	}
 	for _, key := range ib.tokenHolders(undeliveredDir, m.ID) {
 		n := name(key)
-		if written, err := os.ReadFile(ib.path(undeliveredDir, key, m.ID)); err == nil && len(written) > 0 && recipientKey(string(written)) == key {
+		if written, err := hookfs.ReadOwnFile(ib.path(undeliveredDir, key, m.ID), maxSmallBytes); err == nil && len(written) > 0 && recipientKey(string(written)) == key {
 			n = string(written)
 		}
 		s.UndeliveredFor = append(s.UndeliveredFor, n)
@@ -181,7 +185,7 @@ func exists(path string) bool {
 // send is given): a busy orchestrator's sends stay cheap.
 func (ib *Inbox) Prune(before, now time.Time) error {
 	marker := ib.path(".pruned")
-	if data, err := os.ReadFile(marker); err == nil {
+	if data, err := hookfs.ReadOwnFile(marker, maxSmallBytes); err == nil {
 		if last, err := time.Parse(time.RFC3339Nano, string(data)); err == nil && !now.Before(last) && now.Sub(last) < pruneEvery {
 			return nil
 		}

@@ -10,6 +10,8 @@ import (
 	"slices"
 	"sort"
 	"strings"
+
+	"github.com/massgen/massgen-hook/internal/hookfs"
 )
 
 // Snapshot limits: a peer's workspace is copied once at send and once per
@@ -99,7 +101,9 @@ func copyTree(src, dst, leave string) (skipped int, err error) {
 }
 
 func copyFile(src, dst string, perm fs.FileMode) error {
-	in, err := os.Open(src)
+	// Non-blocking: a FIFO swapped in after the walk saw a file is an
+	// error, not a hang.
+	in, _, err := hookfs.Open(src)
 	if err != nil {
 		return err
 	}

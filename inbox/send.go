@@ -42,6 +42,9 @@ func (ib *Inbox) Send(d Draft, now time.Time) (*Message, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := ib.checkLinks(); err != nil {
+		return nil, err
+	}
 	if m.Source == Peer && m.From != "" {
 		if err := ib.addPeer(m.From); err != nil {
 			return nil, fmt.Errorf("recording peer %s: %w", m.From, err)

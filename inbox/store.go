@@ -9,7 +9,9 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"syscall"
 
+	"github.com/massgen/massgen-hook/internal/hookfs"
 	"github.com/massgen/massgen-hook/state"
 )
 
@@ -53,6 +55,24 @@ func (ib *Inbox) note(format string, args ...any) {
 	}
 }
 
+// Caps on what the inbox reads: a message's text is at most MaxText, so
+// its file is a few KiB; a receipt or token is one small JSON object or a
+// name. A planted giant is refused, not read.
+const (
+	maxMessageBytes = 1 << 20
+	maxSmallBytes   = 64 << 10
+)
+
+// folders are the inbox's fixed folders, and the workspace copies beside it.
+var folders = []string{dirName + "/" + messagesDir, dirName + "/" + pendingDir, dirName + "/" + pendingAll,
+	dirName + "/" + undeliveredDir, dirName + "/" + undeliveredAll, dirName + "/" + receiptsDir,
+	dirName + "/" + snapshotsDir, dirName + "/" + aliasesDir, dirName + "/codex", WorkspacesDir}
+
+// checkLinks refuses an inbox reached through a symbolic link: the inbox
+// works by path, so each entry point checks its folders first (and every
+// file it opens is opened without following a link at its own name).
+func (ib *Inbox) checkLinks() error { return ib.State.CheckLinks(folders...) }
+
 // path is a path in the inbox; parts are fixed names, ids and recipient
 // keys, never raw event text.
 func (ib *Inbox) path(parts ...string) string {
@@ -91,7 +111,7 @@ func tokens(dir string) ([]string, error) {
 
 // read loads message id.
 func (ib *Inbox) read(id string) (*Message, error) {
-	data, err := os.ReadFile(ib.path(messagesDir, id+".json"))
+	data, err := hookfs.ReadOwnFile(ib.path(messagesDir, id+".json"), maxMessageBytes)
 	if err != nil {
 		return nil, err
 	}
@@ -141,9 +161,10 @@ func syncDir(dir string) error {
 	return d.Sync()
 }
 
-// touch creates an empty token; it appears whole or not at all.
+// touch creates an empty token; it appears whole or not at all. A link at
+// its name is not followed (it would truncate what the link names).
 func touch(path string) error {
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o600)
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0o600)
 	if err != nil {
 		return err
 	}

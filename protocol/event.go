@@ -37,13 +37,17 @@ type Event struct {
 	// TurnID is Codex CLI's turn id, a field Claude Code does not send:
 	// it tells a Codex event from Claude Code's.
 	TurnID string
-	// ToolInput and ToolResponse are the raw JSON values, sub-slices of Raw.
+	// ToolInput and ToolResponse are the raw JSON values, sub-slices of
+	// Raw, except that a ToolInput that repeats a key is re-encoded with
+	// each key's last value (see LastWins).
 	ToolInput    json.RawMessage
 	ToolResponse json.RawMessage
 	// Error is PostToolUseFailure's error message (its JSON text when it is
 	// not a string).
 	Error string
-	// Raw is the whole event as read, without a leading UTF-8 byte order mark.
+	// Raw is the whole event as read, without a leading UTF-8 byte order
+	// mark; an event that repeats a top-level key is re-encoded with each
+	// key's last value, so Get reads what the fields hold.
 	Raw []byte
 }
 
@@ -135,17 +139,25 @@ func ParseEvent(raw []byte, want string) (*Event, error) {
 		return nil, &InputError{Msg: "stdin is empty; expected one JSON object"}
 	case body[0] != '{':
 		return nil, &InputError{Msg: fmt.Sprintf("expected one JSON object, got %s", describeStart(body))}
+	case TooDeep(bytesString(body)):
+		return nil, &InputError{Msg: fmt.Sprintf("stdin nests arrays or objects more than %d levels deep", MaxDepth)}
 	case !gjson.ValidBytes(body):
 		return nil, &InputError{Msg: "stdin is not valid JSON"}
 	}
-	ev := &Event{Raw: raw}
-	var ferr error
-	View(body).ForEach(func(key, value gjson.Result) bool {
-		ferr = ev.set(key.Str, value, body)
-		return ferr == nil
-	})
-	if ferr != nil {
-		return nil, ferr
+	ev, repeated, err := decodeFields(raw, body)
+	if err == nil && repeated {
+		// A key given twice at the top: read the event as the agent's
+		// runtime does (see LastWins), every field from the same text.
+		body = LastWins(body)
+		ev, _, err = decodeFields(body, body)
+	}
+	if err != nil {
+		return nil, err
+	}
+	// The agent writes tool_input; a key it repeats must mean for the
+	// checks what it means for the tool.
+	if ev.ToolInput != nil {
+		ev.ToolInput = LastWins(ev.ToolInput)
 	}
 	if ev.HookEventName == "" {
 		ev.HookEventName = want
@@ -158,6 +170,19 @@ func ParseEvent(raw []byte, want string) (*Event, error) {
 		return nil, &InputError{Field: "hook_event_name", Msg: "is missing"}
 	}
 	return ev, nil
+}
+
+// decodeFields decodes the top-level fields of body, the event raw without
+// its surrounding white space, and reports whether a key came twice.
+func decodeFields(raw, body []byte) (ev *Event, repeated bool, err error) {
+	ev = &Event{Raw: raw}
+	var keys keySet
+	View(body).ForEach(func(key, value gjson.Result) bool {
+		repeated = !keys.add(key.Str) || repeated
+		err = ev.set(key.Str, value, body)
+		return err == nil
+	})
+	return ev, repeated, err
 }
 
 // set decodes one top-level field into ev after checking its type.
@@ -236,7 +261,7 @@ func describeStart(body []byte) string {
 	case '"':
 		return "a JSON string"
 	}
-	if gjson.ValidBytes(body) {
+	if ValidBytes(body) {
 		return "a JSON " + gjson.ParseBytes(body).Type.String()
 	}
 	n := min(len(body), 20)

@@ -438,3 +438,48 @@ func TestInputErrorText(t *testing.T) {
 		t.Errorf("got %q", got)
 	}
 }
+
+// A key given twice means its last value, as in the agent's runtime: in
+// tool_input at any depth, and at the event's top level (for the decoded
+// fields and for Get alike).
+func TestParseEventRepeatedKeysLastWins(t *testing.T) {
+	ev, err := ParseEvent([]byte(`{"hook_event_name":"PreToolUse","tool_name":"Read","tool_input":{"file_path":"ok.txt","file_path":".env"}}`), PreToolUse)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(ev.ToolInput) != `{"file_path":".env"}` {
+		t.Errorf("ToolInput = %s, want the last file_path", ev.ToolInput)
+	}
+
+	raw := `{"hook_event_name":"PostToolUseFailure","tool_name":"Read","is_interrupt":false,"tool_name":"Bash","is_interrupt":true,` +
+		`"tool_input":{"command":"ls"},"tool_input":{"command":"rm -rf /","options":{"a":1,"a":2}}}`
+	ev, err = ParseEvent([]byte(raw), PostToolUseFailure)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ev.ToolName != "Bash" || !ev.Get("is_interrupt").Bool() || ev.Get("tool_name").String() != "Bash" {
+		t.Errorf("tool_name %q, Get(tool_name) %q, Get(is_interrupt) %v: want the last of each",
+			ev.ToolName, ev.Get("tool_name").String(), ev.Get("is_interrupt").Bool())
+	}
+	if string(ev.ToolInput) != `{"command":"rm -rf /","options":{"a":2}}` {
+		t.Errorf("ToolInput = %s", ev.ToolInput)
+	}
+	if ev.Get("tool_input.options.a").Int() != 2 {
+		t.Errorf("Get(tool_input.options.a) = %s", ev.Get("tool_input.options.a").Raw)
+	}
+}
+
+// An event nested past MaxDepth is bad input, found in one pass: 100k
+// levels of brackets are refused, not validated by recursion.
+func TestParseEventTooDeep(t *testing.T) {
+	deep := strings.Repeat("[", 100000) + strings.Repeat("]", 100000)
+	_, err := ParseEvent([]byte(`{"hook_event_name":"PostToolUse","tool_response":`+deep+`}`), PostToolUse)
+	var ie *InputError
+	if !errors.As(err, &ie) || err.Error() != "bad hook input: stdin nests arrays or objects more than 10000 levels deep" {
+		t.Errorf("err = %v", err)
+	}
+	ev, err := ParseEvent([]byte(`{"hook_event_name":"PostToolUse","tool_response":`+nested(MaxDepth-1, "1")+`}`), PostToolUse)
+	if err != nil || len(ev.ToolResponse) == 0 {
+		t.Errorf("nested to the limit: %v", err)
+	}
+}

@@ -25,7 +25,7 @@ type blockScanner struct {
 // raw text when the line is a top-level ATX heading.
 func (b *blockScanner) next(line []byte) (string, bool) {
 	ind, rest := indentation(line)
-	blank := len(bytes.TrimSpace(line)) == 0
+	blank := isBlank(line)
 
 	switch {
 	case b.fence != 0:
@@ -52,7 +52,13 @@ func (b *blockScanner) next(line []byte) (string, bool) {
 			// Content of the open list item. Whether it leaves a paragraph
 			// open decides if a later, less indented line continues it.
 			b.listEmpty = false
-			b.paragraph = opensParagraph(rest, ind-b.listIndent)
+			if rel := ind - b.listIndent; rel >= 4 {
+				b.paragraph = opensParagraph(rest, rel)
+			} else {
+				// A nested item or quote ("  * text") leaves its own
+				// paragraph open, which a later line may continue lazily.
+				b.paragraph = opensParagraph(innermost(rest), 0)
+			}
 			return "", false
 		}
 		if listMarker(rest, false) > 0 {
@@ -219,7 +225,7 @@ func isClosingFence(rest []byte, c byte, n int) bool {
 	for m < len(rest) && rest[m] == c {
 		m++
 	}
-	return m >= n && len(bytes.TrimSpace(rest[m:])) == 0
+	return m >= n && isBlank(rest[m:])
 }
 
 // listMarker returns the width of a list item marker and the space after it
@@ -250,7 +256,7 @@ func listMarker(rest []byte, inParagraph bool) int {
 	if rest[i] != ' ' && rest[i] != '\t' {
 		return 0
 	}
-	if inParagraph && len(bytes.TrimSpace(rest[i:])) == 0 {
+	if inParagraph && isBlank(rest[i:]) {
 		return 0
 	}
 	if isThematicBreak(rest) {
@@ -287,5 +293,10 @@ func isBareMarker(rest []byte) bool {
 	for i < len(rest) && rest[i] >= '0' && rest[i] <= '9' {
 		i++
 	}
-	return len(bytes.TrimSpace(rest[i+1:])) == 0
+	return isBlank(rest[i+1:])
 }
+
+// isBlank reports text of spaces and tabs only: CommonMark's blank. A
+// vertical tab or form feed is content, so "* \v" is an item that holds
+// something, not an empty one that a blank line ends.
+func isBlank(text []byte) bool { return len(bytes.Trim(text, " \t")) == 0 }

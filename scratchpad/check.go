@@ -18,6 +18,7 @@ const (
 	KindMissingCoordinator = "missing_coordinator"
 	KindUnreadable         = "unreadable"
 	KindEscapes            = "escapes_root"
+	KindTooLarge           = "too_large"
 )
 
 // Violation is one breach of the protocol found by Check.
@@ -137,18 +138,23 @@ func (l Layout) Check(day string, required []string) (*Report, error) {
 func (r *Report) add(v Violation) { r.Violations = append(r.Violations, v) }
 
 // fault fills in a violation for a path that could not be checked: kind
-// escapes_root for a symlink out of the root, unreadable otherwise, with a
+// escapes_root for a symlink out of the root, too_large for a file over
+// MaxFileBytes, unreadable otherwise, with a
 // message that names paths relative to the project (CI runners check out in
 // different places) and not Go's internal wording.
 func (l Layout) fault(v Violation, err error) Violation {
 	var escape *EscapeError
 	var notFile *NotFileError
+	var tooLarge *TooLargeError
 	var pathErr *fs.PathError
 	v.Kind = KindUnreadable
 	switch {
 	case errors.As(err, &escape):
 		v.Kind = KindEscapes
 		v.Message = "resolves to " + l.Rel(escape.Target) + ", outside the scratchpad root"
+	case errors.As(err, &tooLarge):
+		v.Kind = KindTooLarge
+		v.Message = fmt.Sprintf("is too large to check (%s; at most %d MiB is read)", sizeText(tooLarge.Size), MaxFileBytes>>20)
 	case errors.As(err, &notFile):
 		v.Message = "is " + notFile.What()
 	case errors.Is(err, errSymlinkLoop):
@@ -177,7 +183,7 @@ func (l Layout) days(dir, want string) ([]string, error) {
 		}
 		return []string{want}, nil // any other problem surfaces when the file is read
 	}
-	d, err := os.Open(filepath.Join(l.Root, dir))
+	d, err := openDir(filepath.Join(l.Root, dir))
 	if err != nil {
 		return nil, err
 	}
@@ -241,5 +247,8 @@ func (l Layout) readInCheckedDir(path string) ([]byte, error) {
 	case !info.Mode().IsRegular():
 		return nil, &NotFileError{Path: path, Mode: info.Mode()}
 	}
-	return os.ReadFile(path)
+	return readRegular(path)
 }
+
+// sizeText is a file size for a person: "5.2 MiB".
+func sizeText(n int64) string { return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20)) }

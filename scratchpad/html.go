@@ -70,7 +70,7 @@ func htmlBlockStart(line []byte, inParagraph bool) (htmlEnd, bool) {
 func (e htmlEnd) ends(line []byte) bool {
 	switch {
 	case e.blankLine:
-		return len(bytes.TrimSpace(line)) == 0
+		return isBlank(line)
 	case e.closeRe != nil:
 		return e.closeRe.Match(line)
 	}

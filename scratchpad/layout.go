@@ -7,6 +7,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/massgen/massgen-hook/internal/hookfs"
 )
 
 // Layout says where a project's scratchpads live.
@@ -113,22 +115,41 @@ func resolve(path string, links int) (string, error) {
 	return resolve(target, links+1) // a dangling link: follow it anyway
 }
 
+// MaxFileBytes bounds the scratchpad files read whole (by check, and by
+// the stop hooks for their headings): a log is kilobytes, and a planted
+// giant must not be read into memory. Tail reads only a file's end, so the
+// context hooks show the last lines of a file of any size.
+const MaxFileBytes = 4 << 20
+
 // ReadFile reads a scratchpad file after checking that it stays inside the
-// root and is a regular file. A missing file is reported with fs.ErrNotExist;
-// a directory or other non-file is a *NotFileError.
+// root and is a regular file of at most MaxFileBytes. A missing file is
+// reported with fs.ErrNotExist; a directory, FIFO or other non-file is a
+// *NotFileError; a larger file is a *TooLargeError.
 func (l Layout) ReadFile(path string) ([]byte, error) {
 	if err := l.Contained(path); err != nil {
 		return nil, err
 	}
-	info, err := os.Stat(path)
-	if err != nil {
-		return nil, err
-	}
-	if !info.Mode().IsRegular() {
-		return nil, &NotFileError{Path: path, Mode: info.Mode()}
-	}
-	return os.ReadFile(path)
+	return readRegular(path)
 }
+
+// readRegular reads path whole if it is a regular file of at most
+// MaxFileBytes, opened so that a FIFO cannot hang the hook.
+func readRegular(path string) ([]byte, error) {
+	data, err := hookfs.ReadFile(path, MaxFileBytes)
+	return data, fileError(err)
+}
+
+// fileError turns hookfs's refusal of a non-file into a *NotFileError.
+func fileError(err error) error {
+	var notRegular *hookfs.NotRegularError
+	if errors.As(err, &notRegular) {
+		return &NotFileError{Path: notRegular.Path, Mode: notRegular.Mode}
+	}
+	return err
+}
+
+// TooLargeError says a scratchpad file is over MaxFileBytes.
+type TooLargeError = hookfs.TooLargeError
 
 // NotFileError says a scratchpad path exists but is not a regular file.
 type NotFileError struct {
@@ -140,8 +161,11 @@ func (e *NotFileError) Error() string { return e.Path + " is " + e.What() }
 
 // What says what the path is instead of a file.
 func (e *NotFileError) What() string {
-	if e.Mode.IsDir() {
+	switch {
+	case e.Mode.IsDir():
 		return "a directory"
+	case e.Mode&fs.ModeNamedPipe != 0:
+		return "a FIFO"
 	}
 	return "not a regular file"
 }

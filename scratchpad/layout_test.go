@@ -1,6 +1,7 @@
 package scratchpad
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -364,7 +365,7 @@ func TestReadFileFIFO(t *testing.T) {
 	// Must not block opening the FIFO.
 	var nf *NotFileError
 	_, err := l.ReadFile(p)
-	if !errors.As(err, &nf) || !strings.HasSuffix(err.Error(), "is not a regular file") {
+	if !errors.As(err, &nf) || !strings.HasSuffix(err.Error(), "is a FIFO") {
 		t.Errorf("ReadFile on a FIFO = %v, want *NotFileError", err)
 	}
 }
@@ -413,5 +414,61 @@ func TestDelegatedNoRoot(t *testing.T) {
 	writeFile(t, l.File(CoordinatorDir, "2026-01-01"), "c")
 	if got, err := l.Delegated("2026-01-01"); err != nil || len(got) != 0 {
 		t.Errorf("Delegated with only the coordinator = %q, %v", got, err)
+	}
+}
+
+// Tail, which the context hooks use, does not wait on a FIFO either.
+func TestTailFIFO(t *testing.T) {
+	l, _ := newLayout(t)
+	p := l.File(CoordinatorDir, "2026-01-01")
+	mkdir(t, filepath.Dir(p))
+	if err := syscall.Mkfifo(p, 0o644); err != nil {
+		t.Skipf("mkfifo: %v", err)
+	}
+	var nf *NotFileError
+	if _, _, err := l.Tail(p, 3); !errors.As(err, &nf) || nf.What() != "a FIFO" {
+		t.Errorf("Tail on a FIFO = %v, want *NotFileError", err)
+	}
+}
+
+// A file over MaxFileBytes is not read whole: ReadFile refuses it, Tail
+// still gives its last lines.
+func TestReadFileTooLarge(t *testing.T) {
+	l, _ := newLayout(t)
+	p := l.File("a", "2026-01-01")
+	mkdir(t, filepath.Dir(p))
+	big := bytes.Repeat([]byte("filler line\n"), MaxFileBytes/12+1)
+	big = append(big, "## Unresolved\nthe end\n"...)
+	if err := os.WriteFile(p, big, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var tl *TooLargeError
+	if b, err := l.ReadFile(p); !errors.As(err, &tl) || b != nil || tl.Size != int64(len(big)) {
+		t.Errorf("ReadFile of %d bytes = %d bytes, %v; want *TooLargeError", len(big), len(b), err)
+	}
+	lines, cut, err := l.Tail(p, 2)
+	if err != nil || !cut || strings.Join(lines, "|") != "## Unresolved|the end" {
+		t.Errorf("Tail = %q, %v, %v", lines, cut, err)
+	}
+	rep, err := l.Check("", []string{"Unresolved"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Violations) != 1 || rep.Violations[0].Kind != KindTooLarge ||
+		rep.Violations[0].Message != "is too large to check (4.0 MiB; at most 4 MiB is read)" {
+		t.Errorf("Check violations %+v, want one too_large", rep.Violations)
+	}
+}
+
+// A FIFO where the coordinator's folder should be does not hang Newest,
+// which lists the folder when no recent name is found.
+func TestNewestFolderFIFO(t *testing.T) {
+	l, _ := newLayout(t)
+	mkdir(t, l.Root)
+	if err := syscall.Mkfifo(filepath.Join(l.Root, CoordinatorDir), 0o644); err != nil {
+		t.Skipf("mkfifo: %v", err)
+	}
+	if _, _, ok, err := l.Newest(CoordinatorDir, "2026-01-01"); ok || err == nil || !strings.Contains(err.Error(), "not a directory") {
+		t.Errorf("Newest over a FIFO = %v, %v; want a not-a-directory error", ok, err)
 	}
 }

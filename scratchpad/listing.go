@@ -9,7 +9,10 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"time"
+
+	"github.com/massgen/massgen-hook/internal/hookfs"
 )
 
 // recentDays is how far back Newest looks by name before it lists a folder.
@@ -42,7 +45,7 @@ func (l Layout) Newest(dir, today string) (path, day string, ok bool, err error)
 
 // newestListed is Newest by listing dir: the latest day up to last.
 func (l Layout) newestListed(dir, last string) (path, day string, ok bool, err error) {
-	d, err := os.Open(filepath.Join(l.Root, dir))
+	d, err := openDir(filepath.Join(l.Root, dir))
 	if errors.Is(err, fs.ErrNotExist) {
 		return "", "", false, nil
 	} else if err != nil {
@@ -81,18 +84,12 @@ func (l Layout) Tail(path string, n int) (lines []string, cut bool, err error) {
 	if err := l.Contained(path); err != nil {
 		return nil, false, err
 	}
-	f, err := os.Open(path)
+	// Opened non-blocking: a FIFO put there must not hang the hook.
+	f, info, err := hookfs.Open(path)
 	if err != nil {
-		return nil, false, err
+		return nil, false, fileError(err)
 	}
 	defer f.Close()
-	info, err := f.Stat()
-	if err != nil {
-		return nil, false, err
-	}
-	if !info.Mode().IsRegular() {
-		return nil, false, &NotFileError{Path: path, Mode: info.Mode()}
-	}
 	start := max(info.Size()-tailWindow, 0)
 	buf, err := io.ReadAll(io.NewSectionReader(f, start, info.Size()-start))
 	if err != nil {
@@ -149,4 +146,10 @@ func isDirEntry(parent string, e fs.DirEntry) bool {
 	}
 	info, err := os.Stat(filepath.Join(parent, e.Name()))
 	return err == nil && info.IsDir()
+}
+
+// openDir opens a folder to list it: a FIFO put where an agent's folder
+// should be is an error at once ("not a directory"), not a hang.
+func openDir(path string) (*os.File, error) {
+	return os.OpenFile(path, os.O_RDONLY|syscall.O_DIRECTORY|syscall.O_NONBLOCK, 0)
 }

@@ -62,7 +62,10 @@ func isPlain(c byte) bool {
 }
 
 // DisplayName turns a directory name back into the agent type it stands for.
-// A name that is not a valid encoding is shown as it is.
+// Only DirName's own spelling is decoded: a name it would not have written
+// ("a%2Fb", "%2e%2e", "%63oordinator", lower-case hex) is someone else's
+// folder and is shown literally, so no folder on disk can pass for a path,
+// for "..", or for another agent.
 func DisplayName(dir string) string {
 	if !strings.Contains(dir, "%") {
 		return dir
@@ -83,7 +86,11 @@ func DisplayName(dir string) string {
 		b.WriteByte(byte(v))
 		i += 2
 	}
-	return b.String()
+	name := b.String()
+	if again, err := DirName(name, ""); err != nil || again != dir {
+		return dir
+	}
+	return name
 }
 
 // IsReserved reports whether dir is the coordinator's or the ego's directory.

@@ -124,6 +124,18 @@ func TestDisplayNameOfForeignDirs(t *testing.T) {
 		"bad%zzname": "bad%zzname",
 		"%E6%BC%A2":  "漢",
 		"a+b":        "a+b",
+		// A name on disk is decoded only when it is DirName's own spelling
+		// of what it decodes to: these are not, and are shown literally.
+		"a%2Fb":             "a%2Fb",         // a path separator
+		"%2e%2e":            "%2e%2e",        // "..", in lower case
+		"%2E%2E":            "%2E%2E",        // "..", as DirName would never write it
+		"%2E":               "%2E",           // "."
+		"a%00b":             "a%00b",         // a NUL
+		"%63oordinator":     "%63oordinator", // "coordinator", a plain letter encoded
+		"%e6%bc%a2":         "%e6%bc%a2",     // lower-case hex
+		"%2Ehidden%2E":      "%2Ehidden%2E",  // a leading dot is encoded, a later one is not...
+		"%2Ehidden.":        ".hidden.",      // ...so this is the canonical spelling
+		"plugin%3areviewer": "plugin%3areviewer",
 	} {
 		if got := DisplayName(dir); got != want {
 			t.Errorf("DisplayName(%q) = %q, want %q", dir, got, want)

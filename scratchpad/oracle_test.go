@@ -82,6 +82,12 @@ var oracleCases = []string{
 	"para\n2. ordered not 1 is paragraph\n# real\n",
 	"* a\n\n      # code in item\n# real\n",
 	"> ```\n> # in quoted fence\n# real\n",
+	"* \v\n\n  # in an item holding a vertical tab\n",
+	"- \f\n\n  # in an item holding a form feed\n# real\n",
+	"*\n  * 0\n0\n  # lazy line of a nested item keeps both open\n",
+	"* 0\n\n\v\n  # a vertical tab line is not blank: it ends the list\n",
+	"<div>\n\v\n# a vertical tab line does not end HTML\n",
+	"```\n```\v\n# a fence closes only before spaces and tabs\n",
 }
 
 func TestHeadingsMatchCommonMark(t *testing.T) {

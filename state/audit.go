@@ -6,7 +6,7 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/gofrs/flock"
+	"github.com/massgen/massgen-hook/internal/hookfs"
 )
 
 // AuditFile is the audit trail, one JSON object a line, in the runtime directory.
@@ -21,31 +21,33 @@ const MaxAuditBytes = 8 << 20
 // Audit appends one record to the audit trail, under the trail's lock: a
 // check for a torn last line (see torn) is only true while no other hook
 // is halfway through its own append, and a rotation must not move the file
-// from under a writer.
+// from under a writer. The trail is opened in the runtime directory,
+// reached without following links, and is never itself followed if a
+// link: a refusal is an error, which the caller notes (the decision it
+// records stands). Appends are not synced: a power cut may lose the last
+// lines, never the decisions themselves.
 func (d *Dir) Audit(record any) error {
 	line, err := json.Marshal(record)
 	if err != nil {
 		return fmt.Errorf("encoding audit record: %w", err)
 	}
-	if _, err := d.ensure("."); err != nil {
+	dir, err := d.folder("", true)
+	if err != nil {
 		return err
 	}
-	path := filepath.Join(d.Path, AuditFile)
+	defer dir.Close()
 	limit := d.AuditLimit
 	if limit <= 0 {
 		limit = MaxAuditBytes
 	}
-	l := flock.New(path + ".lock")
-	if err := l.Lock(); err != nil {
-		return fmt.Errorf("locking audit trail %s: %w", path, err)
-	}
-	defer func() { _ = l.Unlock() }()
-	if err := rotate(path, limit-int64(len(line))-1); err != nil {
-		return err
-	}
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_APPEND|os.O_CREATE, 0o600)
+	unlock, err := dir.Lock(AuditFile + ".lock")
 	if err != nil {
-		return fmt.Errorf("opening audit trail: %w", err)
+		return &stateError{"locking audit trail", filepath.Join(dir.Path(), AuditFile), err}
+	}
+	defer unlock()
+	f, err := openTrail(dir, limit-int64(len(line))-1)
+	if err != nil {
+		return err
 	}
 	if torn(f) {
 		// A write cut short (a full disk) left a fragment without its
@@ -58,9 +60,29 @@ func (d *Dir) Audit(record any) error {
 		err = cerr
 	}
 	if err != nil {
-		return fmt.Errorf("writing audit trail %s: %w", path, err)
+		return fmt.Errorf("writing audit trail %s: %w", f.Name(), err)
 	}
 	return nil
+}
+
+// openTrail opens the audit trail to append, after moving it to
+// audit.jsonl.1 when it is over limit bytes. The caller holds the trail's
+// lock.
+func openTrail(dir *hookfs.Dir, limit int64) (*os.File, error) {
+	for rotated := false; ; rotated = true {
+		f, err := dir.OpenFile(AuditFile, os.O_RDWR|os.O_APPEND|os.O_CREATE, 0o600)
+		if err != nil {
+			return nil, &stateError{"opening audit trail", filepath.Join(dir.Path(), AuditFile), err}
+		}
+		info, err := f.Stat()
+		if err != nil || info.Size() <= limit || rotated {
+			return f, nil
+		}
+		f.Close()
+		if err := dir.Rename(AuditFile, AuditFile+".1"); err != nil {
+			return nil, &stateError{"rotating audit trail", filepath.Join(dir.Path(), AuditFile), err}
+		}
+	}
 }
 
 // torn reports whether f, a JSON-lines file, ends inside a line. Every
@@ -74,16 +96,4 @@ func torn(f *os.File) bool {
 	var last [1]byte
 	_, err = f.ReadAt(last[:], info.Size()-1)
 	return err == nil && last[0] != '\n'
-}
-
-// rotate moves the audit trail aside when it is over limit bytes. The caller
-// holds the trail's lock.
-func rotate(path string, limit int64) error {
-	if info, err := os.Stat(path); err != nil || info.Size() <= limit {
-		return nil
-	}
-	if err := os.Rename(path, path+".1"); err != nil {
-		return fmt.Errorf("rotating audit trail %s: %w", path, err)
-	}
-	return nil
 }

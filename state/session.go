@@ -3,9 +3,7 @@ package state
 import (
 	"encoding/json"
 	"errors"
-	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"reflect"
 	"sort"
@@ -32,16 +30,21 @@ func SessionRecord(session, record string) string {
 // replace records atomically, so a reader sees a whole one). It reports
 // whether the record exists; a corrupt one reads as absent, with a note.
 func (d *Dir) ReadJSON(name string, v any) (bool, error) {
-	path := filepath.Join(d.Path, filepath.FromSlash(name))
-	data, err := os.ReadFile(path)
+	sub, base := splitName(name)
+	dir, err := d.folder(sub, false)
 	if errors.Is(err, fs.ErrNotExist) {
 		return false, nil
 	}
 	if err != nil {
-		return false, fmt.Errorf("reading state %s: %w", path, err)
+		return false, err
+	}
+	defer dir.Close()
+	data, err := readRecord(dir, base)
+	if data == nil || err != nil {
+		return false, err
 	}
 	if err := json.Unmarshal(data, v); err != nil {
-		d.note("state %s is corrupt (%v); ignoring it", path, err)
+		d.note("state %s is corrupt (%v); ignoring it", filepath.Join(dir.Path(), base), err)
 		return false, nil
 	}
 	return true, nil
@@ -78,13 +81,11 @@ func (d *Dir) UpdateJSON(name string, v any, fn func() (changed bool, err error)
 // the runtime directory does not grow without bound and no call pays for a
 // scan but a session's first.
 func (d *Dir) UpdateSession(session, record string, v any, fn func() (bool, error)) error {
-	name := SessionRecord(session, record)
-	dir := filepath.Dir(filepath.Join(d.Path, filepath.FromSlash(name)))
-	_, statErr := os.Stat(dir)
-	if err := d.UpdateJSON(name, v, fn); err != nil {
+	first := !d.has(sessionsDir + "/" + Key(session))
+	if err := d.UpdateJSON(SessionRecord(session, record), v, fn); err != nil {
 		return err
 	}
-	if errors.Is(statErr, fs.ErrNotExist) && !d.ReadOnly {
+	if first && !d.ReadOnly {
 		if err := d.PruneSessions(time.Now().Add(-SessionMaxAge)); err != nil {
 			d.note("could not prune old sessions: %v", err)
 		}
@@ -99,20 +100,33 @@ func (d *Dir) setAside(name string, data []byte, why error) {
 		d.note("state %s is corrupt (%v); ignoring it", path, why)
 		return
 	}
-	if err := writeAtomic(path+".corrupt", data); err != nil {
+	sub, base := splitName(name)
+	dir, err := d.folder(sub, true)
+	if err == nil {
+		err = dir.WriteFile(base+".corrupt", data, 0o600, false)
+		dir.Close()
+	}
+	if err != nil {
 		d.note("state %s is corrupt (%v) and could not be set aside (%v); starting it afresh", path, why, err)
 		return
 	}
-	d.note("state %s is corrupt (%v); set aside as %s.corrupt and started afresh", path, why, filepath.Base(path))
+	d.note("state %s is corrupt (%v); set aside as %s.corrupt and started afresh", path, why, base)
 }
 
 // PruneSessions removes the folders of sessions not updated since before.
+// The folders are removed within the sessions folder, never through a
+// link out of it.
 func (d *Dir) PruneSessions(before time.Time) error {
-	entries, err := os.ReadDir(filepath.Join(d.Path, sessionsDir))
+	dir, err := d.folder(sessionsDir, false)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
 	if err != nil {
-		if errors.Is(err, fs.ErrNotExist) {
-			return nil
-		}
+		return err
+	}
+	defer dir.Close()
+	entries, err := dir.ReadDir()
+	if err != nil {
 		return err
 	}
 	var errs []error
@@ -121,19 +135,27 @@ func (d *Dir) PruneSessions(before time.Time) error {
 		if err != nil || !e.IsDir() || !info.ModTime().Before(before) {
 			continue
 		}
-		if err := os.RemoveAll(filepath.Join(d.Path, sessionsDir, e.Name())); err != nil {
-			errs = append(errs, err)
-		}
+		errs = append(errs, dir.RemoveAll(e.Name()))
 	}
 	return errors.Join(errs...)
 }
 
-// SessionRecords lists the names of a session's records, sorted.
-func (d *Dir) SessionRecords(session string) ([]string, error) {
-	entries, err := os.ReadDir(filepath.Join(d.Path, sessionsDir, Key(session)))
+// listFolder lists sub of the runtime directory: nothing when it is absent.
+func (d *Dir) listFolder(sub string) ([]fs.DirEntry, error) {
+	dir, err := d.folder(sub, false)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}
+	if err != nil {
+		return nil, err
+	}
+	defer dir.Close()
+	return dir.ReadDir()
+}
+
+// SessionRecords lists the names of a session's records, sorted.
+func (d *Dir) SessionRecords(session string) ([]string, error) {
+	entries, err := d.listFolder(sessionsDir + "/" + Key(session))
 	var names []string
 	for _, e := range entries {
 		if n, ok := strings.CutSuffix(e.Name(), ".json"); ok && !e.IsDir() {
@@ -146,10 +168,7 @@ func (d *Dir) SessionRecords(session string) ([]string, error) {
 // Sessions lists the keys of the sessions with records, most recently
 // updated first (a record's atomic replace touches its folder).
 func (d *Dir) Sessions() ([]string, error) {
-	entries, err := os.ReadDir(filepath.Join(d.Path, sessionsDir))
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil
-	}
+	entries, err := d.listFolder(sessionsDir)
 	if err != nil {
 		return nil, err
 	}

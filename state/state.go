@@ -14,17 +14,32 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
+	"strings"
 
-	"github.com/gofrs/flock"
+	"github.com/massgen/massgen-hook/internal/hookfs"
 )
 
 // DirName is the runtime directory, relative to the project.
 const DirName = ".claude/massgen-hook"
 
+// MaxRecordBytes bounds a record: they are small counters and lists, and
+// the hook must not read a planted giant into memory.
+const MaxRecordBytes = 1 << 20
+
 // Dir is one project's runtime directory.
+//
+// Every folder from Anchor down to a record, the audit trail or a lock is
+// opened without following symbolic links (see hookfs), and files are
+// opened in their folder, never through a link: an agent that puts a link
+// at audit.jsonl, at .claude/massgen-hook, or at .claude itself, gets a
+// refusal, not an append to the file the link names.
 type Dir struct {
 	Path string
+	// Anchor is the folder Path is in, taken as it is (Open sets the
+	// project); empty means Path's parent.
+	Anchor string
 	// AuditLimit overrides MaxAuditBytes (tests use a small one).
 	AuditLimit int64
 	// ReadOnly makes every update a dry run: records are read and the
@@ -44,28 +59,146 @@ func (d *Dir) note(format string, args ...any) {
 
 // Open returns the runtime directory of project. Nothing is created until
 // something is written.
-func Open(project string) *Dir { return &Dir{Path: filepath.Join(project, DirName)} }
+func Open(project string) *Dir {
+	return &Dir{Path: filepath.Join(project, DirName), Anchor: project}
+}
 
-// Ensure creates sub (a slash path) in the runtime directory, owner-only,
-// with the directory's .gitignore, and returns its full path.
-func (d *Dir) Ensure(sub string) (string, error) { return d.ensure(filepath.FromSlash(sub)) }
-
-// ensure creates the directory, owner-only, with a .gitignore that ignores
-// everything in it. The .gitignore is checked on every write, not only when
-// the directory is made: a directory made by hand, or a deleted file, must
-// not let runtime data into a commit.
-func (d *Dir) ensure(sub string) (string, error) {
-	full := filepath.Join(d.Path, sub)
-	if err := os.MkdirAll(full, 0o700); err != nil {
-		return "", fmt.Errorf("creating runtime directory: %w", err)
+// folder opens sub (a slash path, "" for the runtime directory itself).
+// With create, missing folders are made owner-only and the .gitignore is
+// checked; without, a missing folder is fs.ErrNotExist.
+func (d *Dir) folder(sub string, create bool) (*hookfs.Dir, error) {
+	anchor := d.Anchor
+	if anchor == "" {
+		anchor = filepath.Dir(d.Path)
 	}
-	ignore := filepath.Join(d.Path, ".gitignore")
-	if _, err := os.Stat(ignore); errors.Is(err, fs.ErrNotExist) {
-		if err := writeAtomic(ignore, []byte("# massgen-hook runtime data: never commit it.\n*\n")); err != nil {
-			return "", err
+	rel, err := filepath.Rel(anchor, d.Path)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return nil, fmt.Errorf("runtime directory %s is not inside %s", d.Path, anchor)
+	}
+	root, err := hookfs.OpenDir(anchor, filepath.ToSlash(rel), create, 0o700)
+	if err != nil {
+		return nil, fmt.Errorf("runtime directory: %w", err)
+	}
+	if create {
+		if err := d.keepIgnored(root); err != nil {
+			root.Close()
+			return nil, err
 		}
 	}
-	return full, nil
+	if sub == "" || sub == "." {
+		return root, nil
+	}
+	defer root.Close()
+	dir, err := root.Folder(sub, create, 0o700)
+	if err != nil {
+		return nil, fmt.Errorf("runtime directory: %w", err)
+	}
+	return dir, nil
+}
+
+// Ensure creates sub (a slash path) in the runtime directory, owner-only,
+// with the directory's .gitignore, and returns its full path. No folder on
+// the way may be a link.
+func (d *Dir) Ensure(sub string) (string, error) {
+	dir, err := d.folder(sub, true)
+	if err != nil {
+		return "", err
+	}
+	defer dir.Close()
+	return dir.Path(), nil
+}
+
+// CheckLinks reports a *hookfs.LinkError when the runtime directory, or
+// any of the folders subs (slash paths in it) that exist, is reached
+// through a symbolic link. Code that works in those folders by path (the
+// inbox) calls it first; folders not there yet are fine.
+func (d *Dir) CheckLinks(subs ...string) error {
+	root, err := d.folder("", false)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	defer root.Close()
+	for _, sub := range subs {
+		dir, err := root.Folder(sub, false, 0)
+		switch {
+		case err == nil:
+			dir.Close()
+		case !errors.Is(err, fs.ErrNotExist):
+			return fmt.Errorf("runtime directory: %w", err)
+		}
+	}
+	return nil
+}
+
+// ignoreRules is the runtime directory's .gitignore: everything in it.
+const ignoreRules = "# massgen-hook runtime data: never commit it.\n*\n"
+
+// keepIgnored makes sure root, the runtime directory, has a .gitignore
+// that ignores everything in it. It is checked on every write, not only
+// when the directory is made: a directory made by hand, a deleted or
+// emptied file, must not let runtime data into a commit. A .gitignore
+// without a line "*" gets ours at its top; the user's own lines after it
+// (an exception such as "!audit.jsonl") stay.
+func (d *Dir) keepIgnored(root *hookfs.Dir) error {
+	old, err := root.ReadFile(".gitignore", 64<<10)
+	switch {
+	case err == nil && ignoresAll(old):
+		return nil
+	case err == nil:
+	case errors.Is(err, fs.ErrNotExist):
+		old = nil
+	default:
+		// A link, a folder or a giant: replaced, since what it says is
+		// not ours to trust (a rename replaces a link, never follows it).
+		d.note("%s/.gitignore: %s; replacing it", d.Path, reason(err))
+		old = nil
+	}
+	if err := root.WriteFile(".gitignore", append([]byte(ignoreRules), old...), 0o600, false); err != nil {
+		return &stateError{"writing", filepath.Join(root.Path(), ".gitignore"), err}
+	}
+	return nil
+}
+
+// ignoresAll reports whether a .gitignore has the line "*".
+func ignoresAll(gitignore []byte) bool {
+	for _, line := range strings.Split(string(gitignore), "\n") {
+		if strings.TrimSpace(line) == "*" {
+			return true
+		}
+	}
+	return false
+}
+
+// stateError is a failed read or write of a record, naming it once.
+type stateError struct {
+	op, path string
+	err      error
+}
+
+func (e *stateError) Error() string { return e.op + " " + e.path + ": " + reason(e.err) }
+func (e *stateError) Unwrap() error { return e.err }
+
+// reason is what went wrong with a file, without its path (which the
+// message names already): "is a symbolic link", "file too large".
+func reason(err error) string {
+	var notRegular *hookfs.NotRegularError
+	var tooLarge *hookfs.TooLargeError
+	var pathErr *fs.PathError
+	var linkErr *os.LinkError
+	switch {
+	case errors.As(err, &notRegular):
+		return "is " + notRegular.What()
+	case errors.As(err, &tooLarge):
+		return fmt.Sprintf("is too large (over %d bytes)", tooLarge.Max)
+	case errors.As(err, &pathErr):
+		return pathErr.Err.Error()
+	case errors.As(err, &linkErr):
+		return linkErr.Err.Error()
+	}
+	return err.Error()
 }
 
 // Key turns an identifier from a hook event (a session id, an agent id) into
@@ -95,78 +228,127 @@ func isPlainKey(id string) bool {
 	return true
 }
 
+// splitName splits a record's slash path into its folder and file name.
+func splitName(name string) (sub, base string) {
+	sub, base = path.Split(name)
+	return strings.TrimSuffix(sub, "/"), base
+}
+
+// readRecord reads the record base in dir: nil when it is absent. One that
+// is a link, a FIFO, a folder or over MaxRecordBytes is an error naming it.
+func readRecord(dir *hookfs.Dir, base string) ([]byte, error) {
+	data, err := dir.ReadFile(base, MaxRecordBytes)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, &stateError{"reading state", filepath.Join(dir.Path(), base), err}
+	}
+	return data, nil
+}
+
 // Update runs fn on the current content of the record name (nil when absent)
 // under an exclusive lock, and atomically replaces the record with what fn
 // returns. A nil result removes the record. name is a slash path of Keys.
 func (d *Dir) Update(name string, fn func(old []byte) ([]byte, error)) error {
-	path, unlock, err := d.lock(name)
+	sub, base := splitName(name)
+	if d.ReadOnly {
+		// A dry run creates nothing, not even the lock file.
+		var old []byte
+		dir, err := d.folder(sub, false)
+		if err == nil {
+			old, err = readRecord(dir, base)
+			dir.Close()
+		}
+		if err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return err
+		}
+		_, err = fn(old)
+		return err
+	}
+	dir, err := d.folder(sub, true)
 	if err != nil {
 		return err
 	}
+	defer dir.Close()
+	unlock, err := dir.Lock(base + ".lock")
+	if err != nil {
+		return &stateError{"locking state", filepath.Join(dir.Path(), base), err}
+	}
 	defer unlock()
-	old, err := os.ReadFile(path)
-	if err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return fmt.Errorf("reading state %s: %w", path, err)
+	old, err := readRecord(dir, base)
+	if err != nil {
+		return err
 	}
 	next, err := fn(old)
-	if err != nil || d.ReadOnly {
+	if err != nil {
 		return err
 	}
 	if next != nil && old != nil && bytes.Equal(next, old) {
 		return nil // unchanged: no write, no rename
 	}
 	if next == nil {
-		if err := os.Remove(path); err != nil && !errors.Is(err, fs.ErrNotExist) {
-			return fmt.Errorf("removing state %s: %w", path, err)
+		if err := dir.Remove(base); err != nil {
+			return &stateError{"removing state", filepath.Join(dir.Path(), base), err}
 		}
 		return nil
 	}
-	return writeAtomic(path, next)
+	// Replaced atomically (a reader sees the old record or the new one),
+	// not synced: these are counters whose loss in a power cut is
+	// harmless, and a sync costs more than the whole hook.
+	if err := dir.WriteFile(base, next, 0o600, false); err != nil {
+		return &stateError{"writing state", filepath.Join(dir.Path(), base), err}
+	}
+	return nil
 }
 
 // Remove deletes the record name if it exists, cheaply: no directory is
 // created and no lock is taken when there is nothing to remove.
 func (d *Dir) Remove(name string) error {
-	path := filepath.Join(d.Path, filepath.FromSlash(name))
-	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
+	if !d.has(name) {
 		return nil
 	}
 	return d.Update(name, func([]byte) ([]byte, error) { return nil, nil })
 }
 
-func (d *Dir) lock(name string) (path string, unlock func(), err error) {
-	if d.ReadOnly {
-		// A dry run creates nothing, not even the lock file.
-		return filepath.Join(d.Path, filepath.FromSlash(name)), func() {}, nil
+// has reports whether the runtime directory holds name (a slash path),
+// whatever it is. A folder on the way that cannot be opened counts as
+// there: the write that follows says why.
+func (d *Dir) has(name string) bool {
+	sub, base := splitName(name)
+	dir, err := d.folder(sub, false)
+	if errors.Is(err, fs.ErrNotExist) {
+		return false
 	}
-	dir, err := d.ensure(filepath.Dir(filepath.FromSlash(name)))
 	if err != nil {
-		return "", nil, err
+		return true
 	}
-	path = filepath.Join(dir, filepath.Base(name))
-	l := flock.New(path + ".lock")
-	if err := l.Lock(); err != nil {
-		return "", nil, fmt.Errorf("locking state %s: %w", path, err)
-	}
-	return path, func() { _ = l.Unlock() }, nil
+	defer dir.Close()
+	ok, err := dir.Exists(base)
+	return ok || err != nil
 }
 
-// writeAtomic writes data to a temporary file beside path and renames it
-// over path, so a reader sees the old record or the new one, never half of
-// one. It does not fsync: these records are counters whose loss in a power
-// cut is harmless, and a sync costs more than the whole hook.
-func writeAtomic(path string, data []byte) error { return WriteFile(path, data, false) }
-
 // WriteFile replaces path with data atomically (a temporary file beside it,
-// renamed over it). With sync the data reaches the disk before the rename,
-// so after a crash path holds the old content or the new, never a torn
-// file: for what must not be lost, such as a message.
+// renamed over it), owner-only. With sync the data reaches the disk before
+// the rename, so after a crash path holds the old content or the new, never
+// a torn file: for what must not be lost, such as a message.
 func WriteFile(path string, data []byte, sync bool) error {
+	return WriteFileMode(path, data, 0o600, sync)
+}
+
+// WriteFileMode is WriteFile for a file of the given mode. The temporary
+// file gets the mode before it is renamed into place, whatever the umask:
+// whoever opens path sees the whole file with its final mode, never a
+// binary that is not yet executable.
+func WriteFileMode(path string, data []byte, mode fs.FileMode, sync bool) error {
 	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
 	if err != nil {
-		return fmt.Errorf("writing state %s: %w", path, err)
+		return fmt.Errorf("writing %s: %w", path, err)
 	}
-	_, werr := tmp.Write(data)
+	werr := tmp.Chmod(mode)
+	if werr == nil {
+		_, werr = tmp.Write(data)
+	}
 	if werr == nil && sync {
 		werr = tmp.Sync()
 	}
@@ -174,11 +356,14 @@ func WriteFile(path string, data []byte, sync bool) error {
 		werr = cerr
 	}
 	if werr == nil {
-		werr = os.Rename(tmp.Name(), path)
+		werr = renameFile(tmp.Name(), path)
 	}
 	if werr != nil {
 		_ = os.Remove(tmp.Name())
-		return fmt.Errorf("writing state %s: %w", path, werr)
+		return fmt.Errorf("writing %s: %w", path, werr)
 	}
 	return nil
 }
+
+// renameFile is os.Rename; a test replaces it to see what is renamed.
+var renameFile = os.Rename

@@ -257,3 +257,65 @@ func TestUpdateRestoresGitignore(t *testing.T) {
 		t.Errorf("in an existing runtime dir without a .gitignore, Update must restore it (%v)", err)
 	}
 }
+
+// A .gitignore that no longer ignores everything (emptied, or replaced by
+// one without "*") gets the rule back at its top; the user's own lines
+// stay below it. One that already has "*" is left as it is.
+func TestGitignoreIsKeptIgnoringEverything(t *testing.T) {
+	for _, tc := range []struct{ name, before, after string }{
+		{"emptied", "", ignoreRules},
+		{"white space only", "\n  \n", ignoreRules + "\n  \n"},
+		{"an exception without the rule", "!audit.jsonl\n", ignoreRules + "!audit.jsonl\n"},
+		{"the rule and an exception", "*\n!audit.jsonl\n", "*\n!audit.jsonl\n"},
+		{"the rule, indented, among comments", "# mine\n  *  \n", "# mine\n  *  \n"},
+		{"a rule that is not *", "*.jsonl\n", ignoreRules + "*.jsonl\n"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			d := Open(t.TempDir())
+			if err := os.MkdirAll(d.Path, 0o700); err != nil {
+				t.Fatal(err)
+			}
+			ignore := filepath.Join(d.Path, ".gitignore")
+			if err := os.WriteFile(ignore, []byte(tc.before), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			if err := d.Audit(map[string]int{"a": 1}); err != nil {
+				t.Fatal(err)
+			}
+			if got := readFile(t, ignore); got != tc.after {
+				t.Errorf(".gitignore = %q, want %q", got, tc.after)
+			}
+		})
+	}
+}
+
+// A .gitignore that is a link is replaced by a file of our own; what it
+// pointed at is not touched.
+func TestGitignoreThatIsALinkIsReplaced(t *testing.T) {
+	target := filepath.Join(t.TempDir(), "theirs")
+	if err := os.WriteFile(target, []byte("!*\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	var notes strings.Builder
+	d := Open(t.TempDir())
+	d.Notes = &notes
+	if err := os.MkdirAll(d.Path, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(target, filepath.Join(d.Path, ".gitignore")); err != nil {
+		t.Fatal(err)
+	}
+	if err := d.Update("rec", set("x")); err != nil {
+		t.Fatal(err)
+	}
+	info, err := os.Lstat(filepath.Join(d.Path, ".gitignore"))
+	if err != nil || !info.Mode().IsRegular() || readFile(t, filepath.Join(d.Path, ".gitignore")) != ignoreRules {
+		t.Errorf(".gitignore: %v, %v; want our own file", info, err)
+	}
+	if readFile(t, target) != "!*\n" {
+		t.Error("the link's target was written")
+	}
+	if want := "massgen-hook: " + d.Path + "/.gitignore: is a symbolic link; replacing it\n"; notes.String() != want {
+		t.Errorf("notes %q, want %q", notes.String(), want)
+	}
+}

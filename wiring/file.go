@@ -16,6 +16,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/tidwall/gjson"
+
+	"github.com/massgen/massgen-hook/internal/hookfs"
 )
 
 // File is one wiring file as read.
@@ -52,11 +54,15 @@ func (e *ShapeError) Error() string {
 	return fmt.Sprintf("%s:%d: %s %s", e.Path, e.Line, e.Field, e.Msg)
 }
 
+// MaxFileBytes bounds a settings file init reads: a FIFO or a giant in
+// its place is an error, not a hang.
+const MaxFileBytes = 16 << 20
+
 // Read reads path. A missing file is an empty, not-existing File; invalid
 // JSON is a *SyntaxError and a top level that is not an object a
 // *ShapeError, so nobody edits a file they cannot read.
 func Read(path string) (*File, error) {
-	data, err := os.ReadFile(path)
+	data, err := hookfs.ReadFile(path, MaxFileBytes)
 	if errors.Is(err, fs.ErrNotExist) {
 		return &File{Path: path, Mode: 0o644}, nil
 	}

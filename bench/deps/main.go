@@ -28,13 +28,13 @@ import (
 	_ "time/tzdata"
 
 	_ "github.com/bmatcuk/doublestar/v4"
-	_ "github.com/gofrs/flock"
 	_ "github.com/google/jsonschema-go/jsonschema"
 	_ "github.com/pelletier/go-toml/v2"
 	_ "github.com/rogpeppe/go-internal/diff"
 	_ "github.com/spf13/cobra"
 	_ "github.com/tidwall/gjson"
 	_ "go.yaml.in/yaml/v3"
+	_ "golang.org/x/sys/unix"
 	_ "mvdan.cc/sh/v3/syntax"
 )
 

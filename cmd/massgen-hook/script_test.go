@@ -66,9 +66,11 @@ func TestScripts(t *testing.T) {
 				return false, fmt.Errorf("unknown condition %q", cond)
 			},
 			Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
-				"sdkcheck": outputs.record,
-				"bigevent": bigEvent,
-				"status":   exitStatus,
+				"sdkcheck":  outputs.record,
+				"bigevent":  bigEvent,
+				"bigfile":   bigFile,
+				"deepevent": deepEvent,
+				"status":    exitStatus,
 			},
 		})
 	})
@@ -120,6 +122,33 @@ func bigEvent(ts *testscript.TestScript, neg bool, args []string) {
 	}
 	b.WriteString(`"},"tool_use_id":"toolu_after_the_big_field"}`)
 	ts.Check(os.WriteFile(ts.MkAbs(args[2]), []byte(b.String()), 0o644))
+}
+
+// bigFile is the script command `bigfile FILE MIB`: it writes to FILE MIB
+// MiB of text lines, the last "the last line of a big file".
+func bigFile(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 2 {
+		ts.Fatalf("usage: bigfile FILE MIB")
+	}
+	mib, err := strconv.Atoi(args[1])
+	ts.Check(err)
+	line := strings.Repeat("x", 63) + "\n"
+	body := strings.Repeat(line, mib<<20/len(line)-1) + "the last line of a big file\n"
+	ts.Check(os.WriteFile(ts.MkAbs(args[0]), []byte(body), 0o644))
+}
+
+// deepEvent is the script command `deepevent EVENT FIELD DEPTH FILE`: it
+// writes to FILE a Read event of EVENT whose FIELD (tool_input or
+// tool_response) nests arrays DEPTH levels deep.
+func deepEvent(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 4 {
+		ts.Fatalf("usage: deepevent EVENT FIELD DEPTH FILE")
+	}
+	depth, err := strconv.Atoi(args[2])
+	ts.Check(err)
+	deep := `{"a":` + strings.Repeat("[", depth-1) + strings.Repeat("]", depth-1) + `}`
+	event := fmt.Sprintf(`{"hook_event_name":%q,"session_id":"deep","tool_name":"Read","tool_input":{"file_path":"a.txt"},%q:%s}`, args[0], args[1], deep)
+	ts.Check(os.WriteFile(ts.MkAbs(args[3]), []byte(event), 0o644))
 }
 
 // statusFileEnv names the file where the test binary, standing in for

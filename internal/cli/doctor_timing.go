@@ -15,6 +15,7 @@ import (
 
 	"github.com/massgen/massgen-hook/config"
 	"github.com/massgen/massgen-hook/doctor"
+	"github.com/massgen/massgen-hook/internal/hookfs"
 )
 
 // doctorTiming is one hook subcommand run on its sample event.
@@ -88,7 +89,7 @@ func (d *doctorRun) throwawayProject(tmp string) ([]string, string, error) {
 	}
 	env = append(env, "CLAUDE_PROJECT_DIR="+tmp)
 	path, required := config.Locate(d.configPath, d.getenv("MASSGEN_HOOK_CONFIG"), d.project)
-	data, err := os.ReadFile(path)
+	data, err := hookfs.ReadFile(path, config.MaxFileBytes)
 	switch {
 	case err == nil:
 		dest := filepath.Join(tmp, config.DefaultPath)

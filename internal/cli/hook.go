@@ -181,7 +181,7 @@ func (a *app) checksEnv(project string, cfg config.Config, rules *engine.Engine,
 func (a *app) stateDir(project string) *state.Dir {
 	d := state.Open(project)
 	if a.sandbox != "" {
-		d.Path = a.sandbox
+		d.Path, d.Anchor = a.sandbox, a.sandbox
 	}
 	d.Notes = a.stderr
 	return d

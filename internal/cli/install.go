@@ -16,6 +16,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/massgen/massgen-hook/config"
+	"github.com/massgen/massgen-hook/internal/hookfs"
 	"github.com/massgen/massgen-hook/scratchpad"
 	"github.com/massgen/massgen-hook/state"
 	"github.com/massgen/massgen-hook/wiring"
@@ -288,7 +289,7 @@ func (w *installer) settings(f *wiring.File, out []byte, remove bool) error {
 	backup := ""
 	if f.Exists {
 		backup = f.Path + ".bak"
-		if err := writeFileMode(backup, f.Data, f.Mode); err != nil {
+		if err := state.WriteFileMode(backup, f.Data, f.Mode, true); err != nil {
 			return fmt.Errorf("keeping a backup of %s: %w (nothing changed)", f.Path, err)
 		}
 		backup = " (was kept as " + w.rel(backup) + ")"
@@ -300,7 +301,7 @@ func (w *installer) settings(f *wiring.File, out []byte, remove bool) error {
 		w.say(f.Path, "removed: nothing but massgen-hook's hooks was in it%s", backup)
 		return nil
 	}
-	if err := writeFileMode(f.Path, out, f.Mode); err != nil {
+	if err := state.WriteFileMode(f.Path, out, f.Mode, true); err != nil {
 		return err
 	}
 	if w.uninstall {
@@ -311,13 +312,9 @@ func (w *installer) settings(f *wiring.File, out []byte, remove bool) error {
 	return nil
 }
 
-// writeFileMode replaces path atomically with data and gives it mode.
-func writeFileMode(path string, data []byte, mode fs.FileMode) error {
-	if err := state.WriteFile(path, data, true); err != nil {
-		return err
-	}
-	return os.Chmod(path, mode)
-}
+// maxBinaryBytes bounds the binary init copies (and the one it compares
+// it with): a FIFO or a giant in either place is refused, not read.
+const maxBinaryBytes = 512 << 20
 
 // copyBinary puts the binary at dest, unless the same bytes are there.
 func (w *installer) copyBinary(from, dest string) error {
@@ -325,11 +322,11 @@ func (w *installer) copyBinary(from, dest string) error {
 	if err != nil {
 		return err
 	}
-	data, err := os.ReadFile(src)
+	data, err := hookfs.ReadFile(src, maxBinaryBytes)
 	if err != nil {
 		return fmt.Errorf("reading the binary to install: %w", err)
 	}
-	if old, err := os.ReadFile(dest); err == nil && bytes.Equal(old, data) {
+	if old, err := hookfs.ReadFile(dest, maxBinaryBytes); err == nil && bytes.Equal(old, data) {
 		w.say(dest, "binary already installed, unchanged")
 		return nil
 	}
@@ -340,7 +337,7 @@ func (w *installer) copyBinary(from, dest string) error {
 	if err := os.MkdirAll(filepath.Dir(dest), 0o755); err != nil {
 		return err
 	}
-	if err := writeFileMode(dest, data, 0o755); err != nil {
+	if err := state.WriteFileMode(dest, data, 0o755, true); err != nil {
 		return err
 	}
 	w.say(dest, "binary installed from %s", src)

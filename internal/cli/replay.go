@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/massgen/massgen-hook/corpus"
+	"github.com/massgen/massgen-hook/internal/hookfs"
 )
 
 type replayOptions struct {
@@ -77,7 +78,7 @@ func (a *app) runReplay(dir string, o replayOptions) error {
 	}
 	var prev *corpus.Results
 	if o.diff != "" {
-		data, err := os.ReadFile(o.diff)
+		data, err := hookfs.ReadFile(o.diff, maxRecordingBytes)
 		if err != nil {
 			return &usageError{err: fmt.Errorf("--diff: %w", err)}
 		}
@@ -141,10 +142,15 @@ func hookSubcommands() map[string]string {
 	return m
 }
 
+// maxRecordingBytes bounds a recording (an event, tool output included)
+// and a --diff file: regular files only, so a FIFO in the corpus cannot
+// hang the replay.
+const maxRecordingBytes = 256 << 20
+
 // replayFile runs one recording through its hook, in a fresh app whose
 // runtime directory is sandbox.
 func (a *app) replayFile(path, project, sandbox string, hooks map[string]string) (corpus.Result, error) {
-	data, err := os.ReadFile(path)
+	data, err := hookfs.ReadFile(path, maxRecordingBytes)
 	if err != nil {
 		return corpus.Result{}, err
 	}

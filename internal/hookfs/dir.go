@@ -1,0 +1,387 @@
+// Package hookfs opens the files massgen-hook keeps in a project, where the
+// agent it guards can put a symbolic link, a FIFO or a huge file in their
+// place.
+//
+// A Dir is a folder reached from a trusted one (the project) one name at a
+// time, each opened with O_NOFOLLOW: a link anywhere below the project is
+// refused, so no append to the audit trail can land in ~/.bashrc. Files in
+// a Dir are opened relative to it (openat), never by path, so a folder
+// swapped for a link after the walk changes nothing. Reads take regular
+// files only, opened non-blocking (a FIFO cannot hang the hook), up to a
+// size the caller sets.
+package hookfs
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"golang.org/x/sys/unix"
+)
+
+// LinkError says a folder on the way to a file is a symbolic link:
+// massgen-hook does not write or read through it.
+type LinkError struct{ Path string }
+
+func (e *LinkError) Error() string {
+	return e.Path + " is a symbolic link; massgen-hook does not follow links below the project (remove it)"
+}
+
+// NotRegularError says a file is a FIFO, a device, a folder or a link
+// where a regular file must be.
+type NotRegularError struct {
+	Path string
+	Mode fs.FileMode
+}
+
+func (e *NotRegularError) Error() string { return e.Path + " is " + e.What() }
+
+// What says what the path is instead of a regular file.
+func (e *NotRegularError) What() string {
+	switch {
+	case e.Mode.IsDir():
+		return "a directory"
+	case e.Mode&fs.ModeSymlink != 0:
+		return "a symbolic link"
+	case e.Mode&fs.ModeNamedPipe != 0:
+		return "a FIFO"
+	}
+	return "not a regular file"
+}
+
+// TooLargeError says a file is over the size its reader accepts.
+type TooLargeError struct {
+	Path      string
+	Size, Max int64
+}
+
+func (e *TooLargeError) Error() string {
+	return fmt.Sprintf("%s is too large (%s; at most %s is read)", e.Path, sizeText(e.Size), sizeText(e.Max))
+}
+
+func sizeText(n int64) string {
+	if n >= 1<<20 && n%(1<<20) == 0 {
+		return fmt.Sprintf("%d MiB", n>>20)
+	}
+	if n >= 1<<20 {
+		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
+	}
+	if n >= 1<<10 {
+		return fmt.Sprintf("%d KiB", n>>10)
+	}
+	return fmt.Sprintf("%d bytes", n)
+}
+
+// Dir is an open folder reached without following links.
+type Dir struct {
+	f    *os.File
+	path string
+}
+
+// OpenDir opens the folder rel (a slash path, "" or "." for anchor itself)
+// under anchor. anchor is taken as it is, links and all (the user chose
+// it); below it every name is opened with O_NOFOLLOW, and one that is a
+// link or not a folder is a *LinkError. With create, missing folders are
+// made with perm; without, a missing one is fs.ErrNotExist.
+func OpenDir(anchor, rel string, create bool, perm fs.FileMode) (*Dir, error) {
+	fd, err := unix.Open(anchor, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return nil, &fs.PathError{Op: "open", Path: anchor, Err: err}
+	}
+	d := &Dir{f: os.NewFile(uintptr(fd), anchor), path: anchor}
+	defer d.Close()
+	return d.Folder(rel, create, perm)
+}
+
+// Folder opens the folder rel (a slash path; "" or "." is d again) in d,
+// as OpenDir does.
+func (d *Dir) Folder(rel string, create bool, perm fs.FileMode) (*Dir, error) {
+	fd, err := unix.Openat(d.fd(), ".", unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return nil, &fs.PathError{Op: "open", Path: d.path, Err: err}
+	}
+	cur := &Dir{f: os.NewFile(uintptr(fd), d.path), path: d.path}
+	for _, name := range strings.Split(rel, "/") {
+		if name == "" || name == "." {
+			continue
+		}
+		sub, err := cur.Sub(name, create, perm)
+		cur.Close()
+		if err != nil {
+			return nil, err
+		}
+		cur = sub
+	}
+	return cur, nil
+}
+
+// Sub opens the folder name, one name, in d, as OpenDir does.
+func (d *Dir) Sub(name string, create bool, perm fs.FileMode) (*Dir, error) {
+	if err := checkName(name); err != nil {
+		return nil, err
+	}
+	path := filepath.Join(d.path, name)
+	for tries := 0; ; tries++ {
+		fd, err := unix.Openat(d.fd(), name, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
+		switch {
+		case err == nil:
+			return &Dir{f: os.NewFile(uintptr(fd), path), path: path}, nil
+		case err == unix.ENOENT && create && tries < 3:
+			// Made by us or by a hook running beside us: open it either way.
+			if err := unix.Mkdirat(d.fd(), name, uint32(perm.Perm())); err != nil && err != unix.EEXIST {
+				return nil, &fs.PathError{Op: "mkdir", Path: path, Err: err}
+			}
+			continue
+		case err == unix.ELOOP || err == unix.EMLINK || err == unix.ENOTDIR && d.isLink(name):
+			// O_NOFOLLOW on a link: ELOOP (EMLINK on some BSDs), or
+			// ENOTDIR where O_DIRECTORY is looked at first.
+			return nil, &LinkError{Path: path}
+		}
+		return nil, &fs.PathError{Op: "open", Path: path, Err: err}
+	}
+}
+
+// isLink reports whether name in d is a symbolic link.
+func (d *Dir) isLink(name string) bool {
+	var st unix.Stat_t
+	return unix.Fstatat(d.fd(), name, &st, unix.AT_SYMLINK_NOFOLLOW) == nil && st.Mode&unix.S_IFMT == unix.S_IFLNK
+}
+
+// checkName refuses anything but one plain name: a caller's bug, never a
+// way out of d.
+func checkName(name string) error {
+	if name == "" || name == "." || name == ".." || strings.ContainsAny(name, "/\x00") {
+		return fmt.Errorf("hookfs: %q is not a file name", name)
+	}
+	return nil
+}
+
+// Path is d's path, for messages.
+func (d *Dir) Path() string { return d.path }
+
+// Close closes d.
+func (d *Dir) Close() error { return d.f.Close() }
+
+func (d *Dir) fd() int { return int(d.f.Fd()) }
+
+// OpenFile opens name in d with flag and perm as os.OpenFile would, but
+// never through a link (a link there is a *NotRegularError) and never
+// waiting on a FIFO. Creating, it makes a regular file; opening an
+// existing name, it accepts only a regular file.
+func (d *Dir) OpenFile(name string, flag int, perm fs.FileMode) (*os.File, error) {
+	if err := checkName(name); err != nil {
+		return nil, err
+	}
+	path := filepath.Join(d.path, name)
+	fd, err := unix.Openat(d.fd(), name, flag|unix.O_NOFOLLOW|unix.O_NONBLOCK|unix.O_CLOEXEC, uint32(perm.Perm()))
+	switch err {
+	case nil:
+	case unix.ELOOP, unix.EMLINK:
+		return nil, &NotRegularError{Path: path, Mode: fs.ModeSymlink}
+	case unix.ENXIO: // a FIFO opened to write, with no reader
+		return nil, &NotRegularError{Path: path, Mode: fs.ModeNamedPipe}
+	default:
+		return nil, &fs.PathError{Op: "open", Path: path, Err: err}
+	}
+	f := os.NewFile(uintptr(fd), path)
+	info, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	if !info.Mode().IsRegular() {
+		f.Close()
+		return nil, &NotRegularError{Path: path, Mode: info.Mode()}
+	}
+	return f, nil
+}
+
+// ReadFile reads name in d: a regular file of at most max bytes.
+func (d *Dir) ReadFile(name string, max int64) ([]byte, error) {
+	f, err := d.OpenFile(name, os.O_RDONLY, 0)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return readAll(f, max)
+}
+
+// readAll reads f, a regular file, whole: at most max bytes, even if it
+// grows while it is read.
+func readAll(f *os.File, max int64) ([]byte, error) {
+	info, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if info.Size() > max {
+		return nil, &TooLargeError{Path: f.Name(), Size: info.Size(), Max: max}
+	}
+	data, err := io.ReadAll(io.LimitReader(f, max+1))
+	if err != nil {
+		return nil, err
+	}
+	if int64(len(data)) > max {
+		return nil, &TooLargeError{Path: f.Name(), Size: int64(len(data)), Max: max}
+	}
+	return data, nil
+}
+
+// Exists reports whether d holds name, whatever it is (a link included).
+func (d *Dir) Exists(name string) (bool, error) {
+	if err := checkName(name); err != nil {
+		return false, err
+	}
+	var st unix.Stat_t
+	switch err := unix.Fstatat(d.fd(), name, &st, unix.AT_SYMLINK_NOFOLLOW); err {
+	case nil:
+		return true, nil
+	case unix.ENOENT:
+		return false, nil
+	default:
+		return false, &fs.PathError{Op: "lstat", Path: filepath.Join(d.path, name), Err: err}
+	}
+}
+
+// WriteFile replaces name in d with data, atomically: a temporary file in
+// d, given perm, renamed over name (a link there is replaced, not
+// followed). With sync the data reaches the disk before the rename. The
+// error is the failed step's, which names the temporary file.
+func (d *Dir) WriteFile(name string, data []byte, perm fs.FileMode, sync bool) error {
+	if err := checkName(name); err != nil {
+		return err
+	}
+	f, tmp, err := d.createTemp(name)
+	if err != nil {
+		return err
+	}
+	werr := f.Chmod(perm)
+	if werr == nil {
+		_, werr = f.Write(data)
+	}
+	if werr == nil && sync {
+		werr = f.Sync()
+	}
+	if cerr := f.Close(); werr == nil {
+		werr = cerr
+	}
+	if werr == nil {
+		werr = d.Rename(tmp, name)
+	}
+	if werr != nil {
+		_ = unix.Unlinkat(d.fd(), tmp, 0)
+		return werr
+	}
+	return nil
+}
+
+// createTemp creates a new, empty, owner-only file beside name.
+func (d *Dir) createTemp(name string) (*os.File, string, error) {
+	for range 10 {
+		tmp := fmt.Sprintf(".%s.%016x.tmp", name, rand.Uint64())
+		f, err := d.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+		if errors.Is(err, fs.ErrExist) {
+			continue
+		}
+		return f, tmp, err
+	}
+	return nil, "", fmt.Errorf("writing %s: no free temporary name", filepath.Join(d.path, name))
+}
+
+// Rename renames from to to, both in d. Neither is followed if a link.
+func (d *Dir) Rename(from, to string) error {
+	if err := checkName(from); err != nil {
+		return err
+	}
+	if err := checkName(to); err != nil {
+		return err
+	}
+	if err := unix.Renameat(d.fd(), from, d.fd(), to); err != nil {
+		return &os.LinkError{Op: "rename", Old: filepath.Join(d.path, from), New: filepath.Join(d.path, to), Err: err}
+	}
+	return nil
+}
+
+// Remove removes name, a file (or a link, not what it points to) in d.
+// One already gone is fine.
+func (d *Dir) Remove(name string) error {
+	if err := checkName(name); err != nil {
+		return err
+	}
+	if err := unix.Unlinkat(d.fd(), name, 0); err != nil && err != unix.ENOENT {
+		return &fs.PathError{Op: "remove", Path: filepath.Join(d.path, name), Err: err}
+	}
+	return nil
+}
+
+// RemoveAll removes name in d and, if it is a folder, all it holds, never
+// following a link out of it.
+func (d *Dir) RemoveAll(name string) error {
+	if err := checkName(name); err != nil {
+		return err
+	}
+	err := unix.Unlinkat(d.fd(), name, 0)
+	if err == nil || err == unix.ENOENT {
+		return nil
+	}
+	if err != unix.EISDIR && err != unix.EPERM {
+		return &fs.PathError{Op: "remove", Path: filepath.Join(d.path, name), Err: err}
+	}
+	sub, err := d.Sub(name, false, 0)
+	if err != nil {
+		return err
+	}
+	names, err := sub.f.Readdirnames(-1)
+	var errs []error
+	if err != nil {
+		errs = append(errs, err)
+	}
+	for _, n := range names {
+		errs = append(errs, sub.RemoveAll(n))
+	}
+	sub.Close()
+	if err := unix.Unlinkat(d.fd(), name, unix.AT_REMOVEDIR); err != nil && err != unix.ENOENT {
+		errs = append(errs, &fs.PathError{Op: "remove", Path: filepath.Join(d.path, name), Err: err})
+	}
+	return errors.Join(errs...)
+}
+
+// ReadDir lists d, sorted by name, as os.ReadDir does.
+func (d *Dir) ReadDir() ([]fs.DirEntry, error) {
+	// A second handle: reading a directory moves its offset, and d may be
+	// listed again.
+	fd, err := unix.Openat(d.fd(), ".", unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return nil, &fs.PathError{Op: "open", Path: d.path, Err: err}
+	}
+	f := os.NewFile(uintptr(fd), d.path)
+	defer f.Close()
+	entries, err := f.ReadDir(-1)
+	slices.SortFunc(entries, func(a, b fs.DirEntry) int { return strings.Compare(a.Name(), b.Name()) })
+	return entries, err
+}
+
+// Lock takes an exclusive lock on the lock file name in d (created if
+// needed, never through a link), waiting for it, and returns its release.
+func (d *Dir) Lock(name string) (unlock func(), err error) {
+	f, err := d.OpenFile(name, os.O_RDWR|os.O_CREATE, 0o600)
+	if err != nil {
+		return nil, err
+	}
+	for {
+		err = unix.Flock(int(f.Fd()), unix.LOCK_EX)
+		if err != unix.EINTR {
+			break
+		}
+	}
+	if err != nil {
+		f.Close()
+		return nil, &fs.PathError{Op: "lock", Path: f.Name(), Err: err}
+	}
+	return func() { f.Close() }, nil // closing the file releases its lock
+}

@@ -1,0 +1,193 @@
+package hookfs
+
+import (
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+)
+
+func mustWrite(t *testing.T, path, data string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(data), 0o600); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestOpenDirCreatesAndRefusesLinks(t *testing.T) {
+	anchor := t.TempDir()
+	d, err := OpenDir(anchor, "a/b/c", true, 0o700)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d.Close()
+	if info, err := os.Stat(filepath.Join(anchor, "a/b/c")); err != nil || !info.IsDir() || info.Mode().Perm() != 0o700 {
+		t.Fatalf("made %v, %v", info, err)
+	}
+	if _, err := OpenDir(anchor, "x/y", false, 0o700); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("OpenDir of a missing folder without create = %v", err)
+	}
+
+	elsewhere := t.TempDir()
+	if err := os.Symlink(elsewhere, filepath.Join(anchor, "a/link")); err != nil {
+		t.Fatal(err)
+	}
+	for _, rel := range []string{"a/link", "a/link/sub"} {
+		for _, create := range []bool{false, true} {
+			var le *LinkError
+			if _, err := OpenDir(anchor, rel, create, 0o700); !errors.As(err, &le) || le.Path != filepath.Join(anchor, "a/link") {
+				t.Errorf("OpenDir(%q, create %v) = %v, want a *LinkError naming the link", rel, create, err)
+			}
+		}
+	}
+	if entries, _ := os.ReadDir(elsewhere); len(entries) != 0 {
+		t.Errorf("made through the link: %v", entries)
+	}
+	mustWrite(t, filepath.Join(anchor, "a/file"), "x")
+	if _, err := OpenDir(anchor, "a/file/sub", true, 0o700); err == nil || !strings.Contains(err.Error(), "not a directory") {
+		t.Errorf("OpenDir through a file = %v", err)
+	}
+	// The anchor itself may be a link: the user chose it.
+	linkedAnchor := filepath.Join(t.TempDir(), "project")
+	if err := os.Symlink(anchor, linkedAnchor); err != nil {
+		t.Fatal(err)
+	}
+	if d, err := OpenDir(linkedAnchor, "a/b", false, 0); err != nil {
+		t.Errorf("OpenDir under a linked anchor = %v", err)
+	} else {
+		d.Close()
+	}
+	for _, bad := range []string{"..", "a/../..", "."} {
+		if d, err := OpenDir(anchor, bad, false, 0); bad != "." && err == nil {
+			t.Errorf("OpenDir(%q) succeeded", bad)
+			d.Close()
+		}
+	}
+}
+
+func TestDirFiles(t *testing.T) {
+	anchor := t.TempDir()
+	d, err := OpenDir(anchor, "run", true, 0o700)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	target := filepath.Join(t.TempDir(), "target")
+	mustWrite(t, target, "theirs")
+	if err := os.Symlink(target, filepath.Join(anchor, "run/link")); err != nil {
+		t.Fatal(err)
+	}
+	if err := syscall.Mkfifo(filepath.Join(anchor, "run/fifo"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	mustWrite(t, filepath.Join(anchor, "run/big"), strings.Repeat("x", 101))
+
+	var nr *NotRegularError
+	for name, what := range map[string]string{"link": "a symbolic link", "fifo": "a FIFO"} {
+		for _, flag := range []int{os.O_RDONLY, os.O_RDWR | os.O_APPEND | os.O_CREATE, os.O_WRONLY} {
+			if f, err := d.OpenFile(name, flag, 0o600); !errors.As(err, &nr) || nr.What() != what {
+				t.Errorf("OpenFile(%s, %#x) = %v, want it refused as %s", name, flag, err, what)
+				if f != nil {
+					f.Close()
+				}
+			}
+		}
+	}
+	var tl *TooLargeError
+	if _, err := d.ReadFile("big", 100); !errors.As(err, &tl) || tl.Size != 101 || tl.Max != 100 {
+		t.Errorf("ReadFile over the cap = %v", err)
+	}
+	if data, err := d.ReadFile("big", 101); err != nil || len(data) != 101 {
+		t.Errorf("ReadFile at the cap = %d bytes, %v", len(data), err)
+	}
+
+	// WriteFile replaces a link, never its target.
+	if err := d.WriteFile("link", []byte("ours"), 0o640, true); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := os.ReadFile(target); string(got) != "theirs" {
+		t.Errorf("the link's target was written: %q", got)
+	}
+	info, err := os.Lstat(filepath.Join(anchor, "run/link"))
+	if err != nil || !info.Mode().IsRegular() || info.Mode().Perm() != 0o640 {
+		t.Errorf("after WriteFile: %v, %v; want a regular -rw-r-----", info, err)
+	}
+	if ok, err := d.Exists("link"); !ok || err != nil {
+		t.Errorf("Exists = %v, %v", ok, err)
+	}
+	if ok, err := d.Exists("gone"); ok || err != nil {
+		t.Errorf("Exists(gone) = %v, %v", ok, err)
+	}
+	entries, err := d.ReadDir()
+	if err != nil || len(entries) != 3 || entries[0].Name() != "big" || entries[2].Name() != "link" {
+		t.Errorf("ReadDir = %v, %v", entries, err)
+	}
+	for _, bad := range []string{"", ".", "..", "a/b", "x\x00"} {
+		if _, err := d.OpenFile(bad, os.O_RDONLY, 0); err == nil {
+			t.Errorf("OpenFile(%q) succeeded", bad)
+		}
+	}
+}
+
+// RemoveAll removes a tree, and a link in it, never what the link names.
+func TestRemoveAllDoesNotFollow(t *testing.T) {
+	anchor := t.TempDir()
+	keep := t.TempDir()
+	mustWrite(t, filepath.Join(keep, "precious"), "x")
+	mustWrite(t, filepath.Join(anchor, "s/old/rec.json"), "{}")
+	mustWrite(t, filepath.Join(anchor, "s/old/deeper/rec.json"), "{}")
+	if err := os.Symlink(keep, filepath.Join(anchor, "s/old/link")); err != nil {
+		t.Fatal(err)
+	}
+	d, err := OpenDir(anchor, "s", false, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	if err := d.RemoveAll("old"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Lstat(filepath.Join(anchor, "s/old")); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("old still there: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(keep, "precious")); err != nil {
+		t.Errorf("followed the link: %v", err)
+	}
+	if err := d.RemoveAll("old"); err != nil {
+		t.Errorf("RemoveAll of nothing = %v", err)
+	}
+}
+
+func TestReadFileByPath(t *testing.T) {
+	dir := t.TempDir()
+	fifo := filepath.Join(dir, "fifo")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	var nr *NotRegularError
+	if _, err := ReadFile(fifo, 10); !errors.As(err, &nr) || err.Error() != fifo+" is a FIFO" {
+		t.Errorf("ReadFile(FIFO) = %v", err)
+	}
+	if _, err := ReadFile(dir, 10); !errors.As(err, &nr) || nr.What() != "a directory" {
+		t.Errorf("ReadFile(dir) = %v", err)
+	}
+	file := filepath.Join(dir, "f")
+	mustWrite(t, file, "12345")
+	link := filepath.Join(dir, "link")
+	if err := os.Symlink(file, link); err != nil {
+		t.Fatal(err)
+	}
+	if data, err := ReadFile(link, 5); err != nil || string(data) != "12345" {
+		t.Errorf("ReadFile through a link (followed by design) = %q, %v", data, err)
+	}
+	var tl *TooLargeError
+	if _, err := ReadFile(file, 4); !errors.As(err, &tl) || err.Error() != file+" is too large (5 bytes; at most 4 bytes is read)" {
+		t.Errorf("ReadFile over the cap = %v", err)
+	}
+}
