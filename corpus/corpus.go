@@ -61,6 +61,8 @@ func verdictOf(o protocol.Output) Verdict {
 	switch {
 	case o.Continue != nil && !*o.Continue:
 		return Verdict{Decision: "stop", Reason: o.StopReason}
+	case h.Decision != nil:
+		return Verdict{Decision: h.Decision.Behavior, Reason: h.Decision.Message}
 	case h.PermissionDecision != "":
 		d := h.PermissionDecision
 		if len(h.UpdatedInput) > 0 {
