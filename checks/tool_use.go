@@ -41,6 +41,7 @@ func worthAuditing(res engine.Result) bool {
 // result with the call they saw.
 func (env *Env) RunRules(ctx context.Context, ev *protocol.Event) (engine.Result, *engine.Call) {
 	call := &engine.Call{
+		Client:       env.Client,
 		Event:        ev,
 		HookType:     ev.HookEventName,
 		Agent:        env.Agent,

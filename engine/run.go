@@ -225,7 +225,7 @@ func (a *aggregate) result() Result {
 		out.Continue, out.StopReason = &f, a.stopReason
 	}
 	out.SystemMessage = joinLines(a.messages)
-	ctxText := renderInjections(a.injections)
+	ctxText := renderInjections(a.injections, a.call.Client.PlainContext)
 	switch a.call.HookType {
 	case protocol.PostToolUse:
 		a.postResult(&res, ctxText)
