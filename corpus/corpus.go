@@ -71,6 +71,8 @@ func verdictOf(o protocol.Output) Verdict {
 		return Verdict{Decision: d, Reason: h.PermissionDecisionReason}
 	case o.Decision == "block":
 		return Verdict{Decision: "block", Reason: o.Reason}
+	case len(h.UpdatedInput) > 0:
+		return Verdict{Decision: "rewrite", Reason: h.AdditionalContext}
 	case len(h.UpdatedToolOutput) > 0:
 		return Verdict{Decision: "rewrite", Reason: h.AdditionalContext}
 	case h.AdditionalContext != "":

@@ -248,6 +248,11 @@ func (a *aggregate) preResult(res *Result, ctxText string) {
 		h.PermissionDecision, h.PermissionDecisionReason = Deny, a.denyReason
 	case a.decision != "":
 		h.PermissionDecision, h.PermissionDecisionReason = a.decision, joinLines(a.reasons)
+	case len(a.rewrittenBy) > 0 && a.call.Client.JudgesRewrites:
+		// A rewrite nobody decided on goes without a decision: the CLI's
+		// own permission rules judge the rewritten call, so it runs where
+		// the user allowed it, is asked about where they ask, and is
+		// denied headless, exactly as if the agent had made it.
 	case len(a.rewrittenBy) > 0:
 		// A rewrite with no decision must not become an allow, which would
 		// skip the user's permission prompt for a call they never saw: the
@@ -255,18 +260,21 @@ func (a *aggregate) preResult(res *Result, ctxText string) {
 		h.PermissionDecision = Ask
 		h.PermissionDecisionReason = fmt.Sprintf("massgen-hook: %s rewrote this call's input; confirm the rewritten call.", quoteList(a.rewrittenBy))
 	}
-	if h.PermissionDecision != "" && h.PermissionDecision != Deny && len(a.rewrittenBy) > 0 {
+	if h.PermissionDecision != Deny && len(a.rewrittenBy) > 0 {
 		h.UpdatedInput = a.call.ToolInput
 	}
-	if h.PermissionDecision != "" || h.AdditionalContext != "" {
+	if h.PermissionDecision != "" || h.AdditionalContext != "" || h.UpdatedInput != nil {
 		res.Output.HookSpecificOutput = h
 	}
 	res.Decision, res.Reason = h.PermissionDecision, h.PermissionDecisionReason
-	if res.Decision == "" {
+	switch {
+	case res.Decision != "":
+	case h.UpdatedInput != nil:
+		res.Decision = "rewrite"
+	case ctxText != "":
+		res.Decision = "inject"
+	default:
 		res.Decision = "none"
-		if ctxText != "" {
-			res.Decision = "inject"
-		}
 	}
 }
 

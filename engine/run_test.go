@@ -287,6 +287,58 @@ func TestRunRewriteAfterAllowIsNotAutoApproved(t *testing.T) {
 	}
 }
 
+// For a CLI that judges a rewritten call by the user's own permission
+// rules (Claude Code), a rewrite nobody decided on goes without a decision:
+// no ask (a deny headless, a prompt the user's settings may not want), and
+// never an allow, even after an allow that saw the original input. Every
+// explicit decision stays as it is.
+func TestRunRewriteJudgedByTheClient(t *testing.T) {
+	judged := func(call *Call) *Call { call.Client.JudgesRewrites = true; return call }
+	tests := []struct {
+		name     string
+		rules    []string
+		decision string
+		reason   string
+		input    string
+		summary  string
+	}{
+		{"rewrite alone", []string{
+			`{name: fixer, type: builtin, handler: script, options: {input: {command: "trash x"}}}`,
+		}, "", "", `{"command": "trash x"}`, "rewrite"},
+		{"rewrite after an allow of the original", []string{
+			`{name: approver, type: builtin, handler: script, options: {decision: allow, reason: "rm x is fine"}}`,
+			`{name: rewriter, type: builtin, handler: script, options: {input: {command: "trash x"}}}`,
+		}, "", "", `{"command": "trash x"}`, "rewrite"},
+		{"rewrite that asks", []string{
+			`{name: fixer, type: builtin, handler: script, options: {input: {command: "trash x"}}}`,
+			`{name: asker, type: builtin, handler: script, options: {decision: ask, reason: check this}}`,
+		}, Ask, "check this", `{"command": "trash x"}`, Ask},
+		{"rewrite that allows its own rewrite", []string{
+			`{name: fixer, type: builtin, handler: script, options: {decision: allow, reason: safe, input: {command: "trash x"}}}`,
+		}, Allow, "safe", `{"command": "trash x"}`, Allow},
+		{"rewrite then deny", []string{
+			`{name: fixer, type: builtin, handler: script, options: {input: {command: "trash x"}}}`,
+			`{name: guard, type: builtin, handler: script, options: {decision: deny, reason: no}}`,
+		}, Deny, "no", "", Deny},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			e := compileYAML(t, hooksYAML("PreToolUse", tt.rules...), testRegistry(&recorder{}))
+			res := runCall(t, e, judged(newCall(t, pre, "", "Bash", `{"command": "rm x"}`, "")))
+			h := specific(t, res)
+			if h.PermissionDecision != tt.decision || h.PermissionDecisionReason != tt.reason {
+				t.Errorf("decision %q %q, want %q %q", h.PermissionDecision, h.PermissionDecisionReason, tt.decision, tt.reason)
+			}
+			if tt.input == "" && h.UpdatedInput != nil || tt.input != "" && !sameJSON(h.UpdatedInput, []byte(tt.input)) {
+				t.Errorf("updatedInput %s, want %s", h.UpdatedInput, tt.input)
+			}
+			if res.Decision != tt.summary {
+				t.Errorf("Result.Decision %q, want %q", res.Decision, tt.summary)
+			}
+		})
+	}
+}
+
 func TestRunAskWithRewrite(t *testing.T) {
 	e := compileYAML(t, hooksYAML("PreToolUse",
 		`{name: fixer, type: builtin, handler: script, options: {input: {command: "ls"}}}`,

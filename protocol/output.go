@@ -135,6 +135,12 @@ func (o Output) Validate(event string) error {
 		}
 		switch h.PermissionDecision {
 		case DecisionAllow, DecisionDeny, DecisionAsk, DecisionDefer:
+		case "":
+			// A rewrite alone: Claude Code applies it and judges the
+			// rewritten call by the user's permission rules.
+			if h.UpdatedInput == nil || h.PermissionDecisionReason != "" {
+				return bad("permissionDecision %q", h.PermissionDecision)
+			}
 		default:
 			return bad("permissionDecision %q", h.PermissionDecision)
 		}

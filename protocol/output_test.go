@@ -139,6 +139,8 @@ func TestValidateRejects(t *testing.T) {
 			"permission decisions belong to PreToolUse"},
 		{"unknown permissionDecision", PreToolUse, Output{HookSpecificOutput: &HookSpecific{PermissionDecision: "block"}},
 			`permissionDecision "block"`},
+		{"rewrite and reason without permissionDecision", PreToolUse, Output{HookSpecificOutput: &HookSpecific{UpdatedInput: json.RawMessage(`{}`), PermissionDecisionReason: "why"}},
+			`permissionDecision ""`},
 		{"reason without permissionDecision", PreToolUse, Output{HookSpecificOutput: &HookSpecific{PermissionDecisionReason: "why"}},
 			`permissionDecision ""`},
 		{"additionalContext on SessionEnd", SessionEnd, Context(SessionEnd, "x"), "additionalContext is not read on SessionEnd"},
@@ -216,6 +218,7 @@ func TestValidateAccepts(t *testing.T) {
 		{"context pre tool use", PreToolUse, Context(PreToolUse, "x")},
 		{"context with empty event name", SessionStart, Context("", "x")},
 		{"empty context anywhere", SessionEnd, Output{HookSpecificOutput: &HookSpecific{}}},
+		{"rewrite without a decision", PreToolUse, Output{HookSpecificOutput: &HookSpecific{UpdatedInput: json.RawMessage(`{"command":"ls"}`)}}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
