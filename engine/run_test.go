@@ -505,6 +505,59 @@ func TestRunUpdatedToolOutputChains(t *testing.T) {
 	}
 }
 
+// A replacement is given the tool's shape before the next rule sees it: a
+// string becomes Bash's stdout (in the real output object, whose other
+// fields stay). One that cannot be shaped (a string for Write, which has no
+// known text field) is not sent, where Claude Code would drop it in silence:
+// the model gets it as context after the original output, the user a
+// warning, the record a note; later rules see the output unchanged.
+func TestRunUpdatedToolOutputShaped(t *testing.T) {
+	rec := &recorder{}
+	e := compileYAML(t, hooksYAML("PostToolUse",
+		`{name: mask, type: builtin, handler: script, options: {id: mask, output: "KEY=[masked]"}}`,
+		`{name: look, type: builtin, handler: script, options: {id: look}}`,
+	), testRegistry(rec))
+	res := runCall(t, e, newCall(t, post, "", "Bash", `{}`, bashOut))
+	want := `{"stdout":"KEY=[masked]","stderr":"","interrupted":false,"isImage":false,"noOutputExpected":false}`
+	if s, _ := rec.get("look"); s.Output != want {
+		t.Errorf("look saw %s, want %s", s.Output, want)
+	}
+	if h := specific(t, res); string(h.UpdatedToolOutput) != want || h.AdditionalContext != "" || res.Output.SystemMessage != "" {
+		t.Errorf("got %+v %q", h, res.Output.SystemMessage)
+	}
+	if res.Decision != "rewrite" {
+		t.Errorf("Result.Decision %q", res.Decision)
+	}
+
+	rec = &recorder{}
+	e = compileYAML(t, hooksYAML("PostToolUse",
+		`{name: stamp, type: builtin, handler: script, options: {id: stamp, output: "written by the agent"}}`,
+		`{name: look, type: builtin, handler: script, options: {id: look}}`,
+	), testRegistry(rec))
+	res = runCall(t, e, newCall(t, post, "", "Write", `{}`, writeOut))
+	if s, _ := rec.get("look"); !sameJSON([]byte(s.Output), []byte(writeOut)) {
+		t.Errorf("look saw %s, want the tool's own output", s.Output)
+	}
+	h := specific(t, res)
+	if h.UpdatedToolOutput != nil {
+		t.Errorf("sent updatedToolOutput %s, which Claude Code would drop", h.UpdatedToolOutput)
+	}
+	wantCtx := "massgen-hook: hook \"stamp\" replaced the output of this Write call, in a form that cannot stand in for it; " +
+		"the output above is the tool's own. The hook's replacement:\nwritten by the agent"
+	if h.AdditionalContext != wantCtx {
+		t.Errorf("context %q, want %q", h.AdditionalContext, wantCtx)
+	}
+	if want := `massgen-hook: hook "stamp" replaced the output of Write in a shape the tool's output does not have; the model got the original output, with the replacement as context after it.`; res.Output.SystemMessage != want {
+		t.Errorf("systemMessage %q", res.Output.SystemMessage)
+	}
+	if got := res.Hooks[0].Notes; len(got) != 1 || got[0] != "updatedToolOutput does not fit the tool's output; given as context instead" {
+		t.Errorf("notes %q", got)
+	}
+	if res.Decision != "inject" {
+		t.Errorf("Result.Decision %q", res.Decision)
+	}
+}
+
 func TestRunPostToolUseIgnoresPreToolUseAnswers(t *testing.T) {
 	e := compileYAML(t, hooksYAML("PostToolUse",
 		`{name: a, type: builtin, handler: script, options: {decision: allow, input: {x: 1}}}`,
