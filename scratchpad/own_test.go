@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestIsFile judges tool paths against spec-writer's file for 2026-11-24:
@@ -114,5 +115,59 @@ func TestIsFile(t *testing.T) {
 				t.Errorf("IsFile(%s) = %q, want it to say %q", path, err, tt.why)
 			}
 		})
+	}
+}
+
+// TestStampOf tells every change apart: a new file, a rewrite with the
+// same size inside one clock tick (the hash), a rewrite with the same
+// content (the time); a look that changed nothing stamps the same.
+func TestStampOf(t *testing.T) {
+	l, _ := newLayout(t)
+	path := l.File("spec-writer", "2026-11-24")
+	stamp := func() Stamp {
+		t.Helper()
+		s, err := l.StampOf(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s
+	}
+	absent := stamp()
+	if absent != (Stamp{}) {
+		t.Fatalf("missing file stamped %+v", absent)
+	}
+	writeFile(t, path, "## What I did\nA\n")
+	tick := time.Date(2026, 11, 24, 10, 0, 0, 0, time.UTC)
+	if err := os.Chtimes(path, tick, tick); err != nil {
+		t.Fatal(err)
+	}
+	first := stamp()
+	if !first.Exists || first.Size != 16 || first == absent {
+		t.Fatalf("written file stamped %+v", first)
+	}
+	if again := stamp(); again != first {
+		t.Errorf("a second look stamped %+v, first %+v", again, first)
+	}
+	writeFile(t, path, "## What I did\nB\n")
+	if err := os.Chtimes(path, tick, tick); err != nil {
+		t.Fatal(err)
+	}
+	if same := stamp(); same == first || same.Size != first.Size || same.ModTime != first.ModTime {
+		t.Errorf("same size and time, other content: %+v vs %+v", same, first)
+	}
+	second := stamp()
+	later := tick.Add(time.Second)
+	if err := os.Chtimes(path, later, later); err != nil {
+		t.Fatal(err)
+	}
+	if touched := stamp(); touched == second || touched.Hash != second.Hash {
+		t.Errorf("same content, later time: %+v vs %+v", touched, second)
+	}
+	if err := os.Remove(path); err != nil {
+		t.Fatal(err)
+	}
+	mkdir(t, path)
+	if dir := stamp(); dir != (Stamp{Exists: true}) {
+		t.Errorf("a directory stamped %+v", dir)
 	}
 }
