@@ -9,10 +9,15 @@ import (
 
 // ToolUse runs the rules for a PreToolUse, PostToolUse or
 // PostToolUseFailure event (the default guards and the configured rules)
-// and records the decision in the audit trail.
+// and records the decision in the audit trail. After a call of the main
+// thread, what waits for it about its subagents comes first in the
+// context (see addNotice).
 func ToolUse(ctx context.Context, env *Env, ev *protocol.Event) (protocol.Output, error) {
 	res, call := env.RunRules(ctx, ev)
 	env.OnAnswer(call.Settlers()...)
+	if ev.HookEventName != protocol.PreToolUse {
+		res.Output = env.withNotices(ev, res.Output)
+	}
 	if worthAuditing(res) && !env.DryRun {
 		if err := env.State.Audit(res.Audit(call)); err != nil {
 			// The decision stands; only its record is lost, and the user is told.
