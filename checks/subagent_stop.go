@@ -59,14 +59,14 @@ func SubagentStop(env *Env, ev *protocol.Event) (protocol.Output, error) {
 	}
 	switch {
 	case outcome == stopReleased && reason != "":
-		env.recordStop(ev, dir, exempt, outcomeReleased, reason)
+		env.recordStop(ev, rec, dir, exempt, outcomeReleased, reason)
 		env.noticeRelease(ev, dir, reason)
 	case outcome == stopBlocked:
-		env.recordStop(ev, dir, exempt, "", "")
+		env.recordStop(ev, rec, dir, exempt, "", "")
 	case exempt:
-		env.recordStop(ev, dir, exempt, outcomeExempt, "")
+		env.recordStop(ev, rec, dir, exempt, outcomeExempt, "")
 	default:
-		env.recordStop(ev, dir, exempt, outcomeDone, "")
+		env.recordStop(ev, rec, dir, exempt, outcomeDone, "")
 	}
 	return out, nil
 }

@@ -106,8 +106,10 @@ func (env *Env) recordStart(ev *protocol.Event, dir string, exempt bool) {
 
 // recordStop notes how a subagent's stop ended, adding it to the ledger
 // when its start was not seen, so the main thread's stop still counts it.
-func (env *Env) recordStop(ev *protocol.Event, dir string, exempt bool, outcome, skipped string) {
-	if ev.AgentID == "" {
+// known is its record as last read: when it already says so, nothing is
+// written.
+func (env *Env) recordStop(ev *protocol.Event, known *subagent, dir string, exempt bool, outcome, skipped string) {
+	if ev.AgentID == "" || known != nil && known.Outcome == outcome && known.Skipped == skipped {
 		return
 	}
 	day := env.Today()
