@@ -40,9 +40,9 @@ type Dialect struct {
 	failOpenOnly map[string]bool
 	// ProjectEnv names the variable the CLI sets to the project root.
 	ProjectEnv string
-	// PlainContext and JudgesRewrites are what the rules' answers may
-	// rely on (see engine.Client).
-	PlainContext, JudgesRewrites bool
+	// PlainContext, JudgesRewrites and ShapesOutput are what the rules'
+	// answers may rely on (see engine.Client).
+	PlainContext, JudgesRewrites, ShapesOutput bool
 }
 
 var all = map[string]*Dialect{}
@@ -54,7 +54,7 @@ func register(d *Dialect) *Dialect {
 
 // Claude is Claude Code: events and answers pass through untouched.
 var Claude = register(&Dialect{Name: "claude", failOpenExit: protocol.ExitError, ProjectEnv: "CLAUDE_PROJECT_DIR",
-	PlainContext: true, JudgesRewrites: true})
+	PlainContext: true, JudgesRewrites: true, ShapesOutput: true})
 
 // Named returns the dialect called name.
 func Named(name string) (*Dialect, error) {

@@ -24,6 +24,11 @@ type Client struct {
 	// the rewritten call (Claude Code: it runs where the user's settings
 	// allow it, is asked about where they ask, and is denied headless).
 	JudgesRewrites bool
+	// ShapesOutput: the CLI keeps a PostToolUse updatedToolOutput only in
+	// the tool's own output shape, and drops any other without a word
+	// (Claude Code), so a rule's replacement is given that shape (see
+	// conformOutput). Other CLIs' dialects carry it in their own way.
+	ShapesOutput bool
 }
 
 // Call is one tool call as the rules see it.

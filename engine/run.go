@@ -189,7 +189,10 @@ func (a *aggregate) add(r *Rule, v Verdict) (notes []string) {
 		}
 		if v.UpdatedToolOutput != nil {
 			tool := a.call.Event.ToolName
-			out, ok := conformOutput(tool, a.call.ToolOutput, v.UpdatedToolOutput)
+			out, ok := v.UpdatedToolOutput, true
+			if a.call.Client.ShapesOutput {
+				out, ok = conformOutput(tool, a.call.ToolOutput, v.UpdatedToolOutput)
+			}
 			if !ok {
 				// Claude Code would drop it without a word: the model
 				// is told instead, and the user that it happened.

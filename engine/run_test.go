@@ -505,19 +505,21 @@ func TestRunUpdatedToolOutputChains(t *testing.T) {
 	}
 }
 
-// A replacement is given the tool's shape before the next rule sees it: a
-// string becomes Bash's stdout (in the real output object, whose other
-// fields stay). One that cannot be shaped (a string for Write, which has no
-// known text field) is not sent, where Claude Code would drop it in silence:
-// the model gets it as context after the original output, the user a
-// warning, the record a note; later rules see the output unchanged.
+// For Claude Code, a replacement is given the tool's shape before the next
+// rule sees it: a string becomes Bash's stdout (in the real output object,
+// whose other fields stay). One that cannot be shaped (a string for Write,
+// which has no known text field) is not sent, where Claude Code would drop
+// it in silence: the model gets it as context after the original output,
+// the user a warning, the record a note; later rules see the output
+// unchanged.
 func TestRunUpdatedToolOutputShaped(t *testing.T) {
 	rec := &recorder{}
 	e := compileYAML(t, hooksYAML("PostToolUse",
 		`{name: mask, type: builtin, handler: script, options: {id: mask, output: "KEY=[masked]"}}`,
 		`{name: look, type: builtin, handler: script, options: {id: look}}`,
 	), testRegistry(rec))
-	res := runCall(t, e, newCall(t, post, "", "Bash", `{}`, bashOut))
+	shaped := func(c *Call) *Call { c.Client.ShapesOutput = true; return c }
+	res := runCall(t, e, shaped(newCall(t, post, "", "Bash", `{}`, bashOut)))
 	want := `{"stdout":"KEY=[masked]","stderr":"","interrupted":false,"isImage":false,"noOutputExpected":false}`
 	if s, _ := rec.get("look"); s.Output != want {
 		t.Errorf("look saw %s, want %s", s.Output, want)
@@ -534,7 +536,7 @@ func TestRunUpdatedToolOutputShaped(t *testing.T) {
 		`{name: stamp, type: builtin, handler: script, options: {id: stamp, output: "written by the agent"}}`,
 		`{name: look, type: builtin, handler: script, options: {id: look}}`,
 	), testRegistry(rec))
-	res = runCall(t, e, newCall(t, post, "", "Write", `{}`, writeOut))
+	res = runCall(t, e, shaped(newCall(t, post, "", "Write", `{}`, writeOut)))
 	if s, _ := rec.get("look"); !sameJSON([]byte(s.Output), []byte(writeOut)) {
 		t.Errorf("look saw %s, want the tool's own output", s.Output)
 	}
@@ -555,6 +557,13 @@ func TestRunUpdatedToolOutputShaped(t *testing.T) {
 	}
 	if res.Decision != "inject" {
 		t.Errorf("Result.Decision %q", res.Decision)
+	}
+
+	// A CLI that does not shape it (its dialect carries the replacement
+	// its own way) gets the rule's replacement as given.
+	res = runCall(t, e, newCall(t, post, "", "Write", `{}`, writeOut))
+	if h := specific(t, res); string(h.UpdatedToolOutput) != `"written by the agent"` || h.AdditionalContext != "" {
+		t.Errorf("unshaped: %+v", h)
 	}
 }
 

@@ -162,7 +162,7 @@ func (a *app) loadConfig(project string) (config.Config, *engine.Engine, error) 
 // checksEnv is what the checks see of this invocation.
 func (a *app) checksEnv(project string, cfg config.Config, rules *engine.Engine, now time.Time, ev *protocol.Event, d *dialect.Dialect) *checks.Env {
 	return &checks.Env{
-		Client:       engine.Client{PlainContext: d.PlainContext, JudgesRewrites: d.JudgesRewrites},
+		Client:       engine.Client{PlainContext: d.PlainContext, JudgesRewrites: d.JudgesRewrites, ShapesOutput: d.ShapesOutput},
 		Layout:       layoutOf(project, cfg),
 		Config:       cfg,
 		Now:          now,
