@@ -35,7 +35,7 @@ test-real:
 	go vet -tags realcli ./realcli/
 	cd realcli && go test -tags realcli -count=1 -timeout 30m -parallel $(REALCLI_PARALLEL) $(REALCLI_FLAGS)
 
-## demo: a scripted multi-agent session through all six hooks, in a temporary project.
+## demo: a scripted multi-agent session through every hook, in a temporary project.
 demo: build
 	@bash scripts/demo.sh $(BIN)
 

@@ -45,6 +45,8 @@ type Env struct {
 	// DryRun is explain's mode: decide, but write no audit line and change
 	// no state.
 	DryRun bool
+	// Client is what the CLI that sent the event does with the answer.
+	Client engine.Client
 	// Recipient is who the inbox delivers to: the agent whose context this
 	// hook's answer reaches. It differs from Agent inside a Claude Code
 	// subagent of an orchestrated agent: $MASSGEN_AGENT_ID selects the

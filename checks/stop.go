@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"slices"
 	"strings"
 
 	"github.com/massgen/massgen-hook/protocol"
@@ -13,43 +14,80 @@ import (
 // mainThread is the loop-cap key of the session's main thread.
 const mainThread = "main"
 
-// Stop lets the main session end unless it delegated work today (some
-// subagent wrote a scratchpad for today) without writing the coordinator's
-// scratchpad for today. While background tasks are still running the turn is
-// not over (Claude Code will wake the session when they finish), so Stop
-// waits for the final stop before it asks for the log.
+// Stop lets the main session end unless THIS session delegated work (a
+// subagent it ran, other than an exempt one, has ended since the last
+// stop that passed) and the coordinator's scratchpad
+// for today has not been written since that subagent started. Scratchpads
+// other sessions wrote today do not count: they are not this session's
+// delegation, and a log written before the work was delegated does not
+// log it. While background tasks are still running the turn is not over
+// (Claude Code will wake the session when they finish), so Stop waits for
+// the final stop before it asks for the log. The subagents' notices (one
+// let go at the stop cap) block the stop once, so the coordinator hears of
+// them.
 func Stop(env *Env, ev *protocol.Event) (protocol.Output, error) {
-	reason, err := env.stopProblem(ev)
+	reason, owed, err := env.stopProblem(ev)
 	if err != nil {
 		return protocol.Output{}, err
 	}
-	return env.capStopsWithLate(ev, mainThread, "the session", reason)
+	out, outcome, err := env.capStopsWithLate(ev, mainThread, "the session", reason, true)
+	if err == nil && outcome == stopPassed && len(owed) > 0 {
+		// Logged. (Let go at the cap, they are still owed: the next
+		// turn's stop asks again, as for any log still missing.)
+		if err := env.updateLedger(ev.SessionID, func(l *ledger) bool {
+			for _, id := range owed {
+				if s := l.Agents[id]; s != nil {
+					s.Logged = true
+				}
+			}
+			return true
+		}); err != nil {
+			env.note("could not mark this session's subagents as logged: %v; the next stop asks again", err)
+		}
+	}
+	return out, err
 }
 
-// stopProblem is why the main session may not end yet, or "".
-func (env *Env) stopProblem(ev *protocol.Event) (string, error) {
+// stopProblem is why the main session may not end yet, or "", with the
+// agent_ids of the subagents the coordinator owes a log entry for.
+func (env *Env) stopProblem(ev *protocol.Event) (string, []string, error) {
 	if ev.BackgroundTasks > 0 {
 		env.note("stop: %d background task(s) still running; the coordinator scratchpad is checked at the final stop", ev.BackgroundTasks)
-		return "", nil
+		return "", nil, nil
 	}
-	day := env.Today()
-	agents, err := env.Layout.Delegated(day)
-	if err != nil {
-		return "", fmt.Errorf("looking for today's subagent scratchpads: %w", err)
+	l := env.readLedger(ev.SessionID)
+	var owed []string
+	for id, s := range l.Agents {
+		if s.delegated() {
+			owed = append(owed, id)
+		}
 	}
-	if len(agents) == 0 {
-		return "", nil
+	if len(owed) == 0 {
+		return "", nil, nil
 	}
-	return env.coordinatorProblem(day, agents)
+	slices.Sort(owed)
+	reason, err := env.coordinatorProblem(env.Today(), l, owed)
+	return reason, owed, err
 }
 
-func (env *Env) coordinatorProblem(day string, agents []string) (string, error) {
+// coordinatorProblem is why the coordinator's scratchpad for day does not
+// log the subagents owed, or "": it must hold more than white space and
+// have changed since each of them started (on day).
+func (env *Env) coordinatorProblem(day string, l ledger, owed []string) (string, error) {
 	path := env.Layout.File(scratchpad.CoordinatorDir, day)
 	rel := env.Layout.Rel(path)
-	names := make([]string, len(agents))
-	for i, a := range agents {
-		names[i] = scratchpad.DisplayName(a)
+	var names []string
+	for _, id := range owed {
+		s := l.Agents[id]
+		name := scratchpad.DisplayName(s.Dir)
+		if s.Outcome == outcomeReleased {
+			name += " (let go without completing its scratchpad)"
+		}
+		if !slices.Contains(names, name) {
+			names = append(names, name)
+		}
 	}
+	who := strings.Join(names, ", ")
 	content, err := env.Layout.ReadFile(path)
 	var notFile *scratchpad.NotFileError
 	var tooLarge *scratchpad.TooLargeError
@@ -60,9 +98,18 @@ func (env *Env) coordinatorProblem(day string, agents []string) (string, error) 
 	case err != nil:
 		return "", fmt.Errorf("cannot read coordinator scratchpad %s: %w", rel, err)
 	case strings.TrimSpace(strings.TrimPrefix(string(content), "\uFEFF")) != "":
+		now, err := env.Layout.StampOf(path)
+		if err != nil {
+			return "", fmt.Errorf("cannot read coordinator scratchpad %s: %w", rel, err)
+		}
+		for _, id := range owed {
+			if s := l.Agents[id]; s.Day == day && s.Coordinator == now {
+				return fmt.Sprintf("This session delegated work (subagents: %s) but the coordinator scratchpad %s has not been written since they started. "+
+					"Add to it what you delegated, to whom, and what came back, before ending the session.", who, rel), nil
+			}
+		}
 		return "", nil
 	}
-	return fmt.Sprintf("Multi-agent delegation detected (today's scratchpads from: %s) but no coordinator scratchpad for today. "+
-		"Write %s (what you delegated, to whom, and what came back) before ending the session.",
-		strings.Join(names, ", "), rel), nil
+	return fmt.Sprintf("Multi-agent delegation detected (this session's subagents: %s) but no coordinator scratchpad for today. "+
+		"Write %s (what you delegated, to whom, and what came back) before ending the session.", who, rel), nil
 }

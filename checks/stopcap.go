@@ -20,34 +20,55 @@ type stopRecord struct {
 // messages that expired before a tool call could carry them block its stop
 // once, beside the protocol's own reason, and the block counts toward the
 // cap. When the cap lets the agent go, they stay undelivered, for the next
-// session start or stop, and `massgen-hook inbox` shows them.
-func (env *Env) capStopsWithLate(ev *protocol.Event, agent, label, reason string) (protocol.Output, error) {
-	late := env.lateMessages(ev)
-	lateText, lateCount := "", 0
-	if late != nil {
-		lateText, lateCount = late.Text(), len(late.Items)
+// session start or stop, and `massgen-hook inbox` shows them. The main
+// thread's stop also carries its subagents' notices (withNotices), on the
+// same terms.
+func (env *Env) capStopsWithLate(ev *protocol.Event, agent, label, reason string, withNotices bool) (protocol.Output, stopOutcome, error) {
+	why := stopReason{protocol: reason}
+	var settles []func(bool)
+	if late := env.lateMessages(ev); late != nil {
+		why.late, why.lateCount = late.Text(), len(late.Items)
+		settles = append(settles, late.Settle)
 	}
-	out, err := env.capStops(ev, agent, label, stopReason{protocol: reason, late: lateText, lateCount: lateCount})
-	if late != nil {
-		if err == nil && out.Decision == "block" {
-			env.OnAnswer(late.Settle)
-		} else {
-			late.Settle(false)
+	if withNotices {
+		var settle func(bool)
+		if why.notices, settle = env.takeNotices(ev); settle != nil {
+			settles = append(settles, settle)
 		}
 	}
-	return out, err
+	out, outcome, err := env.capStops(ev, agent, label, why)
+	for _, settle := range settles {
+		if err == nil && outcome == stopBlocked {
+			env.OnAnswer(settle)
+		} else {
+			settle(false)
+		}
+	}
+	return out, outcome, err
 }
 
-// stopReason is why a stop is blocked: the protocol's own reason, and the
-// inbox's late messages (told to the agent, but only counted when the user
-// is told of a release: they are addressed to the agent).
+// stopOutcome is what a stop check did: let the agent stop, block it, or
+// let it go at the cap.
+type stopOutcome int
+
+const (
+	stopPassed stopOutcome = iota
+	stopBlocked
+	stopReleased
+)
+
+// stopReason is why a stop is blocked: the protocol's own reason, the
+// subagents' notices, and the inbox's late messages (told to the agent,
+// but only counted when the user is told of a release: they are addressed
+// to the agent).
 type stopReason struct {
 	protocol  string
+	notices   string
 	late      string
 	lateCount int
 }
 
-func (r stopReason) forAgent() string { return protocol.Paragraphs(r.protocol, r.late) }
+func (r stopReason) forAgent() string { return protocol.Paragraphs(r.protocol, r.notices, r.late) }
 
 // forUser says what was not done when the cap let the agent go.
 func (r stopReason) forUser() string {
@@ -69,14 +90,14 @@ func (r stopReason) forUser() string {
 //
 // agent keys the count (a subagent's agent_id, so two parallel subagents of
 // one type are counted apart); label names the agent in the message.
-func (env *Env) capStops(ev *protocol.Event, agent, label string, why stopReason) (protocol.Output, error) {
+func (env *Env) capStops(ev *protocol.Event, agent, label string, why stopReason) (protocol.Output, stopOutcome, error) {
 	name := "sessions/" + state.Key(ev.SessionID) + "/stop-" + state.Key(agent) + ".json"
 	reason := why.forAgent()
 	if reason == "" {
 		if err := env.State.Remove(name); err != nil {
 			env.note("could not reset the stop counter: %v", err)
 		}
-		return protocol.Output{}, nil
+		return protocol.Output{}, stopPassed, nil
 	}
 	limit := env.Config.Scratchpad.BlockCap
 	released := 0
@@ -97,17 +118,31 @@ func (env *Env) capStops(ev *protocol.Event, agent, label string, why stopReason
 	if err != nil {
 		// Without the counter the cap cannot be kept; blocking anyway could
 		// trap the agent, so this is an error (fail open unless fail_closed).
-		return protocol.Output{}, fmt.Errorf("stop loop guard: %w", err)
+		return protocol.Output{}, stopPassed, fmt.Errorf("stop loop guard: %w", err)
 	}
 	if released == 0 {
-		return protocol.Block(reason), nil
+		return protocol.Block(reason), stopBlocked, nil
 	}
 	msg := fmt.Sprintf("massgen-hook: let %s stop after %d blocked attempts; %s", label, released, why.forUser())
-	if err := env.State.Audit(map[string]any{
-		"time": env.Now.UTC().Format(time.RFC3339), "event": ev.HookEventName, "session": ev.SessionID,
-		"agent": agent, "rule": "scratchpad.block_cap", "outcome": "released", "blocks": released, "reason": why.forUser(),
+	if err := env.State.Audit(releaseRecord{
+		Time: env.Now.UTC().Format(time.RFC3339), Event: ev.HookEventName, Session: ev.SessionID,
+		Agent: agent, Who: label, Rule: "scratchpad.block_cap", Outcome: "released", Blocks: released, Reason: why.forUser(),
 	}); err != nil {
 		env.note("could not record the release: %v", err)
 	}
-	return protocol.Output{SystemMessage: msg}, nil
+	return protocol.Output{SystemMessage: msg}, stopReleased, nil
+}
+
+// releaseRecord is the audit line of a stop the cap let go. Agent is the
+// count's key (a subagent's agent_id, or "main"); Who names it.
+type releaseRecord struct {
+	Time    string `json:"time"`
+	Event   string `json:"event"`
+	Session string `json:"session"`
+	Agent   string `json:"agent"`
+	Who     string `json:"who"`
+	Rule    string `json:"rule"`
+	Outcome string `json:"outcome"`
+	Blocks  int    `json:"blocks"`
+	Reason  string `json:"reason"`
 }

@@ -2,6 +2,7 @@ package checks
 
 import (
 	"fmt"
+	"os"
 	"strings"
 
 	"github.com/massgen/massgen-hook/protocol"
@@ -10,7 +11,10 @@ import (
 
 // SubagentStart tells a new subagent the protocol before it does anything:
 // today's date, the scratchpad file it must write, the headings it needs,
-// and the last lines of the ego's and coordinator's newest scratchpads.
+// and the last lines of the ego's and coordinator's newest scratchpads. An
+// exempt agent type (one with no tool to write a file) is told it writes
+// none. The start is recorded in the session's ledger: subagent-stop asks
+// whether this subagent changed its file since.
 func SubagentStart(env *Env, ev *protocol.Event) (protocol.Output, error) {
 	dir, err := scratchpad.DirName(ev.AgentType, env.Config.Scratchpad.DefaultAgent)
 	if err != nil {
@@ -20,13 +24,22 @@ func SubagentStart(env *Env, ev *protocol.Event) (protocol.Output, error) {
 	if err := env.Layout.Contained(path); err != nil {
 		return protocol.Output{}, &protocol.InputError{Field: "agent_type", Msg: err.Error()}
 	}
+	exempt := env.Config.Scratchpad.Exempt(ev.AgentType)
+	env.recordStart(ev, dir, exempt)
 	var b strings.Builder
 	fmt.Fprintf(&b, "Scratchpad protocol (massgen-hook). Today is %s.\n", env.Today())
-	fmt.Fprintf(&b, "Before you finish, write your scratchpad to %s with these Markdown headings:\n", env.Layout.Rel(path))
-	for _, h := range env.Config.Scratchpad.RequiredSections {
-		fmt.Fprintf(&b, "## %s\n", h)
+	if exempt {
+		fmt.Fprintf(&b, "Agents of type %s write no scratchpad: report what you found in your answer.", scratchpad.DisplayName(dir))
+	} else {
+		fmt.Fprintf(&b, "Before you finish, write your scratchpad to %s with these Markdown headings:\n", env.Layout.Rel(path))
+		for _, h := range env.Config.Scratchpad.RequiredSections {
+			fmt.Fprintf(&b, "## %s\n", h)
+		}
+		if _, err := os.Lstat(path); err == nil {
+			b.WriteString("That file already exists (an agent of your type wrote it earlier today): add your entry to it and keep what is there.\n")
+		}
+		b.WriteString("You cannot complete until you have written that file with every heading.")
 	}
-	b.WriteString("You cannot complete until that file exists with every heading.")
 	n := env.Config.Scratchpad.SubagentStart.TailLines
 	for _, src := range []struct{ dir, title string }{
 		{scratchpad.EgoDir, "Latest ego assessment"},

@@ -11,24 +11,109 @@ import (
 )
 
 // SubagentStop lets a subagent finish only when its scratchpad for today
-// exists and has every required heading. A file that is missing, incomplete
-// or not a file blocks (the agent can fix it); a file the hook cannot read
-// is an error, so the agent is not trapped by a fault it cannot fix.
+// exists, has every required heading, and was written by THIS subagent:
+// it changed since the subagent started (its stamp at SubagentStart), so a
+// second subagent of one type on one day does not pass on the first one's
+// file. A subagent whose start was not seen (hooks installed mid-session,
+// a CLI that fires no SubagentStart) is judged by today's file alone, with
+// a note. An exempt agent type (no tool to write with) passes. A file that
+// is missing, incomplete, unchanged or not a file blocks (the agent can fix
+// it); a file the hook cannot read is an error, so the agent is not trapped
+// by a fault it cannot fix. How it ended goes in the session's ledger; a
+// subagent let go at the stop cap leaves a notice for the main thread.
 func SubagentStop(env *Env, ev *protocol.Event) (protocol.Output, error) {
-	dir, err := scratchpad.DirName(ev.AgentType, env.Config.Scratchpad.DefaultAgent)
+	var rec *subagent
+	if ev.AgentID != "" {
+		rec = env.readLedger(ev.SessionID).Agents[ev.AgentID]
+	}
+	agentType := ev.AgentType
+	if agentType == "" && rec != nil {
+		// Claude Code sends "" on SubagentStop at times; its start said.
+		agentType = rec.Type
+	}
+	dir, err := scratchpad.DirName(agentType, env.Config.Scratchpad.DefaultAgent)
 	if err != nil {
 		return protocol.Output{}, &protocol.InputError{Field: "agent_type", Msg: err.Error()}
 	}
-	path := env.Layout.File(dir, env.Today())
-	reason, err := env.scratchpadProblem(path)
+	exempt := env.Config.Scratchpad.Exempt(agentType)
+	reason := ""
+	if !exempt {
+		path := env.Layout.File(dir, env.Today())
+		if reason, err = env.scratchpadProblem(path); err != nil {
+			return protocol.Output{}, err
+		}
+		if reason == "" {
+			if reason, err = env.writtenSinceStart(ev, rec, dir, path); err != nil {
+				return protocol.Output{}, err
+			}
+		}
+	}
+	key := ev.AgentID
+	if key == "" {
+		key = dir
+	}
+	label := "subagent " + scratchpad.DisplayName(dir)
+	out, outcome, err := env.capStopsWithLate(ev, key, label, reason, false)
 	if err != nil {
-		return protocol.Output{}, err
+		return out, err
 	}
-	agent := ev.AgentID
-	if agent == "" {
-		agent = dir
+	switch {
+	case outcome == stopReleased && reason != "":
+		env.recordStop(ev, rec, dir, exempt, outcomeReleased, reason)
+		env.noticeRelease(ev, dir, reason)
+	case outcome == stopBlocked:
+		env.recordStop(ev, rec, dir, exempt, "", "")
+	case exempt:
+		env.recordStop(ev, rec, dir, exempt, outcomeExempt, "")
+	default:
+		env.recordStop(ev, rec, dir, exempt, outcomeDone, "")
 	}
-	return env.capStopsWithLate(ev, agent, "subagent "+scratchpad.DisplayName(dir), reason)
+	return out, nil
+}
+
+// writtenSinceStart is why the scratchpad at path, complete as it is, does
+// not count for the subagent of ev: it is unchanged since the subagent
+// started. "" when it changed, or when the start is unknown (noted).
+func (env *Env) writtenSinceStart(ev *protocol.Event, rec *subagent, dir, path string) (string, error) {
+	day := env.Today()
+	switch {
+	case ev.AgentID == "":
+		return "", nil // an event without agent_id (2025 and older): by the date alone
+	case rec == nil || rec.Start == nil:
+		env.note("subagent-stop: no recorded start for subagent %s (%s): hooks installed mid-session, or SubagentStart not wired; today's scratchpad is accepted as it stands",
+			ev.AgentID, scratchpad.DisplayName(dir))
+		return "", nil
+	case rec.Day != day || rec.Dir != dir:
+		env.note("subagent-stop: subagent %s started on %s as %s; today's scratchpad is accepted as it stands",
+			ev.AgentID, rec.Day, scratchpad.DisplayName(rec.Dir))
+		return "", nil
+	}
+	now, err := env.Layout.StampOf(path)
+	if err != nil {
+		return "", fmt.Errorf("cannot read scratchpad %s: %w", env.Layout.Rel(path), err)
+	}
+	if now != *rec.Start {
+		return "", nil
+	}
+	return fmt.Sprintf("Scratchpad %s has not changed since you started: what it holds was written before you, by another %s agent or an earlier run. "+
+		"Add your own entry to it (keep what is there) under these Markdown headings: %s.",
+		env.Layout.Rel(path), scratchpad.DisplayName(dir), headingList(env.Config.Scratchpad.RequiredSections)), nil
+}
+
+// noticeRelease tells the main thread that a subagent was let go without
+// meeting the protocol: its own warning (a systemMessage) is not shown to
+// the coordinator, nor anywhere in a headless run.
+func (env *Env) noticeRelease(ev *protocol.Event, dir, reason string) {
+	id := ev.AgentID
+	if id == "" {
+		id = "unknown id"
+	}
+	text := fmt.Sprintf("massgen-hook: subagent %s (agent_id %s) was let go after %d blocked stops without completing the scratchpad protocol. "+
+		"It was last told: %q Its scratchpad does not hold its work: record in yours what it did and what it left undone.",
+		scratchpad.DisplayName(dir), id, env.Config.Scratchpad.BlockCap, reason)
+	if err := env.addNotice(ev.SessionID, text); err != nil {
+		env.note("could not leave the main thread a notice of subagent %s's release: %v (the audit trail has it)", id, err)
+	}
 }
 
 // scratchpadProblem returns why the scratchpad at path does not meet the

@@ -9,11 +9,17 @@ import (
 
 // ToolUse runs the rules for a PreToolUse, PostToolUse or
 // PostToolUseFailure event (the default guards and the configured rules)
-// and records the decision in the audit trail.
+// and records the decision in the audit trail: every call that ran a rule,
+// a silent pass of the defaults as a short line (see Result.Audit). After
+// a call of the main thread, what waits for it about its subagents comes
+// first in the context (see addNotice).
 func ToolUse(ctx context.Context, env *Env, ev *protocol.Event) (protocol.Output, error) {
 	res, call := env.RunRules(ctx, ev)
 	env.OnAnswer(call.Settlers()...)
-	if worthAuditing(res) && !env.DryRun {
+	if ev.HookEventName != protocol.PreToolUse {
+		res.Output = env.withNotices(ev, res.Output)
+	}
+	if len(res.Hooks) > 0 && !env.DryRun {
 		if err := env.State.Audit(res.Audit(call)); err != nil {
 			// The decision stands; only its record is lost, and the user is told.
 			env.note("could not append to the audit trail: %v", err)
@@ -22,25 +28,11 @@ func ToolUse(ctx context.Context, env *Env, ev *protocol.Event) (protocol.Output
 	return res.Output, nil
 }
 
-// worthAuditing reports whether a call goes in the audit trail: when a
-// configured rule ran, or a default guard decided something. The default
-// guards' silence on every ordinary call is not worth a write per call.
-func worthAuditing(res engine.Result) bool {
-	if res.Decision != "none" {
-		return true
-	}
-	for _, h := range res.Hooks {
-		if h.Scope != "default" {
-			return true
-		}
-	}
-	return false
-}
-
 // RunRules runs the rules that apply to ev and returns their combined
 // result with the call they saw.
 func (env *Env) RunRules(ctx context.Context, ev *protocol.Event) (engine.Result, *engine.Call) {
 	call := &engine.Call{
+		Client:       env.Client,
 		Event:        ev,
 		HookType:     ev.HookEventName,
 		Agent:        env.Agent,

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io/fs"
 	"path/filepath"
+	"slices"
 	"time"
 
 	"github.com/massgen/massgen-hook/internal/hookfs"
@@ -45,7 +46,11 @@ type Scratchpad struct {
 	RequiredSections []string `yaml:"required_sections"`
 	// BlockCap is how many stop blocks in a row one agent gets before it is
 	// let go with a warning, so a stop hook can never trap the user.
-	BlockCap      int           `yaml:"block_cap"`
+	BlockCap int `yaml:"block_cap"`
+	// ExemptAgents are the agent types that write no scratchpad: Claude
+	// Code's built-in agents without a Write or Edit tool, which could not
+	// write one if they tried.
+	ExemptAgents  []string      `yaml:"exempt_agents"`
 	SessionStart  SessionStart  `yaml:"session_start"`
 	SubagentStart SubagentStart `yaml:"subagent_start"`
 }
@@ -63,6 +68,16 @@ type SubagentStart struct {
 	TailLines int `yaml:"tail_lines"`
 }
 
+// ReadOnlyAgents are Claude Code's built-in agent types (2.1.328) that have
+// no tool to write a file with: Explore and Plan (every tool but Agent,
+// Edit, Write and NotebookEdit), claude-code-guide (search, read and web
+// tools), web-fetch (WebFetch), comment-thread-analyst (Artifact), and
+// statusline-setup (Read and Edit, for the user's status line setting).
+var ReadOnlyAgents = []string{"Explore", "Plan", "claude-code-guide", "statusline-setup", "web-fetch", "comment-thread-analyst"}
+
+// Exempt reports whether agentType writes no scratchpad.
+func (s *Scratchpad) Exempt(agentType string) bool { return slices.Contains(s.ExemptAgents, agentType) }
+
 // Default returns the built-in configuration.
 func Default() Config {
 	return Config{DefaultGuards: true, Scratchpad: Scratchpad{
@@ -70,6 +85,7 @@ func Default() Config {
 		DefaultAgent:     "general-purpose",
 		RequiredSections: append([]string(nil), scratchpad.DefaultSections...),
 		BlockCap:         3,
+		ExemptAgents:     append([]string(nil), ReadOnlyAgents...),
 		SessionStart:     SessionStart{CoordinatorLines: 25, EgoLines: 20, GitLogEntries: 5, Timeout: Duration(10 * time.Second)},
 		SubagentStart:    SubagentStart{TailLines: 3},
 	}}

@@ -24,6 +24,7 @@ func TestDefault(t *testing.T) {
 		DefaultAgent:     "general-purpose",
 		RequiredSections: []string{"What I did", "Cross-agent observations", "Unresolved"},
 		BlockCap:         3,
+		ExemptAgents:     []string{"Explore", "Plan", "claude-code-guide", "statusline-setup", "web-fetch", "comment-thread-analyst"},
 		SessionStart:     SessionStart{CoordinatorLines: 25, EgoLines: 20, GitLogEntries: 5, Timeout: Duration(10 * time.Second)},
 		SubagentStart:    SubagentStart{TailLines: 3},
 	}}
@@ -66,6 +67,7 @@ scratchpad:
     - Summary
     - Risks
   block_cap: 7
+  exempt_agents: [Explore, "plugin:reader"]
   session_start:
     coordinator_lines: 0
     ego_lines: 1000
@@ -80,6 +82,7 @@ scratchpad:
 	}
 	want := Config{Path: file, FailClosed: true, Scratchpad: Scratchpad{
 		Root: "notes/pads", DefaultAgent: "plugin:worker", RequiredSections: []string{"Summary", "Risks"}, BlockCap: 7,
+		ExemptAgents:  []string{"Explore", "plugin:reader"},
 		SessionStart:  SessionStart{CoordinatorLines: 0, EgoLines: 1000, GitLogEntries: 2, Timeout: Duration(time.Minute)},
 		SubagentStart: SubagentStart{TailLines: 9},
 	}}
@@ -98,6 +101,10 @@ func TestParseEachKeyAlone(t *testing.T) {
 		{"scratchpad:\n  default_agent: Explore", func(c Config) bool { return c.Scratchpad.DefaultAgent == "Explore" }},
 		{"scratchpad:\n  required_sections: [A]", func(c Config) bool { return reflect.DeepEqual(c.Scratchpad.RequiredSections, []string{"A"}) }},
 		{"scratchpad:\n  block_cap: 1", func(c Config) bool { return c.Scratchpad.BlockCap == 1 }},
+		{"scratchpad:\n  exempt_agents: [Explore, my-reader]", func(c Config) bool {
+			return reflect.DeepEqual(c.Scratchpad.ExemptAgents, []string{"Explore", "my-reader"}) && c.Scratchpad.Exempt("my-reader") && !c.Scratchpad.Exempt("Plan")
+		}},
+		{"scratchpad:\n  exempt_agents: []", func(c Config) bool { return len(c.Scratchpad.ExemptAgents) == 0 && !c.Scratchpad.Exempt("Explore") }},
 		{"scratchpad:\n  block_cap: 100", func(c Config) bool { return c.Scratchpad.BlockCap == 100 }},
 		{"scratchpad:\n  session_start:\n    coordinator_lines: 3", func(c Config) bool { return c.Scratchpad.SessionStart.CoordinatorLines == 3 }},
 		{"scratchpad:\n  session_start:\n    ego_lines: 0", func(c Config) bool { return c.Scratchpad.SessionStart.EgoLines == 0 }},
@@ -261,6 +268,8 @@ func TestParseValidation(t *testing.T) {
 		{"required_sections empty entry", "scratchpad:\n  required_sections:\n    - A\n    - \"  \"\n",
 			"cfg.yaml:2: scratchpad.required_sections: entry 2 is empty"},
 		{"root empty", "scratchpad:\n  root: \" \"\n", "cfg.yaml:2: scratchpad.root: must not be empty"},
+		{"exempt_agents empty entry", "scratchpad:\n  exempt_agents: [Explore, \"\"]\n",
+			"cfg.yaml:2: scratchpad.exempt_agents: entry 2 is empty"},
 		{"default_agent path", "scratchpad:\n  default_agent: ../x\n",
 			`cfg.yaml:2: scratchpad.default_agent: agent type "../x" contains a path separator`},
 		{"default_agent dotdot", "scratchpad:\n  default_agent: ..\n",

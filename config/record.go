@@ -16,7 +16,7 @@ const DefaultRecordDir = ".claude/massgen-hook/corpus"
 
 // RecordEvents are the events that can be recorded: every event
 // massgen-hook has a hook for.
-var RecordEvents = []string{"PreToolUse", "PostToolUse", "PostToolUseFailure", "SessionStart", "SubagentStart", "SubagentStop", "Stop"}
+var RecordEvents = []string{"PreToolUse", "PostToolUse", "PostToolUseFailure", "PermissionRequest", "SessionStart", "SubagentStart", "SubagentStop", "Stop"}
 
 // Record configures recording real hook events (redacted) into a corpus
 // that `massgen-hook replay` runs through a config. The key switches it on:

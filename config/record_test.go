@@ -46,7 +46,7 @@ func TestParseRecordErrors(t *testing.T) {
 		{"record:\n  dir: .\n", `cfg.yaml:2: record.dir: "." is the project itself: name a folder inside it`},
 		{"record:\n  dir: ''\n", `cfg.yaml:2: record.dir: must not be empty`},
 		{"record:\n  events: [PreToolUse, UserPromptSubmit]\n",
-			`cfg.yaml:2: record.events: entry 2, "UserPromptSubmit", is not an event massgen-hook handles: use PreToolUse, PostToolUse, PostToolUseFailure, SessionStart, SubagentStart, SubagentStop, Stop`},
+			`cfg.yaml:2: record.events: entry 2, "UserPromptSubmit", is not an event massgen-hook handles: use PreToolUse, PostToolUse, PostToolUseFailure, PermissionRequest, SessionStart, SubagentStart, SubagentStop, Stop`},
 		{"record:\n  folder: x\n", `cfg.yaml:2: unknown key "record.folder"`},
 		{"record: yes\n", "cfg.yaml:1: key record: must be true, false, or a mapping with dir: and events:, got `yes`"},
 		{"record:\n  events: PreToolUse\n", "cfg.yaml:2: key record.events: cannot unmarshal !!str `PreToolUse` into []string"},

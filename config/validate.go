@@ -41,6 +41,11 @@ func (c *Config) validate(tree func() *yaml.Node) error {
 			bad("scratchpad.required_sections", "entry %d is empty", i+1)
 		}
 	}
+	for i, a := range s.ExemptAgents {
+		if strings.TrimSpace(a) == "" {
+			bad("scratchpad.exempt_agents", "entry %d is empty", i+1)
+		}
+	}
 	if s.BlockCap < 1 || s.BlockCap > 100 {
 		bad("scratchpad.block_cap", "must be from 1 to 100, got %d", s.BlockCap)
 	}

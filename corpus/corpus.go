@@ -61,6 +61,8 @@ func verdictOf(o protocol.Output) Verdict {
 	switch {
 	case o.Continue != nil && !*o.Continue:
 		return Verdict{Decision: "stop", Reason: o.StopReason}
+	case h.Decision != nil:
+		return Verdict{Decision: h.Decision.Behavior, Reason: h.Decision.Message}
 	case h.PermissionDecision != "":
 		d := h.PermissionDecision
 		if len(h.UpdatedInput) > 0 {
@@ -69,6 +71,8 @@ func verdictOf(o protocol.Output) Verdict {
 		return Verdict{Decision: d, Reason: h.PermissionDecisionReason}
 	case o.Decision == "block":
 		return Verdict{Decision: "block", Reason: o.Reason}
+	case len(h.UpdatedInput) > 0:
+		return Verdict{Decision: "rewrite", Reason: h.AdditionalContext}
 	case len(h.UpdatedToolOutput) > 0:
 		return Verdict{Decision: "rewrite", Reason: h.AdditionalContext}
 	case h.AdditionalContext != "":

@@ -40,6 +40,9 @@ type Dialect struct {
 	failOpenOnly map[string]bool
 	// ProjectEnv names the variable the CLI sets to the project root.
 	ProjectEnv string
+	// PlainContext, JudgesRewrites and ShapesOutput are what the rules'
+	// answers may rely on (see engine.Client).
+	PlainContext, JudgesRewrites, ShapesOutput bool
 }
 
 var all = map[string]*Dialect{}
@@ -50,7 +53,8 @@ func register(d *Dialect) *Dialect {
 }
 
 // Claude is Claude Code: events and answers pass through untouched.
-var Claude = register(&Dialect{Name: "claude", failOpenExit: protocol.ExitError, ProjectEnv: "CLAUDE_PROJECT_DIR"})
+var Claude = register(&Dialect{Name: "claude", failOpenExit: protocol.ExitError, ProjectEnv: "CLAUDE_PROJECT_DIR",
+	PlainContext: true, JudgesRewrites: true, ShapesOutput: true})
 
 // Named returns the dialect called name.
 func Named(name string) (*Dialect, error) {

@@ -10,8 +10,31 @@ import (
 	"github.com/massgen/massgen-hook/state"
 )
 
+// Client is what the agent CLI does with an answer, where the rules'
+// answers depend on it.
+type Client struct {
+	// PlainContext: the CLI shows additionalContext to the model as a
+	// message of its own, labelled as hook context, with markup escaped
+	// (Claude Code: "PostToolUse:Bash hook additional context: …", "<" as
+	// "&lt;"). A <system-reminder> frame would arrive as
+	// "&lt;system-reminder>", so user_message injections go as plain text.
+	PlainContext bool
+	// JudgesRewrites: the CLI applies a PreToolUse updatedInput sent
+	// without a permission decision, and its own permission rules judge
+	// the rewritten call (Claude Code: it runs where the user's settings
+	// allow it, is asked about where they ask, and is denied headless).
+	JudgesRewrites bool
+	// ShapesOutput: the CLI keeps a PostToolUse updatedToolOutput only in
+	// the tool's own output shape, and drops any other without a word
+	// (Claude Code), so a rule's replacement is given that shape (see
+	// conformOutput). Other CLIs' dialects carry it in their own way.
+	ShapesOutput bool
+}
+
 // Call is one tool call as the rules see it.
 type Call struct {
+	// Client is what the CLI that sent the event does with the answer.
+	Client Client
 	// Event is the Claude Code event, as read.
 	Event *protocol.Event
 	// HookType is the event name: PreToolUse, PostToolUse or

@@ -12,8 +12,10 @@ import (
 const separator = "═══════════════════════════════════════════════════════"
 
 // renderInjections turns injections into one additionalContext text, in
-// order, each in the form its strategy asks for.
-func renderInjections(injections []Injection) string {
+// order, each in the form its strategy asks for. With plain, user_message
+// injections go without their <system-reminder> frame: the CLI already
+// sets hook context apart, and would show the frame's markup escaped.
+func renderInjections(injections []Injection, plain bool) string {
 	parts := make([]string, 0, len(injections))
 	for _, in := range injections {
 		c := strings.TrimRight(in.Content, "\n")
@@ -21,7 +23,11 @@ func renderInjections(injections []Injection) string {
 		case ToolResult:
 			parts = append(parts, separator+"\nSYSTEM CONTEXT (not part of tool output):\n"+c+"\n"+separator)
 		case UserMessage:
-			parts = append(parts, "<system-reminder>\n"+c+"\n</system-reminder>")
+			if plain {
+				parts = append(parts, c)
+			} else {
+				parts = append(parts, "<system-reminder>\n"+c+"\n</system-reminder>")
+			}
 		default:
 			parts = append(parts, c)
 		}

@@ -30,7 +30,7 @@ func TestRenderInjectionsShapes(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := renderInjections([]Injection{tt.in}); got != tt.want {
+			if got := renderInjections([]Injection{tt.in}, false); got != tt.want {
 				t.Errorf("renderInjections(%+v) =\n%q\nwant\n%q", tt.in, got, tt.want)
 			}
 		})
@@ -46,7 +46,7 @@ func TestRenderInjectionsOrderAndJoin(t *testing.T) {
 		{Content: "second", Strategy: ToolResult},
 		{Content: "third", Strategy: Context},
 		{Content: "fourth", Strategy: UserMessage},
-	})
+	}, false)
 	want := "<system-reminder>\nfirst\n</system-reminder>" +
 		"\n\n" + separator + "\nSYSTEM CONTEXT (not part of tool output):\nsecond\n" + separator +
 		"\n\nthird" +
@@ -56,11 +56,32 @@ func TestRenderInjectionsOrderAndJoin(t *testing.T) {
 	}
 }
 
+// TestRenderInjectionsPlain: for a CLI that frames hook context itself
+// (and escapes markup), user_message goes as its text alone, so it reads
+// the same without "&lt;system-reminder>" around it; the separator block,
+// which has no markup, stays.
+func TestRenderInjectionsPlain(t *testing.T) {
+	got := renderInjections([]Injection{
+		{Content: "first\n", Strategy: UserMessage},
+		{Content: "second", Strategy: ToolResult},
+		{Content: "third", Strategy: Context},
+	}, true)
+	want := "first" +
+		"\n\n" + separator + "\nSYSTEM CONTEXT (not part of tool output):\nsecond\n" + separator +
+		"\n\nthird"
+	if got != want {
+		t.Errorf("got\n%s\nwant\n%s", got, want)
+	}
+	if strings.Contains(got, "<") {
+		t.Errorf("plain context holds markup: %q", got)
+	}
+}
+
 func TestRenderInjectionsEmpty(t *testing.T) {
-	if got := renderInjections(nil); got != "" {
+	if got := renderInjections(nil, true); got != "" {
 		t.Errorf("renderInjections(nil) = %q", got)
 	}
-	if got := renderInjections([]Injection{}); got != "" {
+	if got := renderInjections([]Injection{}, false); got != "" {
 		t.Errorf("renderInjections([]) = %q", got)
 	}
 }

@@ -46,7 +46,7 @@ func (e *Engine) Run(ctx context.Context, call *Call) Result {
 	agg := newAggregate(call)
 	for i, r := range rules {
 		v, rec := runRule(ctx, r, call)
-		agg.add(r, v)
+		rec.Notes = append(rec.Notes, agg.add(r, v)...)
 		agg.records = append(agg.records, rec)
 		if call.HookType == protocol.PreToolUse && v.Decision == Deny {
 			revert(ctx, rules[:i], agg.records, call)
@@ -166,7 +166,8 @@ func newAggregate(call *Call) *aggregate { return &aggregate{call: call} }
 
 var rank = map[string]int{"": 0, Allow: 1, Ask: 2, Defer: 3}
 
-func (a *aggregate) add(r *Rule, v Verdict) {
+// add takes in one rule's verdict; it returns notes for the rule's record.
+func (a *aggregate) add(r *Rule, v Verdict) (notes []string) {
 	if v.SystemMessage != "" {
 		a.messages = append(a.messages, v.SystemMessage)
 	}
@@ -180,18 +181,30 @@ func (a *aggregate) add(r *Rule, v Verdict) {
 			// reaches the agent as context instead of being dropped.
 			a.injections = append(a.injections, Injection{Content: v.Reason, Strategy: Context})
 		}
-		return
+		return nil
 	}
 	if a.call.HookType == protocol.PostToolUse {
 		if v.Decision == Deny {
 			a.blockReasons = append(a.blockReasons, v.Reason)
 		}
 		if v.UpdatedToolOutput != nil {
+			tool := a.call.Event.ToolName
+			out, ok := v.UpdatedToolOutput, true
+			if a.call.Client.ShapesOutput {
+				out, ok = conformOutput(tool, a.call.ToolOutput, v.UpdatedToolOutput)
+			}
+			if !ok {
+				// Claude Code would drop it without a word: the model
+				// is told instead, and the user that it happened.
+				a.injections = append(a.injections, Injection{Content: outputFallback(r.Name, tool, v.UpdatedToolOutput), Strategy: Context})
+				a.messages = append(a.messages, fmt.Sprintf("massgen-hook: hook %q replaced the output of %s in a shape the tool's output does not have; the model got the original output, with the replacement as context after it.", r.Name, tool))
+				return []string{"updatedToolOutput does not fit the tool's output; given as context instead"}
+			}
 			// Later rules see the rewritten output, as they would the
 			// rewritten input on PreToolUse.
-			a.call.ToolOutput, a.outputBy = v.UpdatedToolOutput, r.Name
+			a.call.ToolOutput, a.outputBy = out, r.Name
 		}
-		return
+		return nil
 	}
 	if v.UpdatedInput != nil {
 		// A key the rewrite repeats means its last value, for the rules
@@ -216,6 +229,7 @@ func (a *aggregate) add(r *Rule, v Verdict) {
 			a.reasons = append(a.reasons, v.Reason)
 		}
 	}
+	return nil
 }
 
 // result maps the combined verdicts to Claude Code's output for the event.
@@ -227,7 +241,7 @@ func (a *aggregate) result() Result {
 		out.Continue, out.StopReason = &f, a.stopReason
 	}
 	out.SystemMessage = joinLines(a.messages)
-	ctxText := renderInjections(a.injections)
+	ctxText := renderInjections(a.injections, a.call.Client.PlainContext)
 	switch a.call.HookType {
 	case protocol.PostToolUse:
 		a.postResult(&res, ctxText)
@@ -250,6 +264,11 @@ func (a *aggregate) preResult(res *Result, ctxText string) {
 		h.PermissionDecision, h.PermissionDecisionReason = Deny, a.denyReason
 	case a.decision != "":
 		h.PermissionDecision, h.PermissionDecisionReason = a.decision, joinLines(a.reasons)
+	case len(a.rewrittenBy) > 0 && a.call.Client.JudgesRewrites:
+		// A rewrite nobody decided on goes without a decision: the CLI's
+		// own permission rules judge the rewritten call, so it runs where
+		// the user allowed it, is asked about where they ask, and is
+		// denied headless, exactly as if the agent had made it.
 	case len(a.rewrittenBy) > 0:
 		// A rewrite with no decision must not become an allow, which would
 		// skip the user's permission prompt for a call they never saw: the
@@ -257,18 +276,21 @@ func (a *aggregate) preResult(res *Result, ctxText string) {
 		h.PermissionDecision = Ask
 		h.PermissionDecisionReason = fmt.Sprintf("massgen-hook: %s rewrote this call's input; confirm the rewritten call.", quoteList(a.rewrittenBy))
 	}
-	if h.PermissionDecision != "" && h.PermissionDecision != Deny && len(a.rewrittenBy) > 0 {
+	if h.PermissionDecision != Deny && len(a.rewrittenBy) > 0 {
 		h.UpdatedInput = a.call.ToolInput
 	}
-	if h.PermissionDecision != "" || h.AdditionalContext != "" {
+	if h.PermissionDecision != "" || h.AdditionalContext != "" || h.UpdatedInput != nil {
 		res.Output.HookSpecificOutput = h
 	}
 	res.Decision, res.Reason = h.PermissionDecision, h.PermissionDecisionReason
-	if res.Decision == "" {
+	switch {
+	case res.Decision != "":
+	case h.UpdatedInput != nil:
+		res.Decision = "rewrite"
+	case ctxText != "":
+		res.Decision = "inject"
+	default:
 		res.Decision = "none"
-		if ctxText != "" {
-			res.Decision = "inject"
-		}
 	}
 }
 

@@ -287,6 +287,58 @@ func TestRunRewriteAfterAllowIsNotAutoApproved(t *testing.T) {
 	}
 }
 
+// For a CLI that judges a rewritten call by the user's own permission
+// rules (Claude Code), a rewrite nobody decided on goes without a decision:
+// no ask (a deny headless, a prompt the user's settings may not want), and
+// never an allow, even after an allow that saw the original input. Every
+// explicit decision stays as it is.
+func TestRunRewriteJudgedByTheClient(t *testing.T) {
+	judged := func(call *Call) *Call { call.Client.JudgesRewrites = true; return call }
+	tests := []struct {
+		name     string
+		rules    []string
+		decision string
+		reason   string
+		input    string
+		summary  string
+	}{
+		{"rewrite alone", []string{
+			`{name: fixer, type: builtin, handler: script, options: {input: {command: "trash x"}}}`,
+		}, "", "", `{"command": "trash x"}`, "rewrite"},
+		{"rewrite after an allow of the original", []string{
+			`{name: approver, type: builtin, handler: script, options: {decision: allow, reason: "rm x is fine"}}`,
+			`{name: rewriter, type: builtin, handler: script, options: {input: {command: "trash x"}}}`,
+		}, "", "", `{"command": "trash x"}`, "rewrite"},
+		{"rewrite that asks", []string{
+			`{name: fixer, type: builtin, handler: script, options: {input: {command: "trash x"}}}`,
+			`{name: asker, type: builtin, handler: script, options: {decision: ask, reason: check this}}`,
+		}, Ask, "check this", `{"command": "trash x"}`, Ask},
+		{"rewrite that allows its own rewrite", []string{
+			`{name: fixer, type: builtin, handler: script, options: {decision: allow, reason: safe, input: {command: "trash x"}}}`,
+		}, Allow, "safe", `{"command": "trash x"}`, Allow},
+		{"rewrite then deny", []string{
+			`{name: fixer, type: builtin, handler: script, options: {input: {command: "trash x"}}}`,
+			`{name: guard, type: builtin, handler: script, options: {decision: deny, reason: no}}`,
+		}, Deny, "no", "", Deny},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			e := compileYAML(t, hooksYAML("PreToolUse", tt.rules...), testRegistry(&recorder{}))
+			res := runCall(t, e, judged(newCall(t, pre, "", "Bash", `{"command": "rm x"}`, "")))
+			h := specific(t, res)
+			if h.PermissionDecision != tt.decision || h.PermissionDecisionReason != tt.reason {
+				t.Errorf("decision %q %q, want %q %q", h.PermissionDecision, h.PermissionDecisionReason, tt.decision, tt.reason)
+			}
+			if tt.input == "" && h.UpdatedInput != nil || tt.input != "" && !sameJSON(h.UpdatedInput, []byte(tt.input)) {
+				t.Errorf("updatedInput %s, want %s", h.UpdatedInput, tt.input)
+			}
+			if res.Decision != tt.summary {
+				t.Errorf("Result.Decision %q, want %q", res.Decision, tt.summary)
+			}
+		})
+	}
+}
+
 func TestRunAskWithRewrite(t *testing.T) {
 	e := compileYAML(t, hooksYAML("PreToolUse",
 		`{name: fixer, type: builtin, handler: script, options: {input: {command: "ls"}}}`,
@@ -450,6 +502,68 @@ func TestRunUpdatedToolOutputChains(t *testing.T) {
 	}
 	if !sameJSON(call.Event.ToolResponse, []byte(`{"stdout": "KEY=secret"}`)) {
 		t.Errorf("the event's response changed to %s", call.Event.ToolResponse)
+	}
+}
+
+// For Claude Code, a replacement is given the tool's shape before the next
+// rule sees it: a string becomes Bash's stdout (in the real output object,
+// whose other fields stay). One that cannot be shaped (a string for Write,
+// which has no known text field) is not sent, where Claude Code would drop
+// it in silence: the model gets it as context after the original output,
+// the user a warning, the record a note; later rules see the output
+// unchanged.
+func TestRunUpdatedToolOutputShaped(t *testing.T) {
+	rec := &recorder{}
+	e := compileYAML(t, hooksYAML("PostToolUse",
+		`{name: mask, type: builtin, handler: script, options: {id: mask, output: "KEY=[masked]"}}`,
+		`{name: look, type: builtin, handler: script, options: {id: look}}`,
+	), testRegistry(rec))
+	shaped := func(c *Call) *Call { c.Client.ShapesOutput = true; return c }
+	res := runCall(t, e, shaped(newCall(t, post, "", "Bash", `{}`, bashOut)))
+	want := `{"stdout":"KEY=[masked]","stderr":"","interrupted":false,"isImage":false,"noOutputExpected":false}`
+	if s, _ := rec.get("look"); s.Output != want {
+		t.Errorf("look saw %s, want %s", s.Output, want)
+	}
+	if h := specific(t, res); string(h.UpdatedToolOutput) != want || h.AdditionalContext != "" || res.Output.SystemMessage != "" {
+		t.Errorf("got %+v %q", h, res.Output.SystemMessage)
+	}
+	if res.Decision != "rewrite" {
+		t.Errorf("Result.Decision %q", res.Decision)
+	}
+
+	rec = &recorder{}
+	e = compileYAML(t, hooksYAML("PostToolUse",
+		`{name: stamp, type: builtin, handler: script, options: {id: stamp, output: "written by the agent"}}`,
+		`{name: look, type: builtin, handler: script, options: {id: look}}`,
+	), testRegistry(rec))
+	res = runCall(t, e, shaped(newCall(t, post, "", "Write", `{}`, writeOut)))
+	if s, _ := rec.get("look"); !sameJSON([]byte(s.Output), []byte(writeOut)) {
+		t.Errorf("look saw %s, want the tool's own output", s.Output)
+	}
+	h := specific(t, res)
+	if h.UpdatedToolOutput != nil {
+		t.Errorf("sent updatedToolOutput %s, which Claude Code would drop", h.UpdatedToolOutput)
+	}
+	wantCtx := "massgen-hook: hook \"stamp\" replaced the output of this Write call, in a form that cannot stand in for it; " +
+		"the output above is the tool's own. The hook's replacement:\nwritten by the agent"
+	if h.AdditionalContext != wantCtx {
+		t.Errorf("context %q, want %q", h.AdditionalContext, wantCtx)
+	}
+	if want := `massgen-hook: hook "stamp" replaced the output of Write in a shape the tool's output does not have; the model got the original output, with the replacement as context after it.`; res.Output.SystemMessage != want {
+		t.Errorf("systemMessage %q", res.Output.SystemMessage)
+	}
+	if got := res.Hooks[0].Notes; len(got) != 1 || got[0] != "updatedToolOutput does not fit the tool's output; given as context instead" {
+		t.Errorf("notes %q", got)
+	}
+	if res.Decision != "inject" {
+		t.Errorf("Result.Decision %q", res.Decision)
+	}
+
+	// A CLI that does not shape it (its dialect carries the replacement
+	// its own way) gets the rule's replacement as given.
+	res = runCall(t, e, newCall(t, post, "", "Write", `{}`, writeOut))
+	if h := specific(t, res); string(h.UpdatedToolOutput) != `"written by the agent"` || h.AdditionalContext != "" {
+		t.Errorf("unshaped: %+v", h)
 	}
 }
 

@@ -33,6 +33,25 @@ type HookSpecific struct {
 	AdditionalContext        string          `json:"additionalContext,omitempty"`
 	// UpdatedToolOutput replaces, on PostToolUse, the tool output the model sees.
 	UpdatedToolOutput json.RawMessage `json:"updatedToolOutput,omitempty"`
+	// Decision answers a PermissionRequest: the permission dialog Claude
+	// Code was about to show is settled without asking.
+	Decision *PermissionBehavior `json:"decision,omitempty"`
+}
+
+// PermissionBehavior is PermissionRequest's decision.
+type PermissionBehavior struct {
+	// Behavior is "allow" or "deny".
+	Behavior string `json:"behavior"`
+	// Message tells the model why, on a deny.
+	Message string `json:"message,omitempty"`
+}
+
+// GrantPermission answers a PermissionRequest with allow: the call goes
+// ahead as if the user had said yes. Anything short of a yes is silence,
+// so Claude Code asks as usual.
+func GrantPermission() Output {
+	return Output{HookSpecificOutput: &HookSpecific{HookEventName: PermissionRequest,
+		Decision: &PermissionBehavior{Behavior: DecisionAllow}}}
 }
 
 // PreToolUse permission decisions. There is deliberately no "no opinion"
@@ -116,8 +135,25 @@ func (o Output) Validate(event string) error {
 		}
 		switch h.PermissionDecision {
 		case DecisionAllow, DecisionDeny, DecisionAsk, DecisionDefer:
+		case "":
+			// A rewrite alone: Claude Code applies it and judges the
+			// rewritten call by the user's permission rules.
+			if h.UpdatedInput == nil || h.PermissionDecisionReason != "" {
+				return bad("permissionDecision %q", h.PermissionDecision)
+			}
 		default:
 			return bad("permissionDecision %q", h.PermissionDecision)
+		}
+	}
+	if d := h.Decision; d != nil {
+		if event != PermissionRequest {
+			return bad("decision {behavior} belongs to PermissionRequest")
+		}
+		if d.Behavior != DecisionAllow && d.Behavior != DecisionDeny {
+			return bad("decision.behavior %q (want allow or deny)", d.Behavior)
+		}
+		if d.Message != "" && d.Behavior != DecisionDeny {
+			return bad("decision.message goes with behavior \"deny\"")
 		}
 	}
 	if h.UpdatedToolOutput != nil && event != PostToolUse {

@@ -34,6 +34,10 @@ proj=$work/project
 sp=$proj/.claude/scratchpad
 mkdir -p "$sp/spec-writer" "$sp/coordinator" "$sp/ego"
 today=2026-11-20
+# Session b1's subagent a1 started before it wrote its scratchpad (the
+# ledger subagent-stop and stop judge by), then the coordinator logged it.
+printf '{"session_id":"b1","hook_event_name":"SubagentStart","agent_id":"a1","agent_type":"spec-writer"}' |
+  CLAUDE_PROJECT_DIR="$proj" MASSGEN_HOOK_NOW=2026-11-20T10:00:00Z TZ=UTC bin/massgen-hook subagent-start > /dev/null
 printf '## What I did\nWrote the spec.\n## Cross-agent observations\nNone.\n## Unresolved\nNone.\n' > "$sp/spec-writer/$today.md"
 printf '## What I did\nDelegated the spec.\n' > "$sp/coordinator/$today.md"
 printf 'Assessment: fine.\n' > "$sp/ego/2026-11-19.md"

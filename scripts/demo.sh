@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# A scripted multi-agent session through all six hooks, in a temporary
+# A scripted multi-agent session through every hook, in a temporary
 # project wired by `massgen-hook init` (what settings.example.json shows). Each step feeds the
 # hook the event Claude Code would send and prints the decision.
 set -euo pipefail
@@ -26,7 +26,12 @@ hook() {
   out=$(printf '%s' "$input" | sh -c "\"\$CLAUDE_PROJECT_DIR\"/.claude/hooks/massgen-hook $sub") || status=$?
   printf '%s▶ %s%s  %s(massgen-hook %s, exit %d)%s\n' "$bold" "$event" "$off" "$dim" "$sub" "$status" "$off"
   case "$out" in
-    "") printf '  %sno opinion%s: the action proceeds\n' "$green" "$off" ;;
+    "") if [ "$event" = PermissionRequest ]; then
+          printf '  %sno opinion%s: Claude Code asks you, as usual\n' "$green" "$off"
+        else
+          printf '  %sno opinion%s: the action proceeds\n' "$green" "$off"
+        fi ;;
+    *'"behavior":"allow"'*) printf '  %sALLOW%s: granted without a prompt\n' "$green" "$off" ;;
     *'"permissionDecision":"deny"'*) printf '  %sDENY%s: %s\n' "$red" "$off" "$(field permissionDecisionReason "$out")" ;;
     *'"decision":"block"'*) printf '  %sBLOCK%s: %s\n' "$red" "$off" "$(field reason "$out")" ;;
     *'"systemMessage"'*) printf '  %sLET GO with a warning%s: %s\n' "$red" "$off" "$(field systemMessage "$out")" ;;
@@ -98,6 +103,10 @@ echo
 
 echo "${dim}# spec-writer tries to finish without a scratchpad...${off}"
 hook SubagentStop subagent-stop ',"stop_hook_active":false,"agent_id":"a1","agent_type":"spec-writer"'
+
+echo "${dim}# Claude Code asks before any write under .claude/: its own scratchpad is granted, another agent's is left to you${off}"
+hook PermissionRequest permission-request ',"permission_mode":"default","agent_id":"a1","agent_type":"spec-writer","tool_name":"Write","tool_input":{"file_path":"'"$project"'/.claude/scratchpad/spec-writer/'"$today"'.md","content":"..."}'
+hook PermissionRequest permission-request ',"permission_mode":"default","agent_id":"a1","agent_type":"spec-writer","tool_name":"Write","tool_input":{"file_path":"'"$project"'/.claude/scratchpad/tester/'"$today"'.md","content":"..."}'
 
 echo "${dim}# ...writes one with two of the three sections...${off}"
 write ".claude/scratchpad/spec-writer/$today.md" <<'MD'

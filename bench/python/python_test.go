@@ -58,29 +58,62 @@ func TestSameDecisions(t *testing.T) {
 	write(t, undocumented, "coordinator/2026-11-19.md", "yesterday\n")
 	// empty: no scratchpad at all.
 	empty := t.TempDir()
+	// massgen-hook judges THIS subagent (its file changed since its start)
+	// and THIS session (its own subagents), which it learns from their
+	// start and stop events; seed 004's scripts go by the date alone. So
+	// the projects of those checks are prepared with the events first,
+	// and both judge the same situation. fresh: a subagent that wrote its
+	// scratchpad after it started. delegated: a session whose subagent
+	// wrote its scratchpad, then the coordinator its log.
+	fresh, delegated := t.TempDir(), t.TempDir()
+	prepare := func(t *testing.T, project, event, sub string) {
+		t.Helper()
+		cmd := exec.Command(bin, sub)
+		cmd.Stdin = strings.NewReader(event)
+		cmd.Env = append(cleanEnv(), "CLAUDE_PROJECT_DIR="+project, "MASSGEN_HOOK_NOW="+now, "TZ=UTC")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("preparing %s with %s: %v\n%s", project, sub, err, out)
+		}
+	}
+	complete := "## What I did\nWrote it.\n## Cross-agent observations\nNone.\n## Unresolved\nNone.\n"
 
 	type check struct {
 		name, script, sub, project, event string
 		want                              string
 		contains, lacks                   []string
+		// setup prepares the project (massgen-hook's side of it).
+		setup func(t *testing.T)
 	}
 	startup := []string{"coordinator line 30", "coordinator line 06", "ego line 25", "ego line 06"}
 	if gitErr == nil {
 		startup = append(startup, "fixture commit for the baseline test")
 	}
 	checks := []check{
-		{name: "subagent-stop, complete scratchpad", script: "subagent-stop.py", sub: "subagent-stop", project: proj,
-			event: `{"session_id":"t1","hook_event_name":"SubagentStop","stop_hook_active":false,"agent_id":"a1","agent_type":"spec-writer"}`, want: "pass"},
+		{name: "subagent-stop, complete scratchpad", script: "subagent-stop.py", sub: "subagent-stop", project: fresh,
+			event: `{"session_id":"t1","hook_event_name":"SubagentStop","stop_hook_active":false,"agent_id":"a1","agent_type":"spec-writer"}`, want: "pass",
+			setup: func(t *testing.T) {
+				prepare(t, fresh, `{"session_id":"t1","hook_event_name":"SubagentStart","agent_id":"a1","agent_type":"spec-writer"}`, "subagent-start")
+				write(t, fresh, "spec-writer/"+today+".md", complete)
+			}},
 		{name: "subagent-stop, no scratchpad", script: "subagent-stop.py", sub: "subagent-stop", project: proj,
 			event: `{"session_id":"t1","hook_event_name":"SubagentStop","stop_hook_active":false,"agent_id":"a2","agent_type":"missing-writer"}`, want: "block"},
 		{name: "subagent-stop, heading only in a code fence", script: "subagent-stop.py", sub: "subagent-stop", project: proj,
 			event: `{"session_id":"t1","hook_event_name":"SubagentStop","stop_hook_active":false,"agent_id":"a3","agent_type":"fenced"}`, want: "block"},
 		{name: "subagent-stop, empty agent_type is general-purpose", script: "subagent-stop.py", sub: "subagent-stop", project: proj,
 			event: `{"session_id":"t1","hook_event_name":"SubagentStop","stop_hook_active":false,"agent_id":"a4","agent_type":""}`, want: "block"},
-		{name: "stop, delegation and coordinator log", script: "stop.py", sub: "stop", project: proj,
-			event: `{"session_id":"t1","hook_event_name":"Stop","stop_hook_active":false}`, want: "pass"},
+		{name: "stop, delegation and coordinator log", script: "stop.py", sub: "stop", project: delegated,
+			event: `{"session_id":"t2","hook_event_name":"Stop","stop_hook_active":false}`, want: "pass",
+			setup: func(t *testing.T) {
+				prepare(t, delegated, `{"session_id":"t2","hook_event_name":"SubagentStart","agent_id":"a5","agent_type":"spec-writer"}`, "subagent-start")
+				write(t, delegated, "spec-writer/"+today+".md", complete)
+				prepare(t, delegated, `{"session_id":"t2","hook_event_name":"SubagentStop","stop_hook_active":false,"agent_id":"a5","agent_type":"spec-writer"}`, "subagent-stop")
+				write(t, delegated, "coordinator/"+today+".md", "Delegated the spec to spec-writer.\n")
+			}},
 		{name: "stop, delegation without coordinator log", script: "stop.py", sub: "stop", project: undocumented,
-			event: `{"session_id":"t1","hook_event_name":"Stop","stop_hook_active":false}`, want: "block"},
+			event: `{"session_id":"t3","hook_event_name":"Stop","stop_hook_active":false}`, want: "block",
+			setup: func(t *testing.T) {
+				prepare(t, undocumented, `{"session_id":"t3","hook_event_name":"SubagentStop","stop_hook_active":false,"agent_id":"a6","agent_type":"spec-writer"}`, "subagent-stop")
+			}},
 		{name: "stop, no delegation", script: "stop.py", sub: "stop", project: empty,
 			event: `{"session_id":"t1","hook_event_name":"Stop","stop_hook_active":false}`, want: "pass"},
 		{name: "session-start, startup", script: "session-start.py", sub: "session-start", project: proj,
@@ -101,6 +134,9 @@ func TestSameDecisions(t *testing.T) {
 	}
 	for _, c := range checks {
 		t.Run(c.name, func(t *testing.T) {
+			if c.setup != nil {
+				c.setup(t)
+			}
 			script, err := filepath.Abs(c.script)
 			if err != nil {
 				t.Fatal(err)

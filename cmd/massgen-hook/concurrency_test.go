@@ -98,8 +98,8 @@ func stopCycle(n, capN int) (blocks, releases, left int) {
 }
 
 // testConcurrencyStopCounters: 32 stop, 32 subagent-stop of agent a1 and
-// 32 of agent a2, all of one session at once, each blocked (a subagent
-// wrote today, the coordinator did not; a1 and a2 wrote nothing). With
+// 32 of agent a2, all of one session at once, each blocked (the session's
+// tester wrote today, the coordinator did not; a1 and a2 wrote nothing). With
 // block_cap 10, each of the three counters sees 32 calls in some order,
 // so each must come to exactly 10+10 blocks, 2 releases and 10 left:
 // one lost update and a count, a release or an audit line is off.
@@ -108,6 +108,10 @@ func testConcurrencyStopCounters(t *testing.T, bin string) {
 	project := concurrencyProject(t, "scratchpad:\n  block_cap: "+itoa(capN)+"\n")
 	writeFile(t, project, ".claude/scratchpad/tester/2026-11-20.md", "## What I did\n## Cross-agent observations\n## Unresolved\n")
 	const session = "stop-concurrency"
+	// The session delegated to tester, which wrote today's file.
+	if r := inboxRun(bin, hookEnv(project), project, `{"session_id":"`+session+`","hook_event_name":"SubagentStop","agent_id":"t0","agent_type":"tester"}`, "subagent-stop"); r.code != 0 || r.stdout != "" {
+		t.Fatalf("tester's stop: exit %d, stdout %q, stderr %q", r.code, r.stdout, r.stderr)
+	}
 	var calls []call
 	for range perAgent {
 		calls = append(calls,

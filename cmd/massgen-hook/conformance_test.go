@@ -18,6 +18,7 @@ var subcommands = map[string]string{
 	"PreToolUse":         "pre-tool-use",
 	"PostToolUse":        "post-tool-use",
 	"PostToolUseFailure": "post-tool-use-failure",
+	"PermissionRequest":  "permission-request",
 	"SessionStart":       "session-start",
 	"SubagentStart":      "subagent-start",
 	"SubagentStop":       "subagent-stop",

@@ -33,6 +33,7 @@ var doctorSamples = map[string]string{
 	"subagent-start":        `{"session_id":"doctor","transcript_path":"","cwd":CWD,"hook_event_name":"SubagentStart","agent_id":"doctor-1","agent_type":"general-purpose"}`,
 	"subagent-stop":         `{"session_id":"doctor","transcript_path":"","cwd":CWD,"hook_event_name":"SubagentStop","stop_hook_active":false,"agent_id":"doctor-1","agent_type":"general-purpose","agent_transcript_path":""}`,
 	"stop":                  `{"session_id":"doctor","transcript_path":"","cwd":CWD,"hook_event_name":"Stop","stop_hook_active":false}`,
+	"permission-request":    `{"session_id":"doctor","transcript_path":"","cwd":CWD,"hook_event_name":"PermissionRequest","permission_mode":"default","agent_id":"doctor-1","agent_type":"general-purpose","tool_name":"Write","tool_input":{"file_path":"/nonexistent/x.md","content":"x"}}`,
 	"pre-tool-use":          `{"session_id":"doctor","transcript_path":"","cwd":CWD,"hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"ls"},"tool_use_id":"toolu_doctor"}`,
 	"post-tool-use":         `{"session_id":"doctor","transcript_path":"","cwd":CWD,"hook_event_name":"PostToolUse","tool_name":"Bash","tool_input":{"command":"ls"},"tool_response":{"stdout":"","stderr":"","interrupted":false},"tool_use_id":"toolu_doctor"}`,
 	"post-tool-use-failure": `{"session_id":"doctor","transcript_path":"","cwd":CWD,"hook_event_name":"PostToolUseFailure","tool_name":"Bash","tool_input":{"command":"false"},"tool_use_id":"toolu_doctor","error":"Exit code 1"}`,

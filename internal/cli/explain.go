@@ -11,6 +11,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/massgen/massgen-hook/dialect"
 	"github.com/massgen/massgen-hook/engine"
 	"github.com/massgen/massgen-hook/protocol"
 )
@@ -102,7 +103,7 @@ func (a *app) runExplain(cmd *cobra.Command, o explainOptions) error {
 	if err != nil {
 		return &usageError{err: err}
 	}
-	env := a.checksEnv(project, cfg, rules, now, ev)
+	env := a.checksEnv(project, cfg, rules, now, ev, dialect.Claude)
 	env.DryRun = true
 	env.State.ReadOnly = true
 	env.Detach = nil

@@ -108,7 +108,7 @@ func (a *app) runHook(ctx context.Context, s hookSpec) error {
 	if err != nil {
 		return fail(err)
 	}
-	env := a.checksEnv(project, cfg, rules, now, ev)
+	env := a.checksEnv(project, cfg, rules, now, ev, d)
 	out, err := s.decide(ctx, env, ev)
 	dropped := false
 	if err == nil {
@@ -160,8 +160,9 @@ func (a *app) loadConfig(project string) (config.Config, *engine.Engine, error) 
 }
 
 // checksEnv is what the checks see of this invocation.
-func (a *app) checksEnv(project string, cfg config.Config, rules *engine.Engine, now time.Time, ev *protocol.Event) *checks.Env {
+func (a *app) checksEnv(project string, cfg config.Config, rules *engine.Engine, now time.Time, ev *protocol.Event, d *dialect.Dialect) *checks.Env {
 	return &checks.Env{
+		Client:       engine.Client{PlainContext: d.PlainContext, JudgesRewrites: d.JudgesRewrites, ShapesOutput: d.ShapesOutput},
 		Layout:       layoutOf(project, cfg),
 		Config:       cfg,
 		Now:          now,

@@ -61,6 +61,22 @@ After 3 blocks in a row it lets the session end with a warning.`,
 	})
 }
 
+func (a *app) permissionRequestCommand() *cobra.Command {
+	return a.hookCommand(hookSpec{
+		use:   "permission-request",
+		short: "PermissionRequest hook: let an agent write its own scratchpad without a prompt",
+		long: `Claude Code asks before every write under .claude/, even for an allowed tool;
+headless nobody can answer. This answers allow for exactly one file: the
+calling agent's own scratchpad for today (the main thread's is the
+coordinator's), written with Write, Edit or MultiEdit, judged as the kernel
+resolves the path (no symlink, ".." or hard link leads elsewhere). Every
+other request gets no opinion, so Claude Code asks as usual.`,
+		example: `  echo '{"hook_event_name":"PermissionRequest","agent_id":"a1","agent_type":"spec-writer","tool_name":"Write","tool_input":{"file_path":"'$PWD'/.claude/scratchpad/spec-writer/'$(date +%F)'.md"}}' | massgen-hook permission-request`,
+		event:   protocol.PermissionRequest,
+		decide:  withoutContext(checks.PermissionRequest),
+	})
+}
+
 func (a *app) preToolUseCommand() *cobra.Command {
 	return a.hookCommand(hookSpec{
 		use:   "pre-tool-use",

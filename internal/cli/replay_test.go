@@ -62,6 +62,7 @@ func TestHookSubcommands(t *testing.T) {
 	want := map[string]string{
 		"PreToolUse": "pre-tool-use", "PostToolUse": "post-tool-use", "PostToolUseFailure": "post-tool-use-failure",
 		"SessionStart": "session-start", "SubagentStart": "subagent-start", "SubagentStop": "subagent-stop", "Stop": "stop",
+		"PermissionRequest": "permission-request",
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("got %v, want %v", got, want)

@@ -59,6 +59,7 @@ func subcommands() []subcommand {
 		{"subagent-start", (*app).subagentStartCommand},
 		{"subagent-stop", (*app).subagentStopCommand},
 		{"stop", (*app).stopCommand},
+		{"permission-request", (*app).permissionRequestCommand},
 		{"pre-tool-use", (*app).preToolUseCommand},
 		{"post-tool-use", (*app).postToolUseCommand},
 		{"post-tool-use-failure", (*app).postToolUseFailureCommand},

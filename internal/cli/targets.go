@@ -71,17 +71,20 @@ var claudeWires = []wire{
 	{"SubagentStart", "", "subagent-start", 10},
 	{"SubagentStop", "", "subagent-stop", 10},
 	{"Stop", "", "stop", 10},
+	{"PermissionRequest", "Write|Edit|MultiEdit", "permission-request", 10},
 	{"PreToolUse", "*", "pre-tool-use", 60},
 	{"PostToolUse", "*", "post-tool-use", 60},
 	{"PostToolUseFailure", "*", "post-tool-use-failure", 60},
 }
 
 // codexWires are Claude Code's without PostToolUseFailure, which Codex
-// lacks; its matchers are regexes, so "match all" is no matcher.
+// lacks, and PermissionRequest, which answers Claude Code's own prompt for
+// files under .claude/; its matchers are regexes, so "match all" is no
+// matcher.
 func codexWires() []wire {
 	var out []wire
 	for _, w := range claudeWires {
-		if w.event != "PostToolUseFailure" {
+		if w.event != "PostToolUseFailure" && w.event != "PermissionRequest" {
 			w.matcher = ""
 			out = append(out, w)
 		}
