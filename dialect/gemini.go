@@ -93,6 +93,9 @@ func geminiOut(n Native, o protocol.Output) (any, bool) {
 	dropped := false
 	switch n.Event {
 	case "BeforeTool":
+		// Gemini CLI 0.61 runs its policy check after BeforeTool, on the
+		// input the hook rewrote.
+		v.rewriteAlone()
 		v.askDenied("Gemini CLI", n.Event)
 		if v.permission != "" {
 			a.set("decision", v.permission)

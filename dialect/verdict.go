@@ -13,7 +13,9 @@ type verdict struct {
 	// (hand the call to the SDK host) exists only in Claude Code: elsewhere
 	// it is no opinion.
 	permission, reason string
-	updatedInput       json.RawMessage
+	// confirmsRewrite: the ask only has the user confirm a rule's rewrite.
+	confirmsRewrite bool
+	updatedInput    json.RawMessage
 	// block is the reason of a top-level decision "block".
 	block         string
 	context       string
@@ -27,12 +29,23 @@ func read(o protocol.Output) verdict {
 	}
 	if h := o.HookSpecificOutput; h != nil {
 		v.permission, v.reason = h.PermissionDecision, h.PermissionDecisionReason
+		v.confirmsRewrite = h.AskConfirmsRewrite
 		if v.permission == protocol.DecisionDefer {
 			v.permission = ""
 		}
 		v.updatedInput, v.context, v.updatedOutput = h.UpdatedInput, h.AdditionalContext, h.UpdatedToolOutput
 	}
 	return v
+}
+
+// rewriteAlone drops the ask that only has the user confirm a rule's
+// rewrite, for a CLI that checks its own permissions on the rewritten
+// input after its hooks: it asks the user, or not, as it would for that
+// call, so the rewrite goes without a decision.
+func (v *verdict) rewriteAlone() {
+	if v.permission == protocol.DecisionAsk && v.confirmsRewrite {
+		v.permission, v.reason = "", ""
+	}
 }
 
 // askDenied turns ask into deny for a CLI that cannot ask on this event:

@@ -252,7 +252,7 @@ func (a *aggregate) preResult(res *Result, ctxText string) {
 		// A rewrite with no decision must not become an allow, which would
 		// skip the user's permission prompt for a call they never saw: the
 		// user is asked to confirm the rewritten call.
-		h.PermissionDecision = Ask
+		h.PermissionDecision, h.AskConfirmsRewrite = Ask, true
 		h.PermissionDecisionReason = fmt.Sprintf("massgen-hook: %s rewrote this call's input; confirm the rewritten call.", quoteList(a.rewrittenBy))
 	}
 	if h.PermissionDecision != "" && h.PermissionDecision != Deny && len(a.rewrittenBy) > 0 {

@@ -257,6 +257,9 @@ func TestRunRewriteOneHook(t *testing.T) {
 	if h.PermissionDecision != Ask || h.PermissionDecisionReason != want || !sameJSON(h.UpdatedInput, []byte(`{"file_path": "/tmp/x"}`)) {
 		t.Errorf("got %+v", h)
 	}
+	if !h.AskConfirmsRewrite {
+		t.Errorf("the ask that confirms a rewrite is not marked as such: %+v", h)
+	}
 }
 
 func TestRunAllowWithRewrite(t *testing.T) {
@@ -296,6 +299,10 @@ func TestRunAskWithRewrite(t *testing.T) {
 	h := specific(t, res)
 	if h.PermissionDecision != Ask || h.PermissionDecisionReason != "check this" || !sameJSON(h.UpdatedInput, []byte(`{"command": "ls"}`)) {
 		t.Errorf("got %+v", h)
+	}
+	// A rule asked: the ask is the rule's, not only the rewrite's.
+	if h.AskConfirmsRewrite {
+		t.Errorf("a rule's own ask is marked as confirming a rewrite only")
 	}
 }
 

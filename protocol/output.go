@@ -33,6 +33,11 @@ type HookSpecific struct {
 	AdditionalContext        string          `json:"additionalContext,omitempty"`
 	// UpdatedToolOutput replaces, on PostToolUse, the tool output the model sees.
 	UpdatedToolOutput json.RawMessage `json:"updatedToolOutput,omitempty"`
+	// AskConfirmsRewrite marks an ask that only has the user confirm a
+	// rule's rewrite, no rule having decided the call. It is not sent: a
+	// CLI that checks its own permissions on the rewritten call after its
+	// hooks (Gemini CLI) takes the rewrite alone.
+	AskConfirmsRewrite bool `json:"-"`
 }
 
 // PreToolUse permission decisions. There is deliberately no "no opinion"
