@@ -165,18 +165,25 @@ func TestReportTable(t *testing.T) {
 		{cli: "claude-code", scenario: "x/pass", outcome: "pass", observed: []string{"shown in stream-json"}},
 		{cli: "claude-code", scenario: "y/fail", outcome: "fail", reason: "the reason\nspans lines"},
 		{cli: "codex", scenario: "x/pass", outcome: "skip", reason: "npm missing"},
+		{cli: "gemini-cli", scenario: "y/fail", outcome: "n/a", reason: "no such event"},
 	})
 	for _, want := range []string{
 		"| scenario | claude-code | gemini-cli | codex | copilot-cli |",
 		"| x/pass | pass (1) | — | skip (2) | — |",
-		"| y/fail | fail (3) | — | — | — |",
 		"1. x/pass, claude-code: observed: shown in stream-json",
 		"2. x/pass, codex: skip: npm missing",
+		"| y/fail | fail (3) | n/a (4) | — | — |",
 		"3. y/fail, claude-code: fail: the reason spans lines",
+		"4. y/fail, gemini-cli: n/a: no such event",
 	} {
 		if !strings.Contains(got, want) {
 			t.Errorf("table lacks %q:\n%s", want, got)
 		}
+	}
+	// A CLI that cannot do a scenario is not a CLI that was not tested.
+	list := []result{{cli: "gemini-cli", scenario: "y", outcome: "n/a", reason: "no such event"}}
+	if got := skipSummary(list); len(got) != 0 {
+		t.Errorf("skipSummary counts n/a as a skipped CLI: %v", got)
 	}
 }
 
