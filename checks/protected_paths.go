@@ -212,6 +212,8 @@ type guard struct {
 	lits   *[]literal // literalStarts, once computed
 	// expanded are the patterns fullPatterns has expanded.
 	expanded map[string][]string
+	// expired says when the call's folder walks have taken their time.
+	expired func() bool
 	// notes say what could not be checked (see hardLinked).
 	notes []string
 }

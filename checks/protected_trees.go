@@ -22,13 +22,14 @@ import (
 // and time, and asks git only about the protected files it found.
 
 // treeBudget is how many folder entries a folder read's walk reads at
-// most (a 5,000-file project is about 6,000), and treeTime how long it
-// may take; variables, so that a test can run out of them.
+// most (a 5,000-file project is about 6,000), and treeTime how long the
+// walks of one call may take together; variables, so that a test can run
+// out of them.
 var (
 	treeBudget = 50000
 	treeTime   = time.Second
-	// treeExpired starts the clock of one walk: the function it returns
-	// says when the time is spent. A test replaces it.
+	// treeExpired starts the clock of one call's walks: the function it
+	// returns says when the time is spent. A test replaces it.
 	treeExpired = func() func() bool {
 		end := time.Now().Add(treeTime)
 		return func() bool { return time.Now().After(end) }
@@ -123,7 +124,10 @@ func (g *guard) walkTree(t treeRead, root string, skip map[string]bool) (found [
 		return !s.Hidden && strings.HasPrefix(path.Base(rel), ".") && s.Pick(t.word, rel, dir) != shellcmd.PickForce
 	}
 	names := newBaseFilter(g.read)
-	search := fspath.Search{Root: root, Budget: treeBudget, Expired: treeExpired(),
+	if g.expired == nil {
+		g.expired = treeExpired()
+	}
+	search := fspath.Search{Root: root, Budget: treeBudget, Expired: g.expired,
 		Enter: func(rel string) bool {
 			return path.Base(rel) != ".git" && !skip[rel] && !hiddenSkipped(rel, true) &&
 				s.Pick(t.word, rel, true) != shellcmd.PickSkip

@@ -48,8 +48,8 @@ type Effect struct {
 	// Tree: the effect reaches everything below Path too (rm -r, chmod -R,
 	// cp -r's source, find -delete's starting points).
 	Tree bool
-	// Select, on a Tree read of a searcher, archiver or folder copy, says
-	// which of the files below Path it reads; nil elsewhere.
+	// Select, on a Tree read of a searcher or archiver, says which of the
+	// files below Path it reads; nil elsewhere.
 	Select *Selection
 }
 

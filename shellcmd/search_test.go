@@ -47,6 +47,9 @@ func TestSearchSelections(t *testing.T) {
 		{`grep -r --include=*.go KEY .`, []string{". grep -r hiu: src/a.go vendor/v.go"}},
 		{`grep -r --exclude-dir=src --exclude-dir=vendor KEY .`, []string{". grep -r hiu: .env conf/x.pem"}},
 		{`grep KEY README.md`, []string{"read README.md"}},
+		// A pattern not known excludes nothing, and includes everything.
+		{`grep -r --exclude="$X" KEY .`, []string{". grep -r hiu: .env src/a.go src/.env conf/x.pem vendor/v.go"}},
+		{`rg -g "$G" KEY`, []string{". rg u: .env src/a.go src/.env conf/x.pem vendor/v.go"}},
 		{`grep -e KEY -r src`, []string{"src grep -r hiu: .env src/a.go src/.env conf/x.pem vendor/v.go"}},
 		{`rg KEY`, []string{". rg u: src/a.go conf/x.pem vendor/v.go"}},
 		{`rg --hidden KEY`, []string{". rg hu: .env src/a.go src/.env conf/x.pem vendor/v.go"}},

@@ -10,8 +10,8 @@ import (
 // Selection is which of the files below a folder a recursive read reaches:
 // the reader's defaults (rg skips hidden and git-ignored files, git grep
 // reads tracked ones, grep -r and tar read everything) and the include and
-// exclude options it was given. Searchers, archivers and folder copies set
-// it on their Tree reads, so that a search of "." that would print .env is
+// exclude options it was given. Searchers and archivers set it on their
+// Tree reads, so that a search of "." that would print .env is
 // told from one that leaves .env out.
 type Selection struct {
 	// Reader names the program for messages ("grep -r", "rg", "tar").
@@ -25,7 +25,7 @@ type Selection struct {
 	// files only, unless --untracked or --no-index).
 	Untracked bool
 	// Follow: links met below the folder are followed (grep -R, rg -L,
-	// zip, scp -r); otherwise a link is skipped or copied as a link.
+	// zip -r); otherwise a link is skipped or stored as a link.
 	Follow bool
 	// Rules are the reader's include and exclude options, in order.
 	Rules []Rule
@@ -46,8 +46,6 @@ const (
 	// rgOrder: the last matching glob decides; with none, a file is left
 	// out when there is any include (rg -g).
 	rgOrder
-	// firstWins: the first matching rule decides; none reads (rsync).
-	firstWins
 	// anyRule: a matching exclude leaves a path out; when there are
 	// includes, a file must match one (git pathspecs, tar, zip).
 	anyRule
@@ -89,11 +87,6 @@ const (
 	// ZipPattern is zip's -x and -i: a wildcard pattern, * matching
 	// slashes too, matched against the whole name stored.
 	ZipPattern
-	// RsyncPattern is rsync's --exclude and --include: a pattern with a
-	// leading slash is anchored at the transfer's root, one with another
-	// slash or ** matches a tail of the path, any other the base name; a
-	// trailing slash matches folders only.
-	RsyncPattern
 )
 
 // Pick is what a reader's options make of one path.
@@ -119,13 +112,6 @@ func (s *Selection) Pick(operand, rel string, dir bool) Pick {
 	}
 	p := place{operand: operand, rel: rel, dir: dir}
 	switch s.combine {
-	case firstWins:
-		for _, r := range s.Rules {
-			if r.applies(dir) && r.matches(p) {
-				return r.pick()
-			}
-		}
-		return PickDefault
 	case anyRule:
 		included, includes := false, false
 		for _, r := range s.Rules {
@@ -222,8 +208,6 @@ func (r Rule) matches(p place) bool {
 		return anyTail(p.operand+"/"+p.rel, func(s string) bool { return wildMatch(pat, s) })
 	case ZipPattern:
 		return wildMatch(pat, strings.TrimPrefix(p.name(), "./"))
-	case RsyncPattern:
-		return rsyncMatches(pat, p)
 	}
 	return false
 }
@@ -277,30 +261,6 @@ func cutExclude(spec string) (string, bool) {
 		}
 	}
 	return spec, false
-}
-
-// rsyncMatches matches an rsync filter pattern against p's path from the
-// transfer's root: the operand's contents with a trailing slash (or for
-// "."), the operand's own name and below it otherwise.
-func rsyncMatches(pat string, p place) bool {
-	dirOnly := strings.HasSuffix(pat, "/")
-	pat = strings.TrimSuffix(pat, "/")
-	if dirOnly && !p.dir {
-		return false
-	}
-	name := p.rel
-	if op := p.operand; !strings.HasSuffix(op, "/") && path.Base(op) != "." {
-		name = path.Join(path.Base(op), p.rel)
-	}
-	if anchored, ok := strings.CutPrefix(pat, "/"); ok {
-		m, _ := doublestar.Match(anchored, name)
-		return m
-	}
-	if !strings.Contains(pat, "/") && !strings.Contains(pat, "**") {
-		m, _ := doublestar.Match(pat, path.Base(name))
-		return m
-	}
-	return anyTail(name, func(s string) bool { m, _ := doublestar.Match(pat, s); return m })
 }
 
 // anyTail reports whether match accepts name or any tail of it that
