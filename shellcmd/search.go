@@ -160,9 +160,10 @@ func globRule(style Style, w Word, fold bool) Rule {
 // ToolSearch is what an agent CLI's own search tool (Claude Code's and
 // Copilot CLI's Grep, Gemini CLI's grep_search) reads below a folder. The
 // tools run ripgrep or git grep --untracked, so git-ignored files are
-// left out; hidden files are read (Claude Code runs rg with --hidden, git
-// grep reads them), which is also the safe reading where a version does
-// not. Each glob includes files, or excludes them with a leading !.
+// left out; hidden files are read (Claude Code 2.1.328 runs rg --hidden
+// --no-follow, git grep reads them), which is also the safe reading where
+// a tool does not. Each glob includes files, or excludes them with a
+// leading !.
 func ToolSearch(reader string, globs []string) *Selection {
 	s := &Selection{Reader: reader, Hidden: true, Untracked: true, combine: rgOrder}
 	for _, g := range globs {
