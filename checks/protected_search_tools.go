@@ -13,7 +13,7 @@ import (
 // searchTool is the agents' search tool as the dialects name it: Claude
 // Code's Grep (path), Gemini CLI's grep_search (dir_path becomes path,
 // include a glob) and Copilot CLI's grep and rg (paths, a string or a
-// list; glob).
+// list; glob); type is a ripgrep file type.
 const searchTool = "Grep"
 
 // searchTool judges a search tool's call: each path it names, and, for a
@@ -30,7 +30,7 @@ func (g *guard) searchTool(ctx context.Context, call *engine.Call) *finding {
 	for _, field := range []string{"glob", "include"} {
 		globs = append(globs, stringsOf(gjson.GetBytes(in, field))...)
 	}
-	sel := shellcmd.ToolSearch(call.Event.ToolName, globs)
+	sel := shellcmd.ToolSearch(call.Event.ToolName, globs, stringsOf(gjson.GetBytes(in, "type")))
 	for _, p := range paths {
 		for _, m := range globMatches(p, g.cwd) {
 			if f := g.judge(m, g.cwd, false, true); f != nil {

@@ -73,6 +73,8 @@ func TestProtectedTreeReads(t *testing.T) {
 		{"Grep", `{"pattern":"KEY","path":"src"}`, treeDenial("Grep", "src", "src/conf/.env", "**/.env", othersHow)},
 		{"Grep", `{"pattern":"KEY","path":"src","glob":"*.go"}`, ""},
 		{"Grep", `{"pattern":"KEY","path":"src","glob":"!**/.env"}`, ""},
+		{"Grep", `{"pattern":"KEY","path":"src","type":"go"}`, ""},
+		{"Grep", `{"pattern":"KEY","path":"src","type":"sh"}`, treeDenial("Grep", "src", "src/conf/.env", "**/.env", othersHow)},
 		{"Grep", `{"pattern":"KEY","paths":["lib","src/a.go"]}`, ""},
 		{"Grep", `{"pattern":"KEY","paths":"src"}`, treeDenial("Grep", "src", "src/conf/.env", "**/.env", othersHow)},
 		{"read_many_files", `{"include":["src"]}`, treeDenial("read_many_files", "src", "src/conf/.env", "**/.env", othersHow)},

@@ -163,15 +163,47 @@ func globRule(style Style, w Word, fold bool) Rule {
 // left out; hidden files are read (Claude Code 2.1.328 runs rg --hidden
 // --no-follow, git grep reads them), which is also the safe reading where
 // a tool does not. Each glob includes files, or excludes them with a
-// leading !.
-func ToolSearch(reader string, globs []string) *Selection {
+// leading !; a file type (Grep's type, rg -t) includes its files, when it
+// is one of toolTypes: a type not known there leaves the types out, and
+// every file may be read.
+func ToolSearch(reader string, globs, types []string) *Selection {
 	s := &Selection{Reader: reader, Hidden: true, Untracked: true, combine: rgOrder}
 	for _, g := range globs {
 		if g != "" {
 			s.Rules = append(s.Rules, globRule(ToolGlob, Word{Value: g, Known: true}, false))
 		}
 	}
+	var typed []Rule
+	for _, t := range types {
+		names, ok := toolTypes[t]
+		if !ok {
+			return s
+		}
+		for _, n := range names {
+			typed = append(typed, Rule{Style: ToolGlob, Include: true, Pattern: Word{Value: n, Known: true}})
+		}
+	}
+	s.Rules = append(typed, s.Rules...)
 	return s
+}
+
+// toolTypes are ripgrep's file types that agents ask for most, with the
+// names ripgrep 14 gives each; no other type is judged (see ToolSearch).
+var toolTypes = map[string][]string{
+	"go":       {"*.go"},
+	"py":       {"*.py", "*.pyi"},
+	"rust":     {"*.rs"},
+	"js":       {"*.js", "*.jsx", "*.vue", "*.cjs", "*.mjs"},
+	"ts":       {"*.ts", "*.tsx", "*.cts", "*.mts"},
+	"java":     {"*.java", "*.jsp", "*.jspx", "*.properties"},
+	"c":        {"*.[chH]", "*.[chH].in", "*.cats"},
+	"md":       {"*.markdown", "*.md", "*.mdown", "*.mdwn", "*.mkd", "*.mkdn", "*.mdx"},
+	"markdown": {"*.markdown", "*.md", "*.mdown", "*.mdwn", "*.mkd", "*.mkdn", "*.mdx"},
+	"json":     {"*.json", "composer.lock", "*.sarif"},
+	"yaml":     {"*.yaml", "*.yml"},
+	"toml":     {"*.toml", "Cargo.lock"},
+	"html":     {"*.htm", "*.html", "*.ejs"},
+	"css":      {"*.css", "*.scss"},
 }
 
 // ToolReadMany is what Gemini CLI's read_many_files reads below a
