@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"path"
 	"path/filepath"
-	"slices"
 	"strings"
 
 	"github.com/massgen/massgen-hook/fspath"
@@ -126,10 +125,7 @@ func (d *dangerCall) judgeDelete(c *shellcmd.Command, rp fspath.Path, contents b
 		return fmt.Sprintf("%s would delete the project itself (%s)", quoteCmd(c), d.project.root), instead
 	case within(d.project.root, rp.Lexical) || within(d.project.real, rp.Real):
 		return fmt.Sprintf("%s would delete %s, which holds the project (%s)", quoteCmd(c), rp.Lexical, d.project.root), instead
-	case contents && isTempRoot(rp.Real):
-		return fmt.Sprintf("%s deletes everything in %s, the temporary folder every program and session shares", quoteCmd(c), rp.Real),
-			"Delete only the temporary files or folders you made (rm -rf /tmp/my-dir)."
-	case !d.project.contains(rp.Real, rp.Fold) && !isTemp(rp.Real):
+	case !d.project.contains(rp.Real, rp.Fold) && !isTemp(rp.Real, contents):
 		shown := rp.Lexical
 		if within(rp.Lexical, d.project.root) {
 			shown = rp.Real // named in the project, a link leads out: say where
@@ -158,19 +154,14 @@ func globDir(pattern string) string {
 
 // isTemp reports whether real (symlinks resolved: a link in /tmp that
 // points at /etc is /etc; macOS's /var/tmp is /private/var/tmp) is inside
-// a temporary folder. The folders themselves, and everything in them at
-// once, are not scratch: other programs and sessions keep their files and
-// sockets there.
-func isTemp(real string) bool {
-	for _, t := range tempRoots {
-		if within(real, t) && real != t {
+// a temporary folder, or with contents is /tmp or /var/tmp: emptying them
+// is allowed, removing them is not. /var/folders holds every user's
+// caches, and is not emptied.
+func isTemp(real string, contents bool) bool {
+	for _, t := range []string{"/tmp", "/private/tmp", "/var/tmp", "/private/var/tmp", "/var/folders", "/private/var/folders"} {
+		if real != t && within(real, t) || contents && real == t && !strings.HasSuffix(t, "/folders") {
 			return true
 		}
 	}
 	return false
 }
-
-// isTempRoot reports whether real is a temporary folder itself.
-func isTempRoot(real string) bool { return slices.Contains(tempRoots, real) }
-
-var tempRoots = []string{"/tmp", "/private/tmp", "/var/tmp", "/private/var/tmp", "/var/folders", "/private/var/folders"}

@@ -246,19 +246,17 @@ func TestDangerKernelPaths(t *testing.T) {
 	})
 }
 
-// TestDangerTempContents: deleting inside a temporary folder is allowed;
-// the folder itself, or everything in it at once, is not: other programs
-// and sessions keep their files there.
+// TestDangerTempContents: emptying a temporary folder is allowed when the
+// project is elsewhere; the folder itself is not.
 func TestDangerTempContents(t *testing.T) {
-	const insteadTempMine = "Delete only the temporary files or folders you made (rm -rf /tmp/my-dir)."
 	g := newGuardEnv(t)
 	g.project = "/srv/massgen-hook-test-project" // need not exist
 	d := newDanger(t, "")
 	const id = "recursive-delete"
 	runDangerCases(t, g, d, []dangerCase{
-		{command: "rm -rf /tmp/*", id: id, what: "`rm -rf /tmp/*` deletes everything in /tmp, the temporary folder every program and session shares", instead: insteadTempMine},
-		{command: "rm -rf /tmp/.*", id: id, what: "`rm -rf /tmp/.*` deletes everything in /tmp, the temporary folder every program and session shares", instead: insteadTempMine},
-		{command: "rm -rf /var/tmp/*", id: id, what: "`rm -rf /var/tmp/*` deletes everything in /var/tmp, the temporary folder every program and session shares", instead: insteadTempMine},
+		{command: "rm -rf /tmp/*"},
+		{command: "rm -rf /tmp/.*"},
+		{command: "rm -rf /var/tmp/*"},
 		{command: "rm -rf /tmp/x"},
 		{command: "rm -rf /tmp", id: id, what: "`rm -rf /tmp` deletes /tmp, outside the project", instead: insteadDeleteInside},
 		{command: "rm -rf /tmp/", id: id, what: "`rm -rf /tmp/` deletes /tmp, outside the project", instead: insteadDeleteInside},
@@ -309,28 +307,28 @@ func BenchmarkHardLinkSearch(b *testing.B) {
 
 func TestIsTemp(t *testing.T) {
 	for _, tc := range []struct {
-		real string
-		temp bool // inside a temporary folder
-		root bool // a temporary folder itself
+		real     string
+		contents bool
+		want     bool
 	}{
-		{"/tmp/x", true, false},
-		{"/tmp", false, true},
-		{"/var/tmp", false, true},
-		{"/var/tmp/x", true, false},
-		{"/private/tmp", false, true},
-		{"/private/var/tmp/cache", true, false}, // macOS: /var is /private/var
-		{"/private/var/folders/ab/T/x", true, false},
-		{"/var/folders/ab", true, false},
-		{"/var/folders", false, true},
-		{"/var", false, false},
+		{"/tmp/x", false, true},
+		{"/tmp", false, false},
+		{"/tmp", true, true},
+		{"/var/tmp", true, true},
+		{"/var/tmp/x", false, true},
+		{"/private/tmp", true, true},
+		{"/private/var/tmp/cache", false, true}, // macOS: /var is /private/var
+		{"/private/var/tmp", true, true},
+		{"/private/var/folders/ab/T/x", false, true},
+		{"/var/folders/ab", false, true},
+		{"/var/folders", true, false},
+		{"/private/var/folders", true, false},
+		{"/var", true, false},
 		{"/tmpx", false, false},
-		{"/etc", false, false},
+		{"/etc", true, false},
 	} {
-		if got := isTemp(tc.real); got != tc.temp {
-			t.Errorf("isTemp(%s) = %v, want %v", tc.real, got, tc.temp)
-		}
-		if got := isTempRoot(tc.real); got != tc.root {
-			t.Errorf("isTempRoot(%s) = %v, want %v", tc.real, got, tc.root)
+		if got := isTemp(tc.real, tc.contents); got != tc.want {
+			t.Errorf("isTemp(%s, contents %v) = %v, want %v", tc.real, tc.contents, got, tc.want)
 		}
 	}
 }
