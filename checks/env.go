@@ -55,6 +55,10 @@ type Env struct {
 	// FileToolScratchpad: tell subagents to write their scratchpad with the
 	// Write or Edit tool (see dialect.Dialect.FileToolScratchpad).
 	FileToolScratchpad bool
+	// DelegationTool is the tool whose call is a whole subagent's run,
+	// where the CLI fires no subagent events (see
+	// dialect.Dialect.DelegationTool).
+	DelegationTool string
 
 	settles []func(answered bool)
 }

@@ -1,6 +1,11 @@
 package checks
 
 import (
+	"hash/fnv"
+	"strconv"
+
+	"github.com/tidwall/gjson"
+
 	"github.com/massgen/massgen-hook/protocol"
 	"github.com/massgen/massgen-hook/scratchpad"
 	"github.com/massgen/massgen-hook/state"
@@ -127,5 +132,41 @@ func (env *Env) recordStop(ev *protocol.Event, known *subagent, dir string, exem
 	}
 	if err != nil {
 		env.note("could not record the stop of subagent %s (%s): %v", ev.AgentID, scratchpad.DisplayName(dir), err)
+	}
+}
+
+// recordDelegation notes a subagent's whole run seen as one completed call
+// of the delegation tool (Gemini CLI's invoke_agent, whose agent_name is
+// the agent type), in a CLI that fires no subagent events: the main
+// thread's stop then owes the coordinator's log for it. Its id is the
+// call's (tool_use_id, else the event's hash), so a hook run twice for one
+// call counts it once. A failure is noted; the stop then does not ask.
+func (env *Env) recordDelegation(ev *protocol.Event) {
+	agentType := gjson.GetBytes(ev.ToolInput, "agent_name").String()
+	dir, err := scratchpad.DirName(agentType, env.Config.Scratchpad.DefaultAgent)
+	if err != nil {
+		env.note("delegation to %q not recorded: %v", agentType, err)
+		return
+	}
+	id := ev.ToolUseID
+	if id == "" {
+		h := fnv.New64a()
+		h.Write(ev.Raw) // the event's timestamp tells two calls apart
+		id = "call-" + strconv.FormatUint(h.Sum64(), 16)
+	}
+	day := env.Today()
+	exempt := env.Config.Scratchpad.Exempt(agentType)
+	coord, err := env.Layout.StampOf(env.Layout.File(scratchpad.CoordinatorDir, day))
+	if err == nil {
+		err = env.updateLedger(ev.SessionID, func(l *ledger) bool {
+			if l.Agents[id] != nil {
+				return false
+			}
+			l.Agents[id] = &subagent{Type: agentType, Dir: dir, Day: day, Coordinator: coord, Exempt: exempt, Outcome: outcomeDone}
+			return true
+		})
+	}
+	if err != nil {
+		env.note("could not record the delegation to %s: %v; the stop does not ask for the coordinator's log for it", scratchpad.DisplayName(dir), err)
 	}
 }

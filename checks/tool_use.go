@@ -19,6 +19,9 @@ func ToolUse(ctx context.Context, env *Env, ev *protocol.Event) (protocol.Output
 	if ev.HookEventName != protocol.PreToolUse {
 		res.Output = env.withNotices(ev, res.Output)
 	}
+	if ev.HookEventName == protocol.PostToolUse && env.DelegationTool != "" && ev.ToolName == env.DelegationTool && !env.DryRun {
+		env.recordDelegation(ev)
+	}
 	if len(res.Hooks) > 0 && !env.DryRun {
 		if err := env.State.Audit(res.Audit(call)); err != nil {
 			// The decision stands; only its record is lost, and the user is told.

@@ -4,7 +4,7 @@ package config
 // has none: the defaults spelled out, so people see what they can change,
 // and a rule example left commented. A test holds it equal to Default().
 const Starter = `# massgen-hook configuration. Every key is optional; these are the defaults.
-# Reference: massgen-hook explain, and the README's Configuration section.
+# Reference: massgen-hook explain, and docs/configuration.md.
 fail_closed: false          # true: an internal failure blocks instead of letting the agent go on
 default_guards: true        # malformed calls, schemas, dangerous commands, protected paths
 scratchpad:

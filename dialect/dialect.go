@@ -48,6 +48,11 @@ type Dialect struct {
 	// through its file tools (Claude Code's Write and Edit), so agents are
 	// told to write it with those, not with a shell command.
 	FileToolScratchpad bool
+	// DelegationTool is the tool (as the checks see it) whose call runs a
+	// subagent from start to end, in a CLI that fires no subagent events
+	// (Gemini CLI's invoke_agent): its completed call in the main thread is
+	// the session's delegation, for which stop asks the coordinator's log.
+	DelegationTool string
 }
 
 var all = map[string]*Dialect{}

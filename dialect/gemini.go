@@ -35,6 +35,10 @@ var Gemini = register(&Dialect{
 	// Gemini CLI 0.61 runs its policy check after BeforeTool, on the
 	// input the hook rewrote: a rewrite goes without a decision.
 	JudgesRewrites: true,
+	// Gemini CLI 0.61 fires no hook when a subagent starts or ends, and a
+	// subagent's calls carry no agent id: its delegation is seen only as
+	// the main agent's invoke_agent call.
+	DelegationTool: "invoke_agent",
 })
 
 // geminiTool is one of Gemini CLI's built-in tools under Claude Code's

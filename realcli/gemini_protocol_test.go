@@ -4,6 +4,8 @@ package realcli
 
 import (
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -35,17 +37,27 @@ func geminiSessionStart(t *testing.T, s *Session) {
 	}
 }
 
-// geminiStopCap: a subagent wrote today and the main agent stops without
-// the coordinator's log. AfterAgent blocks it: Gemini CLI sends the reason
-// as the next prompt. After block_cap (3) blocks the next stop is let
-// through, and the release is in the audit trail. AfterAgent runs exactly
-// once per stop: four, then the run ends (no loop).
+// geminiStopCap: the main agent delegates to the scribe (invoke_agent;
+// Gemini CLI fires no subagent events, so that call is the delegation) and
+// stops without the coordinator's log. AfterAgent blocks it: Gemini CLI
+// sends the reason as the next prompt. After block_cap (3) blocks the next
+// stop is let through, and the release is in the audit trail. AfterAgent
+// runs exactly once per stop: four, then the run ends (no loop).
 func geminiStopCap(t *testing.T, s *Session) {
-	s.WriteFile(Scratchpad("scribe", s.Today()), scratchpadBody("wrote a note"))
+	if err := os.MkdirAll(filepath.Join(s.Home, ".gemini", "agents"), 0o755); err != nil {
+		s.t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(s.Home, ".gemini", "agents", "scribe.md"), []byte(scribeGeminiAgent), 0o644); err != nil {
+		s.t.Fatal(err)
+	}
 	s.Wire()
 	geminiCapture(s, "AfterAgent")
 	m := s.Model
-	m.On("stops", All(Main, First), Say("finished"))
+	m.On("delegate", All(Main, First), Use("g_agent", "invoke_agent",
+		map[string]any{"agent_name": "scribe", "prompt": "task-notes: write a note"}))
+	m.On("sub-done", All(Subagent("task-notes"), First), Use("g_complete", geminiCompleteTask,
+		map[string]any{"result": "wrote a note"}))
+	m.On("stops", All(Main, After("g_agent")), Say("finished"))
 	again := m.On("stops-again", All(Main, Arrived("Multi-agent delegation detected")), Say("finished anyway"))
 	again.Times = -1
 	run := s.Run("finish up")

@@ -272,8 +272,8 @@ func (s *Session) Hook(args ...string) (string, error) {
 	return out.String(), err
 }
 
-// Wire runs `massgen-hook init` for the CLI in the project, exactly as the
-// README tells a user to, plus extra arguments.
+// Wire runs `massgen-hook init` for the CLI in the project, exactly as
+// docs/install.md tells a user to, plus extra arguments.
 func (s *Session) Wire(extra ...string) {
 	s.t.Helper()
 	args := []string{"init"}

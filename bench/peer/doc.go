@@ -39,7 +39,6 @@ type docRow struct {
 // machine holds outside the setting (the files in /tmp a glob expands to).
 const machineNote = "Depends on the machine:"
 
-
 // loadDocumented reads the two tables of the page at path.
 func loadDocumented(path string) (documented, error) {
 	data, err := os.ReadFile(path)

@@ -1,5 +1,5 @@
 // Package python holds the Python baseline of the benchmarks: seed 004's four
-// lifecycle hook scripts as a user would write them (see README.md). This
+// lifecycle hook scripts as a user would write them (see docs/performance.md). This
 // test checks that they decide as massgen-hook does on the same events and
 // projects, so that the benchmark compares like with like.
 package python

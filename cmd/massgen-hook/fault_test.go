@@ -22,7 +22,7 @@ import (
 // saying so.
 //
 // In both, every write the hooks need fails. The documented outcome
-// (README, "When things go wrong"):
+// (docs/troubleshooting.md):
 //   - guard state: the rule gives no opinion with a systemMessage naming
 //     the record (fail open), exit 0;
 //   - the audit trail: the decision stands, one stderr line;

@@ -8,7 +8,7 @@ import (
 	"github.com/spf13/cobra"
 )
 
-// Every command a person runs has help with an example: the README is not
+// Every command a person runs has help with an example: the docs are not
 // at hand in a terminal.
 func TestEveryCommandHasAnExample(t *testing.T) {
 	a := &app{getenv: func(string) string { return "" }}

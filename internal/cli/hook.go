@@ -177,6 +177,7 @@ func (a *app) checksEnv(project string, cfg config.Config, rules *engine.Engine,
 		Replay:       a.sandbox != "",
 
 		FileToolScratchpad: d.FileToolScratchpad,
+		DelegationTool:     d.DelegationTool,
 	}
 }
 

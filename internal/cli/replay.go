@@ -30,7 +30,7 @@ current config, and prints one line per event: the file, event, tool and
 agent, then the decision (allow, deny, ask, defer, block, context, rewrite,
 warn, stop, none or error), the exit status and the first line of the reason.
 Recordings come from the config's record: key or $MASSGEN_HOOK_RECORD (see
-the README, "Record and replay").
+docs/record-replay.md).
 
 A replay changes nothing in the project: the runtime directory
 (.claude/massgen-hook: budgets, counters, the inbox, the audit trail) is a

@@ -65,7 +65,7 @@ func claudeHandler(w wire, command string) any {
 }
 
 // claudeWires are Claude Code's: the tool hooks' timeouts sit above the sum
-// of typical rule timeouts (README "Rules: timeouts add up").
+// of typical rule timeouts (docs/rules.md, "Timeouts add up").
 var claudeWires = []wire{
 	{"SessionStart", "", "session-start", 15},
 	{"SubagentStart", "", "subagent-start", 10},
