@@ -18,7 +18,8 @@ import (
 
 // protectedPaths keeps tool calls away from paths the project protects
 // (default on). Reading means showing a file's content to the model
-// (Read, Grep's path, cat/head/grep/cp-from... in Bash); writing means
+// (Read, Grep's path, cat/head/grep/cp-from... in Bash, and every file a
+// search or archive of a folder selects: protected_trees.go); writing means
 // changing or deleting it (Write, Edit, MultiEdit, NotebookEdit, and in
 // Bash every redirection and the path operands of rm, mv, cp, tee,
 // sed -i, truncate, chmod and the like, through sudo, env, xargs and
@@ -149,16 +150,18 @@ var fileTools = map[string]struct {
 	write bool
 }{
 	"Read":         {"file_path", false},
-	"Grep":         {"path", false},
 	"Write":        {"file_path", true},
 	"Edit":         {"file_path", true},
 	"MultiEdit":    {"file_path", true},
 	"NotebookEdit": {"notebook_path", true},
 }
 
-func (p *protectedPaths) Check(_ context.Context, call *engine.Call) (engine.Verdict, error) {
+func (p *protectedPaths) Check(ctx context.Context, call *engine.Call) (engine.Verdict, error) {
 	g := p.guardFor(call)
-	if v, found := g.toolPaths(call); found {
+	if call.Event.ToolName == searchTool {
+		return g.verdict(g.searchTool(ctx, call)), nil
+	}
+	if v, found := g.toolPaths(ctx, call); found {
 		return v, nil
 	}
 	if ft, ok := fileTools[call.Event.ToolName]; ok {
@@ -188,6 +191,9 @@ func (p *protectedPaths) Check(_ context.Context, call *engine.Call) (engine.Ver
 			if v := g.word(e.Path, c.Dir, e.Op != shellcmd.Read, follow); v != nil {
 				return g.verdict(v), nil
 			}
+			if f := g.tree(ctx, e, c.Dir); f != nil {
+				return g.verdict(f), nil
+			}
 			if holdsOp(c, e) {
 				if v := g.holds(e.Path, c.Dir); v != nil {
 					return g.verdict(v), nil
@@ -204,6 +210,10 @@ type guard struct {
 	shellCall
 	tmpdir string
 	lits   *[]literal // literalStarts, once computed
+	// expanded are the patterns fullPatterns has expanded.
+	expanded map[string][]string
+	// expired says when the call's folder walks have taken their time.
+	expired func() bool
 	// notes say what could not be checked (see hardLinked).
 	notes []string
 }
@@ -221,6 +231,12 @@ type finding struct {
 	// reaches it through that folder.
 	holds string
 	same  string // the protected file path is a hard link of, if that is why
+	// via is the reader of a folder read (grep -r, rg, tar) that reaches
+	// holds below path; leaveOut is the name its exclude option takes;
+	// tooBig says the folder was too big to look through.
+	via      *shellcmd.Selection
+	leaveOut string
+	tooBig   bool
 }
 
 // word judges a shell word: unknown words (a $VAR, a $(...)) cannot be
@@ -285,10 +301,11 @@ func (g *guard) judge(p, dir string, write, follow bool) *finding {
 // protects returns the pattern that protects the path form, "" if none or
 // if an exception lets it through.
 func (g *guard) protects(patterns []string, form string, fold bool) string {
-	if g.matchAny(g.except, form, fold) != "" {
+	pat := g.matchAny(patterns, form, fold)
+	if pat == "" || g.matchAny(g.except, form, fold) != "" {
 		return ""
 	}
-	return g.matchAny(patterns, form, fold)
+	return pat
 }
 
 // outsideOK reports whether a path whose real forms are not all in the
@@ -320,18 +337,7 @@ func (g *guard) matchAny(patterns []string, path string, fold bool) string {
 		path = strings.ToLower(path)
 	}
 	for _, pat := range patterns {
-		full := []string{pat}
-		if rest, ok := strings.CutPrefix(pat, "~/"); ok {
-			if g.home == "" {
-				continue
-			}
-			full = []string{filepath.Join(g.home, rest), filepath.Join(fspath.Real(g.home), rest)}
-		} else if filepath.IsAbs(pat) {
-			// /tmp is /private/tmp on macOS: the resolved path must still match.
-			if dir, _ := doublestar.SplitPattern(pat); dir != "/" {
-				full = append(full, filepath.Join(fspath.Real(dir), strings.TrimPrefix(pat, dir)))
-			}
-		}
+		full := g.fullPatterns(pat)
 		for _, f := range full {
 			if fold {
 				f = strings.ToLower(f)
@@ -344,6 +350,34 @@ func (g *guard) matchAny(patterns []string, path string, fold bool) string {
 	return ""
 }
 
+// fullPatterns are the absolute forms of pat that matchAny tries: pat
+// itself, or for ~/ the home directory's as written and resolved, and for
+// an absolute pattern its resolved form too. Resolving costs system
+// calls, and a folder read matches every file it walks: each pattern is
+// expanded once per call.
+func (g *guard) fullPatterns(pat string) []string {
+	if full, ok := g.expanded[pat]; ok {
+		return full
+	}
+	full := []string{pat}
+	if rest, ok := strings.CutPrefix(pat, "~/"); ok {
+		full = nil
+		if g.home != "" {
+			full = []string{filepath.Join(g.home, rest), filepath.Join(fspath.Real(g.home), rest)}
+		}
+	} else if filepath.IsAbs(pat) {
+		// /tmp is /private/tmp on macOS: the resolved path must still match.
+		if dir, _ := doublestar.SplitPattern(pat); dir != "/" {
+			full = append(full, filepath.Join(fspath.Real(dir), strings.TrimPrefix(pat, dir)))
+		}
+	}
+	if g.expanded == nil {
+		g.expanded = map[string][]string{}
+	}
+	g.expanded[pat] = full
+	return full
+}
+
 func (g *guard) verdict(f *finding) engine.Verdict {
 	if f == nil {
 		return engine.Verdict{Notes: g.notes}
@@ -351,6 +385,9 @@ func (g *guard) verdict(f *finding) engine.Verdict {
 	if f.pattern == "" {
 		return engine.Verdict{Decision: engine.Deny, Notes: g.notes,
 			Reason: fmt.Sprintf("⚠️ BLOCKED: %s is outside the project (%s), and this project does not let tools write outside it. Write inside the project instead (or under /tmp for scratch files); if the change outside is really needed, ask the user to make it.", f.path, g.project.root)}
+	}
+	if f.via != nil {
+		return engine.Verdict{Decision: engine.Deny, Notes: g.notes, Reason: treeReason(f)}
 	}
 	if f.holds != "" {
 		return engine.Verdict{Decision: engine.Deny, Notes: g.notes,

@@ -1,6 +1,7 @@
 package checks
 
 import (
+	"context"
 	"path/filepath"
 	"strings"
 
@@ -12,15 +13,14 @@ import (
 
 // listTools are the tools, as the dialects name them, with an argument
 // that holds several paths (a list of them, or one string): each is judged.
-// Copilot CLI's grep and rg become Grep but keep their "paths"; Gemini
-// CLI's read_many_files has no Claude Code counterpart, nor has the insert
+// Gemini CLI's read_many_files has no Claude Code counterpart (its folders
+// and globs are read whole: readMany), nor has the insert
 // command of Copilot CLI's str_replace_editor (its other commands become
 // Read, Write and Edit).
 var listTools = map[string]struct {
 	field string
 	write bool
 }{
-	"Grep":               {"paths", false},
 	"read_many_files":    {"include", false},
 	"str_replace_editor": {"path", true},
 }
@@ -32,7 +32,7 @@ const applyPatchTool = "apply_patch"
 // toolPaths judges the files a call names that fileTools cannot describe:
 // lists of paths, and the files of a patch. found reports a verdict to
 // return; otherwise the usual checks go on.
-func (g *guard) toolPaths(call *engine.Call) (v engine.Verdict, found bool) {
+func (g *guard) toolPaths(ctx context.Context, call *engine.Call) (v engine.Verdict, found bool) {
 	if call.Event.ToolName == applyPatchTool {
 		return g.applyPatch(call), true
 	}
@@ -45,6 +45,11 @@ func (g *guard) toolPaths(call *engine.Call) (v engine.Verdict, found bool) {
 			if f := g.judge(m, g.cwd, list.write, true); f != nil {
 				return g.verdict(f), true
 			}
+		}
+	}
+	if call.Event.ToolName == "read_many_files" {
+		if f := g.readMany(ctx, call); f != nil {
+			return g.verdict(f), true
 		}
 	}
 	return engine.Verdict{}, false

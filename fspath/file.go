@@ -51,15 +51,60 @@ func SameFile(a, b string) bool {
 	return ok && fa.Same(fb)
 }
 
-// Search is a bounded hunt for the other names of a file under Root.
+// Search is a bounded walk of the folders under Root: the hunt for the
+// other names of a file (Find), or for the files a recursive read reaches
+// (Walk).
 type Search struct {
 	Root string
 	// Budget is how many folder entries the search may read at most.
+	// Walk spends it, so that walks one after another share it.
 	Budget int
 	// Enter says whether to look inside a folder; nil enters all.
 	Enter func(rel string) bool
 	// Want says whether a file name is worth comparing (one Lstat each).
+	// Find alone uses it.
 	Want func(rel string) bool
+	// Expired, asked before each folder is read, ends the walk early
+	// when it says the time allowed is spent; nil never does.
+	Expired func() bool
+}
+
+// Walk reads the folders under s.Root breadth first (the shallowest
+// first), without following links to folders, and calls visit with every
+// entry that is not a folder, its name relative to s.Root and
+// slash-separated; visit returns false to stop. It enters the folders
+// s.Enter accepts. complete is false when the budget (or the time) ran
+// out before every folder was read: the walk then says nothing about the
+// folders left.
+func (s *Search) Walk(visit func(rel string, e fs.DirEntry) bool) (complete bool) {
+	queue := []string{"."}
+	for len(queue) > 0 {
+		if s.Expired != nil && s.Expired() {
+			return false
+		}
+		dir := queue[0]
+		queue = queue[1:]
+		entries, err := os.ReadDir(filepath.Join(s.Root, filepath.FromSlash(dir)))
+		if err != nil {
+			continue
+		}
+		if s.Budget -= len(entries); s.Budget < 0 {
+			return false
+		}
+		for _, e := range entries {
+			rel := path.Join(dir, e.Name())
+			if e.IsDir() {
+				if s.Enter == nil || s.Enter(rel) {
+					queue = append(queue, rel)
+				}
+				continue
+			}
+			if !visit(rel, e) {
+				return true
+			}
+		}
+	}
+	return true
 }
 
 // Find looks for a name of f under s.Root, folder by folder, breadth
@@ -73,40 +118,24 @@ func (s Search) Find(f File) (rel string, complete bool) {
 	if !ok || root.dev != f.dev {
 		return "", true
 	}
-	budget := s.Budget
-	queue := []string{"."}
-	for len(queue) > 0 {
-		dir := queue[0]
-		queue = queue[1:]
-		entries, err := os.ReadDir(filepath.Join(s.Root, filepath.FromSlash(dir)))
+	complete = s.Walk(func(name string, e fs.DirEntry) bool {
+		if !e.Type().IsRegular() || (s.Want != nil && !s.Want(name)) {
+			return true
+		}
+		info, err := os.Lstat(filepath.Join(s.Root, filepath.FromSlash(name)))
 		if err != nil {
-			continue
+			return true
 		}
-		if budget -= len(entries); budget < 0 {
-			return "", false
+		if g, ok := fileOf(info); ok && g.Same(f) {
+			rel = name
+			return false
 		}
-		for _, e := range entries {
-			rel := path.Join(dir, e.Name())
-			switch t := e.Type(); {
-			case t.IsDir():
-				if s.Enter == nil || s.Enter(rel) {
-					queue = append(queue, rel)
-				}
-			case t.IsRegular():
-				if s.Want != nil && !s.Want(rel) {
-					continue
-				}
-				info, err := os.Lstat(filepath.Join(s.Root, filepath.FromSlash(rel)))
-				if err != nil {
-					continue
-				}
-				if g, ok := fileOf(info); ok && g.Same(f) {
-					return rel, true
-				}
-			}
-		}
+		return true
+	})
+	if rel != "" {
+		return rel, true
 	}
-	return "", true
+	return "", complete
 }
 
 // fileOf reads a FileInfo's identity; false where the system gives none.

@@ -2,6 +2,7 @@ package fspath
 
 import (
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -115,6 +116,39 @@ func TestSearchFind(t *testing.T) {
 		got, complete := tc.s.Find(tc.f)
 		if got != tc.want || complete != tc.complete {
 			t.Errorf("%s: Find = %q, %v; want %q, %v", tc.name, got, complete, tc.want, tc.complete)
+		}
+	}
+}
+
+// TestSearchWalk: every entry that is not a folder, shallowest first, in
+// the folders Enter accepts, links to folders not followed; a spent budget
+// or time, or a visit that says stop, ends the walk.
+func TestSearchWalk(t *testing.T) {
+	root := tree(t, []string{"a.go", "src/b.go", "src/deep/.env", "skip/c.go"}, map[string]string{"linkdir": "src"})
+	walk := func(s Search) (string, bool) {
+		var got []string
+		complete := s.Walk(func(rel string, _ fs.DirEntry) bool {
+			got = append(got, rel)
+			return rel != "stop"
+		})
+		return strings.Join(got, " "), complete
+	}
+	expired := 0
+	for _, tc := range []struct {
+		name     string
+		s        Search
+		want     string
+		complete bool
+	}{
+		{"all", Search{Root: root, Budget: 100}, "a.go linkdir skip/c.go src/b.go src/deep/.env", true},
+		{"enter prunes", Search{Root: root, Budget: 100, Enter: func(rel string) bool { return rel != "skip" }}, "a.go linkdir src/b.go src/deep/.env", true},
+		{"budget runs out", Search{Root: root, Budget: 6}, "a.go linkdir skip/c.go", false},
+		{"time runs out", Search{Root: root, Budget: 100, Expired: func() bool { expired++; return expired > 2 }}, "a.go linkdir skip/c.go", false},
+		{"missing root", Search{Root: filepath.Join(root, "nothing"), Budget: 100}, "", true},
+	} {
+		got, complete := walk(tc.s)
+		if got != tc.want || complete != tc.complete {
+			t.Errorf("%s: Walk = %q, %v; want %q, %v", tc.name, got, complete, tc.want, tc.complete)
 		}
 	}
 }

@@ -156,7 +156,9 @@ func geminiSearchProject(t *testing.T, s *Session) {
 	s.WriteFile(".env", envSecret)
 	s.Wire()
 	m := s.Model
-	m.On("grep", All(Main, First), gGrep("g_grepall", "realcli-secret", "."))
+	// The pattern is the key's name, not its value: the model's own call
+	// comes back in every later request, and must not count as a leak.
+	m.On("grep", All(Main, First), gGrep("g_grepall", "API_KEY", "."))
 	m.On("done", All(Main, After("g_grepall")), Say("searched"))
 	run := s.Run("search the project for the key")
 
@@ -166,6 +168,9 @@ func geminiSearchProject(t *testing.T, s *Session) {
 	res, _ := s.Turn("done").ToolResult("g_grepall")
 	if strings.Contains(res.Text, "realcli-secret") {
 		s.Errorf("grep_search of the project showed the model .env's content: %q", clip(res.Text, 200))
+	}
+	if !strings.Contains(res.Text, "would read .env, a protected path") {
+		s.Errorf("grep_search of the project was not refused by massgen-hook naming .env: %q", clip(res.Text, 300))
 	}
 	geminiSecretsKept(s, ".env")
 }

@@ -48,6 +48,9 @@ type Effect struct {
 	// Tree: the effect reaches everything below Path too (rm -r, chmod -R,
 	// cp -r's source, find -delete's starting points).
 	Tree bool
+	// Select, on a Tree read of a searcher or archiver, says which of the
+	// files below Path it reads; nil elsewhere.
+	Select *Selection
 }
 
 // effects says what one command does to files, given its arguments. Each
@@ -63,7 +66,10 @@ type effects func(c *Command) []Effect
 //	modes.go:   chmod, chown, chgrp
 //	edit.go:    sed, gsed, perl, awk (and gawk, mawk, nawk)
 //	readers.go: cat, tac, head, tail, less, more, bat, nl, base64, od,
-//	            hexdump, strings, diff, xxd, grep, egrep, fgrep, rg
+//	            hexdump, strings, diff, xxd
+//	search.go:  grep, egrep, fgrep, rg, ag (what each reads below a
+//	            folder: selection.go)
+//	archive.go: tar, zip
 //	dd.go:      dd
 //	net.go:     curl, wget
 //	find.go:    find (its -exec commands are listed as commands of their own)
@@ -81,7 +87,8 @@ var commandEffects = map[string]effects{
 	"nl": readerEffects, "od": readerEffects, "hexdump": readerEffects, "strings": readerEffects,
 	"less": pagerEffects, "more": pagerEffects, "bat": pagerEffects, "batcat": pagerEffects,
 	"base64": base64Effects, "diff": diffEffects, "xxd": xxdEffects,
-	"grep": grepEffects, "egrep": grepEffects, "fgrep": grepEffects, "rg": grepEffects,
+	"grep": grepEffects, "egrep": grepEffects, "fgrep": grepEffects, "rg": rgEffects, "ag": agEffects,
+	"tar": tarEffects, "zip": zipEffects,
 	"dd":   ddEffects,
 	"curl": curlEffects, "wget": wgetEffects,
 	"find": findEffects,

@@ -35,6 +35,8 @@ func gitEffects(c *Command) []Effect {
 		}
 		srcs, dest := l.Operands[:len(l.Operands)-1], l.Operands[len(l.Operands)-1:]
 		return append(append(all(Move, true, srcs), all(Write, true, dest)...), all(Read, true, srcs)...)
+	case "grep":
+		return gitGrepEffects(c, g)
 	case "checkout", "restore":
 		// Each named file gets its committed content back: a write of that
 		// file, not of everything under a folder it names (git restores only
@@ -55,4 +57,43 @@ func gitPathspecs(g Git) []Word {
 		}
 	}
 	return nil
+}
+
+// gitGrepEffects: git grep reads the tracked files below the folder git
+// runs in (--untracked adds those git does not ignore, --no-index reads
+// every file), limited by its pathspecs. Its other operands may be
+// revisions, whose files it reads too (git grep x HEAD:.env), so they
+// are read as argumentReads reads them, unless an option that takes no
+// revision (--untracked, --no-index, --cached) makes them pathspecs.
+func gitGrepEffects(c *Command, g Git) []Effect {
+	l := g.Line
+	ops := l.Operands
+	dash := l.DashAt
+	if !l.Has('e', "") && !l.Has('f', "") && len(ops) > 0 {
+		ops, dash = ops[1:], dash-1
+	}
+	noIndex, untracked := l.On(0, "no-index"), l.On(0, "untracked")
+	s := &Selection{Reader: "git grep", Hidden: true,
+		Untracked: untracked || noIndex,
+		Ignored:   noIndex && !l.On(0, "exclude-standard") || untracked && l.On(0, "no-exclude-standard"),
+		Exclude:   "':(exclude)%s'", combine: anyRule}
+	specs, revs := ops, []Word(nil)
+	if !untracked && !noIndex && !l.On(0, "cached") {
+		if dash < 0 {
+			dash = len(ops)
+		}
+		specs, revs = ops[max(dash, 0):], ops[:max(dash, 0)]
+	}
+	for _, w := range specs {
+		r := Rule{Style: Pathspec, Include: true, Pattern: w}
+		if rest, ok := cutExclude(w.Value); ok && w.Known {
+			r.Include, r.Pattern = false, part(w, rest)
+		}
+		s.Rules = append(s.Rules, r)
+	}
+	root := Word{Value: ".", Known: true}
+	if g.Dir != c.Dir {
+		root = Word{Value: g.Dir, Known: g.Dir != ""}
+	}
+	return append([]Effect{{Op: Read, Path: root, Tree: true, Select: s}}, argumentReads(revs)...)
 }

@@ -4,7 +4,7 @@ import "strings"
 
 // Readers: the programs that print the files they are given. Option
 // tables from GNU coreutils 9, util-linux, less 6, bat, BSD hexdump,
-// GNU diffutils 3, GNU grep 3 and ripgrep 14.
+// and GNU diffutils 3.
 var (
 	readerOptions = map[string]*OptionTable{
 		"cat": {Short: "AbeEnstTuv", Abbrev: true, Permute: true,
@@ -58,25 +58,7 @@ var (
 			"squeeze-blank squeeze-limit= strip-ansi= style= line-range= list-languages unbuffered " +
 			"completion= binary= nonprintable-notation= no-config no-custom-assets lessopen " +
 			"config-file config-dir cache-dir acknowledgements set-terminal-title diagnostic help version"}
-	xxdOptions  = &OptionTable{Short: "abCeEhiprudvc:g:l:o:s:n:R:"}
-	grepOptions = &OptionTable{Short: "EFGPe:f:iywxzsvVm:bnHhoqaId:D:rRLlcTZB:A:C:NUu0123456789", Abbrev: true, Permute: true,
-		Long: "extended-regexp fixed-strings basic-regexp perl-regexp regexp= file= ignore-case " +
-			"no-ignore-case word-regexp line-regexp null-data no-messages invert-match version help " +
-			"max-count= byte-offset line-number no-line-number line-buffered with-filename no-filename " +
-			"label= only-matching quiet silent binary-files= text directories= devices= recursive " +
-			"dereference-recursive include= exclude= exclude-from= exclude-dir= files-without-match " +
-			"files-with-matches count initial-tab null before-context= after-context= context= " +
-			"group-separator= no-group-separator color[=] colour[=] binary"}
-	rgOptions = &OptionTable{Short: "0.abcFHhiIlLnNopPqsSuUvVwxzA:B:C:d:e:E:f:g:j:m:M:r:t:T:", Permute: true,
-		Long: "regexp= file= glob= iglob= type= type-not= type-add= type-clear= after-context= " +
-			"before-context= context= max-count= max-columns= threads= encoding= replace= pre= " +
-			"pre-glob= ignore-file= max-depth= max-filesize= path-separator= color= colors= " +
-			"context-separator= field-match-separator= field-context-separator= sort= sortr= " +
-			"dfa-size-limit= regex-size-limit= engine= hostname-bin= hyperlink-format= generate= " +
-			"files files-with-matches files-without-match count count-matches hidden no-ignore " +
-			"follow ignore-case smart-case case-sensitive fixed-strings word-regexp line-regexp " +
-			"invert-match json line-number no-line-number null only-matching quiet text unrestricted " +
-			"search-zip type-list vimgrep with-filename no-filename heading no-heading help version"}
+	xxdOptions = &OptionTable{Short: "abCeEhiprudvc:g:l:o:s:n:R:"}
 )
 
 // The readers print every operand.
@@ -112,31 +94,6 @@ func xxdEffects(c *Command) []Effect {
 		return []Effect{{Op: Read, Path: ops[0]}}
 	}
 	return nil
-}
-
-// grep and rg print the matching lines of the operands after the
-// pattern (the first operand, unless -e, -f or --regexp/--file gives it);
-// searching recursively without one, they read ".". rg --files lists
-// names only.
-func grepEffects(c *Command) []Effect {
-	base := c.Base()
-	opts, recursive := grepOptions, false
-	if base == "rg" {
-		opts, recursive = rgOptions, true
-	}
-	l := opts.Parse(c.Args)
-	if base == "rg" && l.Has(0, "files") {
-		return nil
-	}
-	ops := l.Operands
-	if !l.Has('e', "regexp") && !l.Has('f', "file") && len(ops) > 0 {
-		ops = ops[1:]
-	}
-	recursive = recursive || l.Has('r', "recursive") || l.Has('R', "dereference-recursive")
-	if recursive && len(ops) == 0 {
-		return []Effect{{Op: Read, Path: Word{Value: ".", Known: true}, Tree: true}}
-	}
-	return all(Read, recursive, ops)
 }
 
 // without returns the words of ws except the known ones drop matches,
