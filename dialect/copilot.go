@@ -77,6 +77,7 @@ func copilotIn(ev object, n *Native) error {
 	if n.Event == "sessionStart" && ev.str("source") == "new" {
 		ev.set("source", "startup")
 	}
+	copilotShellFailure(ev)
 	ev.unstring("tool_input")
 	if text := ev.str("tool_input"); text != "" && ev.str("tool_name") == "apply_patch" {
 		// Under GPT models apply_patch's input is the raw patch: it gets
