@@ -58,8 +58,25 @@ func (d *dangerCall) deleteOperand(c *shellcmd.Command, w shellcmd.Word) (string
 		if what, instead := d.judgeDelete(c, rp, target.contents); what != "" {
 			return what, instead
 		}
+		if climbs(target.path) && !d.project.contains(rp.Real, rp.Fold) {
+			return fmt.Sprintf("%s deletes %s, climbing out of the folder it names with ..", quoteCmd(c), rp.Lexical),
+				"Write the path to delete without .., so where it leads can be seen."
+		}
 	}
 	return "", ""
+}
+
+// climbs reports whether a path goes up with "..": outside the project,
+// even into another temporary folder, that is how a delete gets out of the
+// scratch folder it seems to name ($TMPDIR/../x), so it is not taken for
+// scratch.
+func climbs(p string) bool {
+	for _, seg := range strings.Split(p, "/") {
+		if seg == ".." {
+			return true
+		}
+	}
+	return false
 }
 
 // deleteTarget is one path a recursive delete takes: the path itself, or

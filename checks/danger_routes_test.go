@@ -58,15 +58,15 @@ func TestDangerHiddenRoutes(t *testing.T) {
 		{command: "parallel rm -rf ::: /", id: rd, what: fs("rm -rf /"), instead: insteadDeleteSpecific},
 		{command: "parallel ::: 'rm -rf /'", id: rd, what: fs("rm -rf /"), instead: insteadDeleteSpecific},
 		{command: "echo / | parallel rm -rf", id: rd, what: fs("rm -rf /"), instead: insteadDeleteSpecific},
-		{command: "parallel -q bash -c 'rm -rf {}' ::: /", id: rd, what: fs("rm -rf /"), instead: insteadDeleteSpecific},
+		{command: "parallel -q bash -c 'rm -rf {}' ::: /", id: uc, what: "`bash -c 'rm -rf /'` runs shell code that is only known at run time (code built from the input of xargs or parallel, 'rm -rf /')", instead: insteadSpliced},
 		{command: "parallel --jobs=2 --eta --results out rm -rf {} ::: build /", id: rd, what: fs("rm -rf /"), instead: insteadDeleteSpecific},
-		{command: "ls | parallel rm -rf", id: rd, what: unknownPath(`rm -rf "${PARALLEL_INPUT}"`, `"${PARALLEL_INPUT}"`), instead: insteadUnknownPath},
+		{command: "ls | parallel rm -rf", id: rd, what: unknownPath(`rm -rf <input of parallel>`, `<input of parallel>`), instead: insteadUnknownPath},
 		{command: "parallel rm -rf {} ::: build dist"},
 		// GNU parallel runs `bash -c rm -rf /` (rm with no operand); a
 		// parallel that passes words as they are runs `bash -c 'rm -rf /'`.
 		// Both readings are judged, so the input put into code is refused.
 		{command: "parallel bash -c 'rm -rf {}' ::: /", id: uc,
-			what: "`bash -c 'rm -rf {}'` runs shell code that is only known at run time (code built from the input of xargs or parallel, 'rm -rf {}')", instead: insteadSpliced},
+			what: "`bash -c 'rm -rf /'` runs shell code that is only known at run time (code built from the input of xargs or parallel, 'rm -rf /')", instead: insteadSpliced},
 		// Shells fed code.
 		{command: "sh <<'E'\nrm -rf /\nE", id: rd, what: fs("rm -rf /"), instead: insteadDeleteSpecific},
 		{command: `bash <<< "rm -rf /"`, id: rd, what: fs("rm -rf /"), instead: insteadDeleteSpecific},
@@ -121,3 +121,19 @@ const (
 	insteadShellCode       = "Run the commands directly, written out in the command line; or save the script to a file, read it, and run the file."
 	insteadInterpreterCode = "Give the program in full on the command line (-c, -e) or in a quoted heredoc, or run a script file."
 )
+
+// TestDangerTempClimb: a recursive delete outside the project that climbs
+// with .. is not scratch, even when it ends in a temporary folder; inside
+// the project, or written without .., it is judged as before.
+func TestDangerTempClimb(t *testing.T) {
+	g := newGuardEnv(t)
+	writeFiles(t, g.project, "sub/x.txt")
+	d := newDanger(t, "")
+	const rd = "recursive-delete"
+	const insteadClimb = "Write the path to delete without .., so where it leads can be seen."
+	runDangerCases(t, g, d, []dangerCase{
+		{command: "rm -rf /tmp/massgen-x/../escape", id: rd, what: "`rm -rf /tmp/massgen-x/../escape` deletes /tmp/escape, climbing out of the folder it names with ..", instead: insteadClimb},
+		{command: "rm -rf /tmp/escape"},
+		{command: "rm -rf sub/../sub"},
+	})
+}

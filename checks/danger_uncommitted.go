@@ -9,19 +9,21 @@ import (
 	"github.com/massgen/massgen-hook/shellcmd"
 )
 
-// deleteUncommitted: deleting tracked files that hold uncommitted changes
-// (rm, rm -r, find -delete inside the project) throws away work that git
-// cannot give back, as git reset --hard would. Committed files can be
-// restored with git, and untracked or ignored ones (build output, the
+// deleteUncommitted: deleting a folder whose tracked files hold
+// uncommitted changes (rm -r, find -delete inside the project) throws away
+// work that git cannot give back, as git reset --hard would, and the
+// command names only the folder, not the work in it. Committed files can
+// be restored with git, and untracked or ignored ones (build output, the
 // agent's own scratch files) are the agent's to remove, so only tracked
-// changes count.
+// changes count. A file named on its own (rm file.txt) is the agent's
+// stated choice, and passes.
 func deleteUncommitted(ctx context.Context, d *dangerCall, c *shellcmd.Command) (string, string) {
 	if c.Base() == "git" {
 		return "", "" // git rm: git-discard-changes knows -f, --cached and its pathspecs
 	}
 	for _, e := range c.Effects() {
 		w := e.Path
-		if e.Op != shellcmd.Delete || !w.Known || w.Value == "" || w.Glob {
+		if e.Op != shellcmd.Delete || !e.Tree || !w.Known || w.Value == "" || w.Glob {
 			continue
 		}
 		// rm removes a symlink itself: only the folders above it are followed.

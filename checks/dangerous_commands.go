@@ -50,7 +50,7 @@ type dangerRule struct {
 var dangerRules = []dangerRule{
 	{id: unparsableRule, about: "a Bash command the parser cannot read (bash may still run it): rewrite it in plain form"},
 	{id: "recursive-delete", about: "rm -r of /, ~, the project root, a parent of it, or a path outside the project", check: recursiveDelete},
-	{id: "delete-uncommitted", about: "rm (or rm -r, find -delete) of tracked files with uncommitted changes", check: deleteUncommitted},
+	{id: "delete-uncommitted", about: "rm -r (or find -delete) of a folder whose tracked files have uncommitted changes", check: deleteUncommitted},
 	{id: "git-push-protected", about: "git push --force or --delete (or +refspec, :refspec, --mirror) to a protected branch", check: pushProtected},
 	{id: "git-reset-hard", about: "git reset --hard/--merge with uncommitted changes, or --hard/--merge/--keep leaving commits nothing else has", check: resetHard},
 	{id: "git-clean", about: "git clean -f that would delete untracked (with -x, ignored) files", check: gitClean},

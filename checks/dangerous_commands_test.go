@@ -866,8 +866,8 @@ func TestDangerWildcardRefspecs(t *testing.T) {
 	})
 }
 
-// TestDangerDeleteUncommitted: deleting tracked files with uncommitted
-// changes is denied, in a file or anywhere under a folder; committed,
+// TestDangerDeleteUncommitted: deleting a folder that holds tracked files
+// with uncommitted changes is denied; a file named on its own, committed,
 // untracked and ignored files, and paths that do not exist, go.
 func TestDangerDeleteUncommitted(t *testing.T) {
 	g := newGuardEnv(t)
@@ -881,7 +881,7 @@ func TestDangerDeleteUncommitted(t *testing.T) {
 	const id, instead = "delete-uncommitted", "Commit or stash them first (git stash), or ask the user before deleting work that is not committed."
 	runDangerCases(t, g, d, []dangerCase{
 		{command: "rm -rf src", cwd: "repo", id: id, what: "`rm -rf src` would delete uncommitted changes to 1 tracked file(s) (src/a.txt)", instead: instead},
-		{command: "rm src/a.txt", cwd: "repo", id: id, what: "`rm src/a.txt` would delete uncommitted changes to 1 tracked file(s) (src/a.txt)", instead: instead},
+		{command: "rm src/a.txt", cwd: "repo"}, // named on its own: the agent's choice
 		{command: "find repo/src -delete", id: id, what: "`find repo/src -delete` would delete uncommitted changes to 1 tracked file(s) (src/a.txt)", instead: instead},
 		{command: "rm -rf lib", cwd: "repo"},
 		{command: "rm src/b.txt", cwd: "repo"},

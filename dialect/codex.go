@@ -23,6 +23,11 @@ var Codex = register(&Dialect{
 	in:           func(object, *Native) error { return nil },
 	out:          codexOut,
 	failOpenExit: protocol.ExitError,
+	// A rewrite goes to Codex as an allow with the new input (codexOut),
+	// and Codex's own sandbox and approval policy judge the rewritten call:
+	// with Codex 0.169.0 under -s read-only, a rewritten `touch` still
+	// fails "Read-only file system".
+	JudgesRewrites: true,
 })
 
 func codexOut(n Native, o protocol.Output) (any, bool) {
@@ -37,6 +42,11 @@ func codexOut(n Native, o protocol.Output) (any, bool) {
 			c := *h
 			c.PermissionDecision, c.PermissionDecisionReason = v.permission, v.reason
 			switch {
+			case c.PermissionDecision == "" && c.UpdatedInput != nil:
+				// A rewrite nobody decided on: Codex applies updatedInput
+				// only with allow, and drops it (running the original
+				// call) without one.
+				c.PermissionDecision = protocol.DecisionAllow
 			case c.PermissionDecision != protocol.DecisionAllow:
 				c.UpdatedInput = nil // Codex takes a rewrite only with allow
 			case c.UpdatedInput == nil:

@@ -2,6 +2,7 @@ package dialect
 
 import (
 	"path/filepath"
+	"strings"
 
 	"github.com/massgen/massgen-hook/protocol"
 )
@@ -31,6 +32,9 @@ var Gemini = register(&Dialect{
 	// do that, fail_closed or not.
 	failOpenOnly: map[string]bool{protocol.Stop: true},
 	ProjectEnv:   "GEMINI_PROJECT_DIR",
+	// Gemini CLI 0.61 runs its policy check after BeforeTool, on the
+	// input the hook rewrote: a rewrite goes without a decision.
+	JudgesRewrites: true,
 })
 
 // geminiTool is one of Gemini CLI's built-in tools under Claude Code's
@@ -59,6 +63,9 @@ var geminiTools = map[string]geminiTool{
 }
 
 func geminiIn(ev object, n *Native) error {
+	if n.Event == "AfterTool" {
+		geminiFailure(ev)
+	}
 	t, ok := geminiTools[ev.str("tool_name")]
 	if !ok {
 		return nil
@@ -69,6 +76,59 @@ func geminiIn(ev object, n *Native) error {
 		geminiShellDir(ev)
 	}
 	return nil
+}
+
+// geminiFailure marks the response of a call that failed as Claude Code's
+// hooks read a failure, `is_error: true` (the retry guard counts it):
+// Gemini CLI 0.61 reports a failed tool with an error object, which stays,
+// and a shell command that exited non-zero or was killed only in the text
+// for the model, which becomes the error.
+func geminiFailure(ev object) {
+	resp, err := decode(rawOf(ev["tool_response"]))
+	if err != nil {
+		return
+	}
+	if e, ok := resp["error"]; ok && string(rawOf(e)) != "null" {
+		resp.set("is_error", true)
+	} else if msg, failed := shellFailure(ev.str("tool_name"), resp.str("llmContent")); failed {
+		resp.set("is_error", true)
+		resp.set("error", msg)
+	} else {
+		return
+	}
+	ev.set("tool_response", resp)
+}
+
+// shellTrailer are the lines run_shell_command puts after the command's
+// output for the model, each only when it applies; true for those that
+// say it failed.
+var shellTrailer = map[string]bool{"Error: ": false, "Exit Code: ": true, "Signal: ": true,
+	"Background PIDs: ": false, "Process Group PGID: ": false}
+
+// shellFailure reads run_shell_command's text for the model
+// ("<untrusted_context>\nOutput: ...\nExit Code: 2\nProcess Group PGID:
+// 81\n</untrusted_context>", then any note Gemini CLI appends): a call
+// failed when its trailer has an exit code or a signal. Only the trailer
+// is read; a command whose output ends in such a line right before the
+// trailer counts as failed too, which only feeds that call's retry count.
+func shellFailure(tool, content string) (msg string, failed bool) {
+	if tool != "run_shell_command" {
+		return "", false
+	}
+	if i := strings.LastIndex(content, "</untrusted_context>"); i >= 0 {
+		content = strings.TrimPrefix(content[:i], "<untrusted_context>")
+	}
+	content = strings.TrimSpace(content)
+	lines := strings.Split(content, "\n")
+	for i := len(lines) - 1; i > 0; i-- {
+		label, _, ok := strings.Cut(lines[i], ": ")
+		fails, trailer := shellTrailer[label+": "]
+		if !ok || !trailer {
+			break
+		}
+		failed = failed || fails
+	}
+	return content, failed
 }
 
 // geminiShellDir makes the event's cwd the directory run_shell_command

@@ -131,6 +131,13 @@ func TestCodexAllow(t *testing.T) {
 	if got, _ := answer(t, Codex, protocol.PreToolUse, protocol.PreToolUse, allow); !strings.Contains(got, `"permissionDecision":"allow","permissionDecisionReason":"fine","updatedInput":{"command":"ls"}`) {
 		t.Errorf("allow with a rewrite: %s", got)
 	}
+	// A rewrite without a decision (the engine leaves it to the CLI's own
+	// rules): Codex drops updatedInput without allow and runs the original
+	// call, so it goes as an allow.
+	rewritten := protocol.Output{HookSpecificOutput: &protocol.HookSpecific{UpdatedInput: json.RawMessage(`{"command":"ls -a"}`)}}
+	if got, _ := answer(t, Codex, protocol.PreToolUse, protocol.PreToolUse, rewritten); got != `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow","updatedInput":{"command":"ls -a"}}}` {
+		t.Errorf("a rewrite without a decision: %s", got)
+	}
 }
 
 // Copilot's tools: every path-bearing argument reaches the guards under

@@ -2,22 +2,257 @@
 
 package realcli
 
-import "path/filepath"
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"runtime"
+	"strings"
+	"time"
+)
 
-// codexCLI is Codex CLI. Installed and wired; its fake model API (streamed
-// POST /v1/responses) and headless run are still to come: see
-// docs/development-real-clients.md, "Adding a CLI".
+// codexModel is in Codex's model catalogue, so Codex offers it the tools
+// a real GPT-5 gets: exec_command (the shell) and apply_patch, a freeform
+// tool whose input is the patch text.
+const codexModel = "gpt-5.5"
+
+// codexCLI is Codex CLI, run as `codex exec` against the fake Responses API.
 var codexCLI = &CLI{
 	Name:     "codex",
 	Version:  "0.169.0",
 	Packages: []string{"@openai/codex@0.169.0"},
 	Agent:    "codex",
+	// The npm package is a node launcher for the native binary in the
+	// platform's optional package; run that binary itself when it is
+	// there, with the variables the launcher would set.
 	Executable: func(prefix string) string {
+		if native := codexNative(prefix); native != "" {
+			return native
+		}
 		return filepath.Join(prefix, "node_modules", ".bin", "codex")
 	},
+	Env: func(prefix string) []string {
+		return []string{"CODEX_MANAGED_BY_NPM=1",
+			"CODEX_MANAGED_PACKAGE_ROOT=" + filepath.Join(prefix, "node_modules", "@openai", "codex")}
+	},
+	NewWire: func() Wire { return responsesWire{} },
+	Setup:   codexSetup,
+	Command: func(s *Session, prompt string) ([]string, []string) {
+		// The human-readable output, not --json: only it shows what each
+		// hook did ("hook: PreToolUse Failed", "hook: Stop Blocked"), on
+		// stderr; stdout is the final answer. Approvals and the sandbox
+		// are off, as in a headless run on a machine that is itself the
+		// sandbox.
+		args := []string{"exec", "--color", "never", "--dangerously-bypass-approvals-and-sandbox", prompt}
+		return args, []string{"FAKE_OPENAI_KEY=sk-realcli-fake"}
+	},
+	Final: codexFinal,
+	// A run takes 2 to 4 s of CPU, hooks included; the rest is for a busy
+	// machine.
+	Timeout: 2 * time.Minute,
 }
 
 func init() {
-	codexCLI.Scenarios = []Scenario{wiredScenario}
+	codexCLI.Scenarios = []Scenario{
+		wiredScenario,
+		{Name: "trust/untrusted-skipped", Run: codexUntrusted},
+		{Name: "trust/trusted-as-init-says", Project: quoted, Run: codexTrusted},
+		{Name: "default-guards/read-env", Project: quoted, Run: codexReadEnv},
+		{Name: "default-guards/write-env", Project: quoted, Run: codexPatchEnv},
+		{Name: "default-guards/patch-guard-config", Run: codexPatchGuardConfig},
+		{Name: "default-guards/patch-allowed", Project: quoted, Run: codexPatchAllowed},
+		{Name: "session-start/context", Run: codexSessionStart},
+		{Name: "subagent-stop/blocks-then-allows", Project: quoted, Run: codexSubagentProtocol},
+		{Name: "subagent-stop/second-instance", Run: codexSecondInstance},
+		{Name: "stop/block-and-cap", Project: quoted, Run: codexStopCap},
+		{Name: "inbox/send-while-running", Project: quoted, Run: codexInbox},
+		{Name: "rules/deny", Project: quoted, Run: codexRuleDeny},
+		{Name: "rules/allow-says-nothing", Project: quoted, Run: codexRuleAllow},
+		{Name: "rules/rewrite", Run: codexRuleRewrite},
+		{Name: "rules/inject-tool_result", Run: codexInject("tool_result")},
+		{Name: "rules/inject-user_message", Project: quoted, Run: codexInject("user_message")},
+		{Name: "rules/replace-output", Run: codexReplaceOutput},
+		{Name: "rules/per-agent-in-subagent", Run: codexPerAgentRule},
+		{Name: "smart-retry/repeated-failure", Run: codexSmartRetry},
+	}
 	register(codexCLI)
 }
+
+// codexNative is the platform binary inside the install, or "".
+func codexNative(prefix string) string {
+	triple := map[string]string{"amd64": "x86_64", "arm64": "aarch64"}[runtime.GOARCH] + "-unknown-linux-musl"
+	pkg := map[string]string{"amd64": "codex-linux-x64", "arm64": "codex-linux-arm64"}[runtime.GOARCH]
+	if runtime.GOOS != "linux" || pkg == "" {
+		return ""
+	}
+	native := filepath.Join(prefix, "node_modules", "@openai", pkg, "vendor", triple, "bin", "codex")
+	if _, err := os.Stat(native); err != nil {
+		return ""
+	}
+	return native
+}
+
+// codexConfig is $HOME/.codex/config.toml (Codex's home when CODEX_HOME is
+// not set, where massgen-hook init and doctor look for its trust too).
+func codexConfig(s *Session) string { return filepath.Join(s.Home, ".codex", "config.toml") }
+
+// codexSetup points Codex at the fake model API and trusts the project, as
+// a user who runs Codex there has. The hooks are not trusted here: that is
+// the user's step after `massgen-hook init` (codexWire).
+func codexSetup(s *Session) error {
+	config := fmt.Sprintf(`model = %q
+model_provider = "fake"
+# No update check, no analytics: nothing leaves 127.0.0.1.
+check_for_update_on_startup = false
+
+[analytics]
+enabled = false
+
+# The curated plugins sync from github.com (chatgpt.com if that fails)
+# at start-up.
+[features]
+plugins = false
+
+[model_providers.fake]
+name = "fake"
+base_url = "%s/v1"
+wire_api = "responses"
+env_key = "FAKE_OPENAI_KEY"
+# A refused request ends the run at once instead of being asked again.
+request_max_retries = 0
+stream_max_retries = 0
+
+[projects.%q]
+trust_level = "trusted"
+`, codexModel, s.Model.URL(), s.Project)
+	if err := os.MkdirAll(filepath.Dir(codexConfig(s)), 0o755); err != nil {
+		return err
+	}
+	return os.WriteFile(codexConfig(s), []byte(config), 0o644)
+}
+
+// codexFinal: codex exec prints the final answer, and nothing else, on
+// stdout. Whether the turn completed is its exit status (a failed turn
+// exits 1 with "ERROR: ..." on stderr), which codexRun checks.
+func codexFinal(stdout []byte) (Final, error) {
+	text := strings.TrimSpace(string(stdout))
+	if text == "" {
+		return Final{}, errors.New("no answer on stdout")
+	}
+	raw, _ := json.Marshal(map[string]string{"answer": text})
+	return Final{OK: true, Text: text, Raw: raw}, nil
+}
+
+// codexHookLine is how codex exec shows a hook run on stderr: "hook:
+// EVENT" when it starts, "hook: EVENT STATUS" when it ends (Completed,
+// Blocked, Failed, Stopped).
+var codexHookLine = regexp.MustCompile(`(?m)^hook: (\w+)(?: (\w+))?$`)
+
+// codexHookRuns is every hook run codex exec reported as ended, as
+// "EVENT STATUS", in order.
+func codexHookRuns(r *Run) []string {
+	var out []string
+	for _, m := range codexHookLine.FindAllStringSubmatch(string(r.Stderr), -1) {
+		if m[2] != "" {
+			out = append(out, m[1]+" "+m[2])
+		}
+	}
+	return out
+}
+
+// codexRun is s.Run for a wired project. The run succeeded only when
+// codex exec exited 0; and whatever the scenario checks, Codex must report
+// no hook run as failed.
+func codexRun(s *Session, prompt string) *Run {
+	s.t.Helper()
+	run := s.Run(prompt)
+	if run.Err != nil {
+		run.Final.OK = false
+		run.Final.Raw, _ = json.Marshal(map[string]string{"exit": run.Err.Error(), "answer": run.Final.Text,
+			"stderr": tail(run.Stderr, 600)})
+	}
+	s.t.Cleanup(func() { noCodexHookError(s, run) })
+	return run
+}
+
+// noCodexHookError fails when Codex reported a hook run as failed: a hook
+// that printed an answer Codex rejects (an explicit allow is one), exited
+// with an error, or timed out. Codex then goes on as if there were no hook.
+func noCodexHookError(s *Session, r *Run) {
+	s.t.Helper()
+	for _, run := range codexHookRuns(r) {
+		if strings.HasSuffix(run, " Failed") {
+			s.Errorf("Codex reported a hook error: %q (all runs: %s)", run, strings.Join(codexHookRuns(r), ", "))
+			return
+		}
+	}
+}
+
+// codexWire wires the project with `massgen-hook init --agent codex` and
+// trusts the hooks the way init tells the user to: it appends the
+// config.toml lines init printed to Codex's config.
+func codexWire(s *Session) {
+	s.t.Helper()
+	out, err := s.Hook("init", "--agent", "codex")
+	if err != nil {
+		s.Fatalf("wiring the project: %v", err)
+	}
+	lines := codexTrustLines(out)
+	if lines == "" {
+		s.Fatalf("init --agent codex printed no config.toml lines to trust its hooks:\n%s", out)
+	}
+	f, err := os.OpenFile(codexConfig(s), os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		s.t.Fatal(err)
+	}
+	defer f.Close()
+	if _, err := f.WriteString("\n" + lines); err != nil {
+		s.t.Fatal(err)
+	}
+}
+
+// codexTrustLines are the indented TOML lines init prints after "add these
+// lines to ...config.toml:".
+func codexTrustLines(initOut string) string {
+	var b strings.Builder
+	in := false
+	for _, line := range strings.Split(initOut, "\n") {
+		switch {
+		case strings.Contains(line, "add these lines to") && strings.HasSuffix(line, "config.toml:"):
+			in = true
+		case in && strings.HasPrefix(line, "    "):
+			b.WriteString(strings.TrimPrefix(line, "    ") + "\n")
+		case in:
+			in = false
+		}
+	}
+	return b.String()
+}
+
+// codexDenyReason is the reason of a call a PreToolUse hook denied, as
+// the model reads it in the call's output ("Command blocked by PreToolUse
+// hook: REASON. Command: THE COMMAND"), or "" when the output is not a
+// denial. Codex appends the command (a whole patch, for apply_patch), so
+// only the reason tells what the hook said.
+func codexDenyReason(output string) string {
+	rest, ok := strings.CutPrefix(output, "Command blocked by PreToolUse hook: ")
+	if !ok {
+		return ""
+	}
+	reason, _, _ := strings.Cut(rest, ". Command: ")
+	return reason
+}
+
+// Codex's tool calls, as the model makes them.
+
+// cxShell runs command with the shell tool (exec_command, which hooks see
+// as Bash).
+func cxShell(id, command string) Reply {
+	return Use(id, "exec_command", map[string]any{"cmd": command})
+}
+
+// cxPatch calls apply_patch, a freeform tool: its input is the patch text.
+func cxPatch(id, patch string) Reply { return Use(id, "apply_patch", patch) }

@@ -165,18 +165,25 @@ func TestReportTable(t *testing.T) {
 		{cli: "claude-code", scenario: "x/pass", outcome: "pass", observed: []string{"shown in stream-json"}},
 		{cli: "claude-code", scenario: "y/fail", outcome: "fail", reason: "the reason\nspans lines"},
 		{cli: "codex", scenario: "x/pass", outcome: "skip", reason: "npm missing"},
+		{cli: "gemini-cli", scenario: "y/fail", outcome: "n/a", reason: "no such event"},
 	})
 	for _, want := range []string{
 		"| scenario | claude-code | gemini-cli | codex | copilot-cli |",
 		"| x/pass | pass (1) | — | skip (2) | — |",
-		"| y/fail | fail (3) | — | — | — |",
 		"1. x/pass, claude-code: observed: shown in stream-json",
 		"2. x/pass, codex: skip: npm missing",
+		"| y/fail | fail (3) | n/a (4) | — | — |",
 		"3. y/fail, claude-code: fail: the reason spans lines",
+		"4. y/fail, gemini-cli: n/a: no such event",
 	} {
 		if !strings.Contains(got, want) {
 			t.Errorf("table lacks %q:\n%s", want, got)
 		}
+	}
+	// A CLI that cannot do a scenario is not a CLI that was not tested.
+	list := []result{{cli: "gemini-cli", scenario: "y", outcome: "n/a", reason: "no such event"}}
+	if got := skipSummary(list); len(got) != 0 {
+		t.Errorf("skipSummary counts n/a as a skipped CLI: %v", got)
 	}
 }
 
@@ -192,5 +199,119 @@ func TestTrapSeesOutsideTraffic(t *testing.T) {
 	}
 	if got := tr.hosts(); len(got) != 1 || got[0] != "api.example.invalid:443" {
 		t.Fatalf("hosts %v", got)
+	}
+}
+
+// responsesTurn posts a Responses request the way Codex does, as agent
+// (its agent_name), and returns the status and body of the answer.
+func responsesTurn(t *testing.T, m *Model, agent string, input ...map[string]any) (int, string) {
+	t.Helper()
+	body, _ := json.Marshal(map[string]any{"model": "gpt-5.5", "stream": true, "instructions": "", "input": input})
+	req, _ := http.NewRequest(http.MethodPost, m.URL()+"/v1/responses", strings.NewReader(string(body)))
+	req.Header.Set(codexTurnHeader, `{"agent_name":"`+agent+`","turn_id":"t1"}`)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	out, _ := io.ReadAll(resp.Body)
+	return resp.StatusCode, string(out)
+}
+
+func responsesMessage(role, text string) map[string]any {
+	kind := "input_text"
+	if role == "assistant" {
+		kind = "output_text"
+	}
+	return map[string]any{"type": "message", "role": role, "content": []map[string]any{{"type": kind, "text": text}}}
+}
+
+// TestResponsesParse: Codex's flat input read into messages: developer
+// messages before the model speaks are the system prompt, a subagent's
+// task arrives as an agent_message, a call and its output are paired by
+// call_id, and what came after the model last spoke is the tail.
+func TestResponsesParse(t *testing.T) {
+	m := newModel(responsesWire{})
+	defer m.Close()
+	m.On("sub", All(Subagent("task-one"), After("call_1")), Say("ok"))
+	code, out := responsesTurn(t, m, "/root/scribe",
+		responsesMessage("developer", "You are Codex."),
+		responsesMessage("user", "<environment_context/>"),
+		responsesMessage("developer", "Scratchpad protocol: START-CONTEXT"),
+		map[string]any{"type": "agent_message", "author": "/root", "recipient": "/root/scribe", "content": []map[string]any{
+			{"type": "input_text", "text": "Message Type: NEW_TASK\nPayload:\n"}, {"type": "encrypted_content", "encrypted_content": "task-one: go"}}},
+		map[string]any{"type": "function_call", "name": "exec_command", "arguments": `{"cmd":"ls"}`, "call_id": "call_1"},
+		map[string]any{"type": "function_call_output", "call_id": "call_1", "output": "Process exited with code 0\nOutput:\nfile"},
+		responsesMessage("developer", "LATE-CONTEXT"))
+	if code != http.StatusOK {
+		t.Fatalf("%d %s", code, out)
+	}
+	r := m.Answered("sub")[0]
+	if !r.Subagent || !strings.Contains(r.System, "START-CONTEXT") || strings.Contains(r.System, "LATE-CONTEXT") {
+		t.Fatalf("subagent %v, system %q", r.Subagent, r.System)
+	}
+	if got := r.task(); !strings.HasSuffix(got, "task-one: go") {
+		t.Fatalf("task %q", got)
+	}
+	if res, ok := r.ToolResult("call_1"); !ok || !strings.HasSuffix(res.Text, "file") {
+		t.Fatalf("tool result %+v %v", res, ok)
+	}
+	if tail := r.TailText(); !strings.Contains(tail, "LATE-CONTEXT") || strings.Contains(tail, "task-one") {
+		t.Fatalf("tail %q", tail)
+	}
+	// The main agent is /root; a request without agent_name is refused.
+	if code, _ := responsesTurn(t, m, "", responsesMessage("user", "hi")); code != http.StatusBadRequest {
+		t.Fatalf("a request with no agent_name: %d", code)
+	}
+}
+
+// TestResponsesStream reads the answer back as Codex does: server-sent
+// events whose output items are the message, a function_call with its
+// arguments as JSON text, a custom_tool_call with free text input, and a
+// namespaced call; then response.completed.
+func TestResponsesStream(t *testing.T) {
+	m := newModel(responsesWire{})
+	defer m.Close()
+	m.On("calls", Main, Reply{Text: "let me look", Calls: []Call{
+		{ID: "call_a", Name: "exec_command", Input: map[string]any{"cmd": "ls -la"}},
+		{ID: "call_b", Name: "apply_patch", Input: "*** Begin Patch\n*** End Patch\n"},
+		{ID: "call_c", Name: "collaboration.wait_agent", Input: map[string]any{}},
+	}})
+	_, out := responsesTurn(t, m, "/root", responsesMessage("user", "go"))
+
+	var kinds []string
+	var items []map[string]any
+	sc := bufio.NewScanner(strings.NewReader(out))
+	event := ""
+	for sc.Scan() {
+		if k, ok := strings.CutPrefix(sc.Text(), "event: "); ok {
+			event = k
+			continue
+		}
+		line, ok := strings.CutPrefix(sc.Text(), "data: ")
+		if !ok {
+			continue
+		}
+		var raw map[string]any
+		if err := json.Unmarshal([]byte(line), &raw); err != nil {
+			t.Fatalf("%q: %v", line, err)
+		}
+		if raw["type"] != event {
+			t.Fatalf("event %q carries type %v", event, raw["type"])
+		}
+		kinds = append(kinds, event)
+		if item, ok := raw["item"].(map[string]any); ok {
+			items = append(items, item)
+		}
+	}
+	want := "response.created response.output_item.done response.output_item.done response.output_item.done " +
+		"response.output_item.done response.completed"
+	if strings.Join(kinds, " ") != want {
+		t.Fatalf("events %v", kinds)
+	}
+	if items[0]["type"] != "message" || items[1]["type"] != "function_call" || items[1]["arguments"] != `{"cmd":"ls -la"}` ||
+		items[2]["type"] != "custom_tool_call" || items[2]["input"] != "*** Begin Patch\n*** End Patch\n" ||
+		items[3]["namespace"] != "collaboration" || items[3]["name"] != "wait_agent" || items[3]["call_id"] != "call_c" {
+		t.Fatalf("items %v", items)
 	}
 }

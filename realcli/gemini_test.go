@@ -2,11 +2,20 @@
 
 package realcli
 
-import "path/filepath"
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"time"
+)
 
-// geminiCLI is Gemini CLI. Installed and wired; its fake model API
-// (streamGenerateContent, SSE) and headless run are still to come: see
-// docs/development-real-clients.md, "Adding a CLI".
+// geminiModel is the model named on the command line: a fixed model, so
+// Gemini CLI does not route each turn through a classifier call first.
+const geminiModel = "gemini-2.5-pro"
+
+// geminiCLI is Gemini CLI, run headless (-p) with --yolo as a headless user
+// runs it, against the fake Gemini API.
 var geminiCLI = &CLI{
 	Name:     "gemini-cli",
 	Version:  "0.61.0",
@@ -15,9 +24,155 @@ var geminiCLI = &CLI{
 	Executable: func(prefix string) string {
 		return filepath.Join(prefix, "node_modules", ".bin", "gemini")
 	},
+	NewWire: func() Wire { return geminiWire{} },
+	Setup:   geminiSetup,
+	Command: func(s *Session, prompt string) ([]string, []string) {
+		args := []string{"-p", prompt, "--yolo", "-m", geminiModel, "--output-format", "json"}
+		env := []string{
+			"GOOGLE_GEMINI_BASE_URL=" + s.Model.URL(),
+			"GEMINI_API_KEY=realcli-fake-key",
+			// Gemini CLI otherwise starts itself a second time only to
+			// raise node's heap limit: a second node start-up per run.
+			"GEMINI_CLI_NO_RELAUNCH=true",
+		}
+		return args, env
+	},
+	Final:   geminiFinal,
+	Timeout: 3 * time.Minute,
+}
+
+// geminiSetup writes the user's settings and trusts the project:
+//   - the API key auth type, which -p needs with a base URL of its own
+//     ("Invalid auth method selected." otherwise);
+//   - no usage statistics, which Gemini CLI sends to play.googleapis.com;
+//   - the project trusted (trustedFolders.json): in an untrusted folder
+//     Gemini CLI drops --yolo and the project's settings, hooks included.
+func geminiSetup(s *Session) error {
+	dir := filepath.Join(s.Home, ".gemini")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	settings := map[string]any{
+		"security": map[string]any{"auth": map[string]any{"selectedType": "gemini-api-key"}},
+		"privacy":  map[string]any{"usageStatisticsEnabled": false},
+	}
+	trusted := map[string]string{s.Project: "TRUST_FOLDER"}
+	for name, v := range map[string]any{"settings.json": settings, "trustedFolders.json": trusted} {
+		b, err := json.MarshalIndent(v, "", "  ")
+		if err != nil {
+			return err
+		}
+		if err := os.WriteFile(filepath.Join(dir, name), b, 0o644); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// geminiFinal reads --output-format json's object: the answer in
+// `response`, a failure in `error`.
+func geminiFinal(stdout []byte) (Final, error) {
+	raw := bytes.TrimSpace(stdout)
+	var res struct {
+		Response string          `json:"response"`
+		Error    json.RawMessage `json:"error"`
+	}
+	if err := json.Unmarshal(raw, &res); err != nil {
+		return Final{}, err
+	}
+	return Final{OK: len(res.Error) == 0, Text: res.Response, Raw: raw}, nil
 }
 
 func init() {
-	geminiCLI.Scenarios = []Scenario{wiredScenario}
+	geminiCLI.Scenarios = []Scenario{
+		wiredScenario,
+		{Name: "default-guards/read-env", Project: quoted, Run: geminiReadEnv},
+		{Name: "default-guards/write-env", Project: quoted, Run: geminiWriteEnv},
+		{Name: "default-guards/dir-path", Run: geminiDirPath},
+		{Name: "default-guards/grep-env", Run: geminiGrepEnv},
+		{Name: "default-guards/search-project", Run: geminiSearchProject},
+		{Name: "session-start/context", Run: geminiSessionStart},
+		{Name: "stop/block-and-cap", Project: quoted, Run: geminiStopCap},
+		{Name: "inbox/send-while-running", Project: quoted, Run: geminiInbox},
+		{Name: "rules/deny", Project: quoted, Run: geminiRuleDeny},
+		{Name: "rules/rewrite", Run: geminiRuleRewrite},
+		{Name: "rules/inject-tool_result", Run: geminiInject("tool_result")},
+		{Name: "rules/inject-user_message", Project: quoted, Run: geminiInject("user_message")},
+		{Name: "rules/per-agent-in-subagent", Run: geminiPerAgentRule},
+		{Name: "smart-retry/repeated-failure", Run: geminiSmartRetry},
+	}
 	register(geminiCLI)
+}
+
+// Gemini CLI's tool calls, as the model makes them.
+
+func gShell(id, command string) Reply {
+	return Use(id, "run_shell_command", map[string]any{"command": command, "description": "run a command"})
+}
+
+func gShellIn(id, dir, command string) Reply {
+	return Use(id, "run_shell_command", map[string]any{"command": command, "dir_path": dir, "description": "run a command"})
+}
+
+func gRead(id, path string) Reply {
+	return Use(id, "read_file", map[string]any{"file_path": path})
+}
+
+func gWrite(id, path, content string) Reply {
+	return Use(id, "write_file", map[string]any{"file_path": path, "content": content})
+}
+
+func gGrep(id, pattern, dir string) Reply {
+	return Use(id, "grep_search", map[string]any{"pattern": pattern, "dir_path": dir})
+}
+
+// geminiCapture adds a hook on event to the project's Gemini settings that
+// keeps each payload Gemini CLI sends, one line each, for geminiCaptured:
+// what the hooks were told, and how many times they ran. It answers
+// nothing, so Gemini CLI goes by massgen-hook's answers alone.
+func geminiCapture(s *Session, event string) {
+	s.t.Helper()
+	file := filepath.Join(s.Root, "captured-"+event+".jsonl")
+	path := s.Path(".gemini/settings.json")
+	data, err := os.ReadFile(path)
+	if err != nil {
+		s.t.Fatal(err)
+	}
+	var settings map[string]any
+	if err := json.Unmarshal(data, &settings); err != nil {
+		s.t.Fatal(err)
+	}
+	hooks, _ := settings["hooks"].(map[string]any)
+	groups, _ := hooks[event].([]any)
+	hooks[event] = append(groups, map[string]any{"matcher": "*", "hooks": []any{map[string]any{
+		"name": "realcli capture", "type": "command", "timeout": 10000,
+		// s.Root has no quote or space (os.MkdirTemp under TMPDIR).
+		"command": "{ cat; echo; } >> '" + file + "'",
+	}}})
+	out, err := json.MarshalIndent(settings, "", "  ")
+	if err != nil {
+		s.t.Fatal(err)
+	}
+	if err := os.WriteFile(path, out, 0o644); err != nil {
+		s.t.Fatal(err)
+	}
+}
+
+// geminiCaptured is every payload of event the capture hook kept.
+func geminiCaptured(s *Session, event string) []map[string]any {
+	s.t.Helper()
+	data, _ := os.ReadFile(filepath.Join(s.Root, "captured-"+event+".jsonl"))
+	var out []map[string]any
+	for _, line := range bytes.Split(data, []byte("\n")) {
+		if len(bytes.TrimSpace(line)) == 0 {
+			continue
+		}
+		var ev map[string]any
+		if err := json.Unmarshal(line, &ev); err != nil {
+			s.Errorf("captured %s payload %q: %v", event, clip(string(line), 200), err)
+			continue
+		}
+		out = append(out, ev)
+	}
+	return out
 }

@@ -87,10 +87,12 @@ func runScenario(t *testing.T, c *CLI, sc Scenario) {
 		reason := s.firstReason()
 		outcome := "pass"
 		switch {
+		case t.Failed(): // even when it was skipped or found n/a afterwards
+			outcome = "fail"
+		case s.cannotReason() != "":
+			outcome, reason = "n/a", s.cannotReason()
 		case t.Skipped():
 			outcome = "skip"
-		case t.Failed():
-			outcome = "fail"
 		}
 		if outcome != "pass" && reason == "" {
 			reason = "see the test log"

@@ -49,6 +49,7 @@ type Session struct {
 	reasons    []string // the scenario's own checks that failed
 	runReasons []string // how the run ended, when it went wrong
 	observed   []string
+	cannot     string // why the CLI cannot do what the scenario checks
 }
 
 // start installs the CLI (or skips) and builds the scenario's world.
@@ -142,6 +143,25 @@ func (s *Session) observations() []string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return append([]string(nil), s.observed...)
+}
+
+// Cannot ends the scenario as n/a: the CLI cannot do what it checks (it has
+// no such event, or tells hooks too little), which the scenario has shown
+// from what the CLI did or sent. The reason is the table's; unlike a skip,
+// MASSGEN_REALCLI_REQUIRED=1 does not make it a failure, since installing
+// the CLI would not change it.
+func (s *Session) Cannot(format string, args ...any) {
+	s.t.Helper()
+	s.mu.Lock()
+	s.cannot = fmt.Sprintf(format, args...)
+	s.mu.Unlock()
+	s.t.Skip("n/a: " + s.cannot)
+}
+
+func (s *Session) cannotReason() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.cannot
 }
 
 // Errorf fails the scenario and keeps the reason for the results table.

@@ -59,11 +59,11 @@ func TestParseRoutes(t *testing.T) {
 		{"parallel joins words", `parallel bash -c 'rm -rf {}' ::: /`, nil,
 			[]string{`parallel,bash -c: rm @/w`, `parallel: bash -c "rm -rf /" @/w code=sh:input:"rm -rf /"?`}},
 		{"parallel -q keeps words", `parallel -q bash -c 'rm -rf {}' ::: /`, nil,
-			[]string{`parallel,bash -c: rm -rf / @/w`}},
+			[]string{`parallel: bash -c "rm -rf /" @/w code=sh:input:"rm -rf /"?`}},
 		{"parallel stdin", `echo / | parallel rm -rf`, nil,
 			[]string{`echo / @/w [0/2]`, `parallel: rm -rf / @/w [1/2]`}},
 		{"parallel unknown input", `ls | parallel rm -rf {}`, nil,
-			[]string{`ls @/w [0/2]`, `parallel: rm -rf "${PARALLEL_INPUT}"? @/w [1/2]`}},
+			[]string{`ls @/w [0/2]`, `parallel: rm -rf "<input of parallel>"? @/w [1/2]`}},
 		{"parallel unknown command lines", `cat f | parallel`, nil,
 			[]string{`cat f @/w [0/2]`, `parallel @/w [1/2] code=sh:parallel input:"<input of parallel>"?`}},
 

@@ -450,3 +450,12 @@ func TestTerminates(t *testing.T) {
 		t.Errorf("got %q", got)
 	}
 }
+
+// TestEmptyHeredocInSubstitution: a heredoc with an empty body inside a
+// substitution has no body word at all; reading it must not fail.
+func TestEmptyHeredocInSubstitution(t *testing.T) {
+	s := mustParse(t, "\"$(<<'EOF'\nEOF\n)\"", testOpts)
+	if len(s.Commands) != 1 {
+		t.Errorf("got %q, want the heredoc's bare redirection", showAll(s))
+	}
+}

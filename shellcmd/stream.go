@@ -395,7 +395,10 @@ func (w *walker) heredoc(r *syntax.Redirect, c ctx, dir string) Word {
 			quoted = quoted || strings.Contains(x.Value, `\`)
 		}
 	}
-	raw := c.text(r.Hdoc)
+	var raw string
+	if r.Hdoc != nil { // an empty body has no word at all
+		raw = c.text(r.Hdoc)
+	}
 	var out Word
 	switch {
 	case r.Hdoc == nil:

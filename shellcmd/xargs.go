@@ -312,6 +312,12 @@ func (w *walker) parallel(args []Word, redirs []Redirect, c ctx, wrappers []stri
 			return true
 		}
 	}
+	if quote || plainWords(cmd) {
+		// -q passes each word as it is; and where the shell would read the
+		// joined words back as the same words, both readings are one.
+		w.parallelWords(cmd, repl, combos, known, redirs, ec, dir)
+		return true
+	}
 	for _, cmb := range combos {
 		var b strings.Builder
 		used := false
@@ -321,9 +327,6 @@ func (w *walker) parallel(args []Word, redirs []Redirect, c ctx, wrappers []stri
 			}
 			v, u := replaceItems(a.Value, repl, cmb, known, true)
 			used = used || u
-			if quote {
-				v = shellQuote(v)
-			}
 			b.WriteString(v)
 		}
 		if !used {
@@ -337,12 +340,10 @@ func (w *walker) parallel(args []Word, redirs []Redirect, c ctx, wrappers []stri
 		}
 		w.parallelLine(b.String(), redirs, ec, dir)
 	}
-	if !quote && !plainWords(cmd) {
-		// Other parallels, and GNU's with -q, pass each word as it is: a
-		// shell's -c string stays one word with the items put in it.
-		// Which one runs is not known here, so both readings are judged.
-		w.parallelWords(cmd, repl, combos, known, redirs, ec, dir)
-	}
+	// Other parallels, and GNU's with -q, pass each word as it is: a
+	// shell's -c string stays one word with the items put in it. Which
+	// one runs is not known here, so both readings are judged.
+	w.parallelWords(cmd, repl, combos, known, redirs, ec, dir)
 	return true
 }
 
@@ -403,7 +404,12 @@ func (w *walker) parallelWords(cmd []Word, repl string, combos [][]Word, known b
 		for i, a := range cmd {
 			words[i] = a
 			if v, u := replaceItems(a.Value, repl, cmb, known, false); u {
-				words[i] = Word{Raw: a.Raw, Value: v, Known: a.Known && known, spliced: true}
+				raw := a.Raw
+				if a.Known && known {
+					// Shown as the word that runs, items put in.
+					raw = shellQuote(v)
+				}
+				words[i] = Word{Raw: raw, Value: v, Known: a.Known && known, spliced: true}
 				used = true
 			}
 		}
