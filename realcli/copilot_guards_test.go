@@ -3,6 +3,8 @@
 package realcli
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -167,4 +169,49 @@ func copilotPatchProtected(t *testing.T, s *Session) {
 		s.Errorf("the denied patch's other file, docs/ok.md, was written")
 	}
 	s.wantAudit("PreToolUse", "apply_patch", "deny")
+}
+
+// copilotDangerousBash: `rm -rf ../outside`, a folder beside the project,
+// is denied as a recursive delete, the reason is the tool message the model
+// reads next, and the folder is still there: the command never ran.
+func copilotDangerousBash(t *testing.T, s *Session) {
+	outside := filepath.Join(s.Root, "outside")
+	canary := filepath.Join(outside, "keep.txt")
+	if err := os.MkdirAll(outside, 0o755); err != nil {
+		s.Fatalf("%v", err)
+	}
+	if err := os.WriteFile(canary, []byte("still here\n"), 0o644); err != nil {
+		s.Fatalf("%v", err)
+	}
+	s.Wire()
+	m := s.Model
+	m.On("rm", All(Main, First), cpBash("call_rm", "rm -rf ../outside"))
+	m.On("done", All(Main, After("call_rm")), Say("I may not delete it."))
+	run := s.Run("clean up the folder next to the project")
+
+	copilotDeniedWith(s, s.Turn("done"), "call_rm", "recursive-delete")
+	if _, err := os.Stat(canary); err != nil {
+		s.Errorf("the denied rm -rf ran: %v", err)
+	}
+	if !run.Final.OK {
+		s.Errorf("the run did not end as a success: %s", run.Final.Raw)
+	}
+	s.wantAudit("PreToolUse", "Bash", "deny")
+}
+
+// copilotSearchProject: grep over the project folder, which holds .env,
+// must not show the model .env's content, whether the call is denied or
+// its result leaves the file out.
+func copilotSearchProject(t *testing.T, s *Session) {
+	s.WriteFile(".env", envSecret)
+	s.WriteFile("src/app.txt", "API_KEY is read from the environment\n")
+	s.Wire()
+	m := s.Model
+	m.On("grep", All(Main, First), cpGrep("call_grepall", "API_KEY", s.Project))
+	m.On("done", All(Main, After("call_grepall")), Say("searched"))
+	s.Run("search the project for the key")
+
+	res, _ := s.Turn("done").ToolResult("call_grepall")
+	s.Observe("grep over the project answered: %q", clip(res.Text, 200))
+	noSecret(s)
 }

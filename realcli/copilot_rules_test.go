@@ -170,6 +170,17 @@ func copilotSmartRetry(t *testing.T, s *Session) {
 		}
 	}
 	copilotDeniedWith(s, done, "call_v3", "STOP AND THINK")
+	// A failed view reaches the hooks only as postToolUseFailure, which
+	// init wires: without it the third view would not have been denied.
+	failures := 0
+	for _, r := range copilotHookRuns(s) {
+		if r.Type == "postToolUseFailure" {
+			failures++
+		}
+	}
+	if failures != 2 {
+		s.Errorf("Copilot CLI ran postToolUseFailure %d times, want 2 (the two failed views)", failures)
+	}
 	s.wantAudit("PreToolUse", "Bash", "deny")
 	s.wantAudit("PreToolUse", "Read", "deny")
 }

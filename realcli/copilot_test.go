@@ -67,9 +67,11 @@ var copilotCLI = &CLI{
 func init() {
 	copilotCLI.Scenarios = []Scenario{
 		wiredScenario,
+		{Name: "default-guards/dangerous-bash", Run: copilotDangerousBash},
 		{Name: "default-guards/read-env", Project: quoted, Run: copilotReadEnv},
 		{Name: "default-guards/view-env", Run: copilotViewEnv},
 		{Name: "default-guards/grep-env", Project: quoted, Run: copilotGrepEnv},
+		{Name: "default-guards/search-project", Run: copilotSearchProject},
 		{Name: "default-guards/write-env", Run: copilotWriteEnv},
 		{Name: "default-guards/apply-patch-add", Run: copilotPatchAdd},
 		{Name: "default-guards/apply-patch-protected", Project: quoted, Run: copilotPatchProtected},
