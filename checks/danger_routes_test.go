@@ -58,15 +58,18 @@ func TestDangerHiddenRoutes(t *testing.T) {
 		{command: "parallel rm -rf ::: /", id: rd, what: fs("rm -rf /"), instead: insteadDeleteSpecific},
 		{command: "parallel ::: 'rm -rf /'", id: rd, what: fs("rm -rf /"), instead: insteadDeleteSpecific},
 		{command: "echo / | parallel rm -rf", id: rd, what: fs("rm -rf /"), instead: insteadDeleteSpecific},
-		{command: "parallel -q bash -c 'rm -rf {}' ::: /", id: uc, what: "`bash -c 'rm -rf /'` runs shell code that is only known at run time (code built from the input of xargs or parallel, 'rm -rf /')", instead: insteadSpliced},
+		{command: "parallel -q bash -c 'rm -rf {}' ::: /", id: rd, what: fs("rm -rf /"), instead: insteadDeleteSpecific},
+		{command: "parallel -q bash -c 'rm -rf {}' ::: build"},
+		{command: "parallel -q bash -c 'rm -rf {}' ::: 'x;rm -rf ~'", id: uc, what: "`bash -c 'rm -rf x;rm -rf ~'` runs shell code that is only known at run time (code built from the input of xargs or parallel, 'rm -rf x;rm -rf ~')", instead: insteadSpliced},
+		{command: "echo build | parallel -q bash -c 'rm -rf {}'", id: uc, what: "`bash -c 'rm -rf build'` runs shell code that is only known at run time (code built from the input of xargs or parallel, 'rm -rf build')", instead: insteadSpliced},
 		{command: "parallel --jobs=2 --eta --results out rm -rf {} ::: build /", id: rd, what: fs("rm -rf /"), instead: insteadDeleteSpecific},
 		{command: "ls | parallel rm -rf", id: rd, what: unknownPath(`rm -rf <input of parallel>`, `<input of parallel>`), instead: insteadUnknownPath},
 		{command: "parallel rm -rf {} ::: build dist"},
 		// GNU parallel runs `bash -c rm -rf /` (rm with no operand); a
 		// parallel that passes words as they are runs `bash -c 'rm -rf /'`.
-		// Both readings are judged, so the input put into code is refused.
-		{command: "parallel bash -c 'rm -rf {}' ::: /", id: uc,
-			what: "`bash -c 'rm -rf /'` runs shell code that is only known at run time (code built from the input of xargs or parallel, 'rm -rf /')", instead: insteadSpliced},
+		// Both readings are judged; plain ::: items make known code.
+		{command: "parallel bash -c 'rm -rf {}' ::: /", id: rd, what: fs("rm -rf /"), instead: insteadDeleteSpecific},
+		{command: "parallel bash -c 'rm -rf {}' ::: build"},
 		// Shells fed code.
 		{command: "sh <<'E'\nrm -rf /\nE", id: rd, what: fs("rm -rf /"), instead: insteadDeleteSpecific},
 		{command: `bash <<< "rm -rf /"`, id: rd, what: fs("rm -rf /"), instead: insteadDeleteSpecific},

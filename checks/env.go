@@ -52,6 +52,9 @@ type Env struct {
 	// subagent of an orchestrated agent: $MASSGEN_AGENT_ID selects the
 	// agent's rules there, but context added there reaches the subagent.
 	Recipient string
+	// FileToolScratchpad: tell subagents to write their scratchpad with the
+	// Write or Edit tool (see dialect.Dialect.FileToolScratchpad).
+	FileToolScratchpad bool
 
 	settles []func(answered bool)
 }

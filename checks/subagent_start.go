@@ -13,8 +13,10 @@ import (
 // today's date, the scratchpad file it must write, the headings it needs,
 // and the last lines of the ego's and coordinator's newest scratchpads. An
 // exempt agent type (one with no tool to write a file) is told it writes
-// none. The start is recorded in the session's ledger: subagent-stop asks
-// whether this subagent changed its file since.
+// none. In Claude Code it is told to write with the Write or Edit tool,
+// the only ones permission-request grants its file. The start is recorded
+// in the session's ledger: subagent-stop asks whether this subagent changed
+// its file since.
 func SubagentStart(env *Env, ev *protocol.Event) (protocol.Output, error) {
 	dir, err := scratchpad.DirName(ev.AgentType, env.Config.Scratchpad.DefaultAgent)
 	if err != nil {
@@ -37,6 +39,11 @@ func SubagentStart(env *Env, ev *protocol.Event) (protocol.Output, error) {
 		}
 		if _, err := os.Lstat(path); err == nil {
 			b.WriteString("That file already exists (an agent of your type wrote it earlier today): add your entry to it and keep what is there.\n")
+		}
+		if env.FileToolScratchpad {
+			// A shell command writing under .claude/ asks for approval,
+			// which nobody gives in a headless run.
+			b.WriteString("Write it with the Write or Edit tool, not a shell command: only those may write your scratchpad without asking.\n")
 		}
 		b.WriteString("You cannot complete until you have written that file with every heading.")
 	}

@@ -43,6 +43,11 @@ type Dialect struct {
 	// PlainContext, JudgesRewrites and ShapesOutput are what the rules'
 	// answers may rely on (see engine.Client).
 	PlainContext, JudgesRewrites, ShapesOutput bool
+	// FileToolScratchpad: the CLI asks before a write under .claude/, and
+	// the permission-request hook grants an agent its own scratchpad only
+	// through its file tools (Claude Code's Write and Edit), so agents are
+	// told to write it with those, not with a shell command.
+	FileToolScratchpad bool
 }
 
 var all = map[string]*Dialect{}
@@ -54,7 +59,7 @@ func register(d *Dialect) *Dialect {
 
 // Claude is Claude Code: events and answers pass through untouched.
 var Claude = register(&Dialect{Name: "claude", failOpenExit: protocol.ExitError, ProjectEnv: "CLAUDE_PROJECT_DIR",
-	PlainContext: true, JudgesRewrites: true, ShapesOutput: true})
+	PlainContext: true, JudgesRewrites: true, ShapesOutput: true, FileToolScratchpad: true})
 
 // Named returns the dialect called name.
 func Named(name string) (*Dialect, error) {

@@ -3,6 +3,7 @@
 package realcli
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -58,4 +59,37 @@ func claudeWriteEnv(t *testing.T, s *Session) {
 		s.Errorf("the run did not end as a success: %s", run.Final.Raw)
 	}
 	s.wantAudit("PreToolUse", "Write", "deny")
+}
+
+// claudeSilentPass: a call the default guards let through without a word
+// still leaves one short line in the audit trail, for its PreToolUse and
+// its PostToolUse: the call's id and input, "decision":"none", no rule
+// records.
+func claudeSilentPass(t *testing.T, s *Session) {
+	s.Wire()
+	m := s.Model
+	m.On("call", All(Main, First), ccBash("toolu_quiet", "echo silent-pass-4471"))
+	m.On("done", All(Main, After("toolu_quiet")), Say("ran"))
+	run := s.Run("run the command")
+
+	if res, _ := s.Turn("done").ToolResult("toolu_quiet"); res.IsError || !strings.Contains(res.Text, "silent-pass-4471") {
+		s.Errorf("the command did not run: %+v", res)
+	}
+	for _, event := range []string{"PreToolUse", "PostToolUse"} {
+		var found map[string]any
+		for _, rec := range s.Audit() {
+			if rec["event"] == event && rec["tool_use_id"] == "toolu_quiet" {
+				found = rec
+			}
+		}
+		switch {
+		case found == nil:
+			s.Errorf("no audit record of the %s of the silent pass", event)
+		case found["decision"] != "none" || found["hooks"] != nil || !strings.Contains(fmt.Sprint(found["tool_input"]), "silent-pass-4471"):
+			s.Errorf("the %s record of a silent pass is not the short line (decision none, the input, no rule records): %v", event, found)
+		}
+	}
+	if !run.Final.OK {
+		s.Errorf("the run did not end as a success: %s", run.Final.Raw)
+	}
 }

@@ -60,12 +60,34 @@ func noEscapedMarkup(s *Session, r *Request) {
 	}
 }
 
-// claudeSubagentProtocol: a custom subagent that tries to stop without its
-// scratchpad is blocked with a reason the model reads; once it has written
-// .claude/scratchpad/<agent>/<today>.md with Write, it may stop.
+// coordinatorLog is the main thread writing today's coordinator scratchpad
+// with the Write tool, as the stop hook asks once work was delegated.
+func coordinatorLog(s *Session, id, what string) Reply {
+	return ccWrite(id, s.Path(Scratchpad("coordinator", s.Today())), "## Delegated\n"+what+"\n")
+}
+
+// wantGrant fails unless permission-request granted agent the Write of
+// its own scratchpad for today, in the audit trail.
+func wantGrant(s *Session, agent string) {
+	s.t.Helper()
+	file := Scratchpad(agent, s.Today())
+	for _, rec := range s.Audit() {
+		if rec["event"] == "PermissionRequest" && rec["agent"] == agent && rec["file"] == file &&
+			rec["decision"] == "allow" && rec["rule"] == "scratchpad.own_file" {
+			return
+		}
+	}
+	s.Errorf("no audit record of permission-request granting %s its scratchpad %s", agent, file)
+}
+
+// claudeSubagentProtocol: a custom subagent is told at its start to write
+// its scratchpad with Write or Edit; when it tries to stop without it, it
+// is blocked with a reason the model reads; its Write of
+// .claude/scratchpad/<agent>/<today>.md, which Claude Code asks about as a
+// sensitive file, is granted by permission-request, and then it may stop.
+// The main thread then owes the coordinator log, which it may write too.
 func claudeSubagentProtocol(t *testing.T, s *Session) {
 	s.WriteFile(".claude/agents/scribe.md", scribeAgent)
-	s.WriteFile(Scratchpad("coordinator", s.Today()), "delegated a note to scribe\n")
 	s.Wire()
 	m := s.Model
 	pad := s.Path(Scratchpad("scribe", s.Today()))
@@ -74,9 +96,14 @@ func claudeSubagentProtocol(t *testing.T, s *Session) {
 	m.On("sub-writes", All(Subagent("task-one"), Arrived("Scratchpad missing")),
 		ccWrite("toolu_pad1", pad, scratchpadBody("wrote the first note")))
 	m.On("sub-stops", All(Subagent("task-one"), After("toolu_pad1")), Say("scratchpad written"))
-	m.On("main-ends", All(Main, After("toolu_agent1")), Say("all done"))
+	m.On("main-stops-early", All(Main, After("toolu_agent1")), Say("all done"))
+	m.On("main-logs", All(Main, Arrived("Multi-agent delegation detected")), coordinatorLog(s, "toolu_log1", "scribe wrote a note"))
+	m.On("main-ends", All(Main, After("toolu_log1")), Say("all done"))
 	run := s.Run("delegate a note to the scribe")
 
+	if !s.Turn("sub-stops-early").Contains("Write it with the Write or Edit tool") {
+		s.Errorf("the subagent was not told at its start to write its scratchpad with Write or Edit")
+	}
 	if len(m.Answered("sub-writes")) == 0 {
 		s.Fatalf("the subagent's early stop was not blocked with the scratchpad reason")
 	}
@@ -90,65 +117,85 @@ func claudeSubagentProtocol(t *testing.T, s *Session) {
 	if got, ok := s.ReadFile(Scratchpad("scribe", s.Today())); !ok || !strings.Contains(got, "wrote the first note") {
 		s.Errorf("the scratchpad is not on disk (got %q)", got)
 	}
-	if len(m.Answered("main-ends")) != 1 {
-		s.Errorf("the main agent did not get the subagent's result")
+	wantGrant(s, "scribe")
+	if res, _ := s.Turn("main-ends").ToolResult("toolu_log1"); res.IsError {
+		s.Errorf("the main thread could not write the coordinator log: %q", res.Text)
 	}
+	wantGrant(s, "coordinator")
 	if !run.Final.OK {
 		s.Errorf("the run did not end as a success: %s", run.Final.Raw)
 	}
 }
 
-// claudeSecondInstance: each subagent instance owes its own entry. A
-// scribe wrote today's scratchpad earlier; a second scribe on the same day
-// may not stop on the strength of that file: it is blocked until it has
-// changed the scratchpad itself.
+// claudeSecondInstance: each subagent instance owes its own entry. Two
+// scribes run one after the other in one session; the first writes today's
+// scratchpad. The second is told at its start that the file exists, and may
+// not stop on the strength of the first one's entry: it is blocked until it
+// has changed the file itself.
 func claudeSecondInstance(t *testing.T, s *Session) {
 	s.WriteFile(".claude/agents/scribe.md", scribeAgent)
-	s.WriteFile(Scratchpad("coordinator", s.Today()), "delegated two notes to scribe\n")
-	first := scratchpadBody("wrote the first note")
-	s.WriteFile(Scratchpad("scribe", s.Today()), first)
 	s.Wire()
 	m := s.Model
 	pad := s.Path(Scratchpad("scribe", s.Today()))
-	m.On("delegate", All(Main, First), ccAgent("toolu_agent2", "scribe", "task-two: write another note"))
-	m.On("sub-stops-early", All(Subagent("task-two"), First), Say("second note written"))
-	m.On("sub-reads", All(Subagent("task-two"), Arrived("Stop hook feedback")), ccRead("toolu_read2", pad))
-	m.On("sub-writes", All(Subagent("task-two"), After("toolu_read2")),
+	first := scratchpadBody("wrote the first note")
+	m.On("delegate-1", All(Main, First), ccAgent("toolu_agent1", "scribe", "task-one: write a note"))
+	m.On("sub1-writes", All(Subagent("task-one"), First), ccWrite("toolu_pad1", pad, first))
+	m.On("sub1-stops", All(Subagent("task-one"), After("toolu_pad1")), Say("first note written"))
+	m.On("delegate-2", All(Main, After("toolu_agent1")), ccAgent("toolu_agent2", "scribe", "task-two: write another note"))
+	m.On("sub2-stops-early", All(Subagent("task-two"), First), Say("second note written"))
+	m.On("sub2-reads", All(Subagent("task-two"), Arrived("Stop hook feedback")), ccRead("toolu_read2", pad))
+	m.On("sub2-writes", All(Subagent("task-two"), After("toolu_read2")),
 		ccWrite("toolu_pad2", pad, first+"\n"+scratchpadBody("wrote the second note")))
-	m.On("sub-stops", All(Subagent("task-two"), After("toolu_pad2")), Say("second entry written"))
-	m.On("main-ends", All(Main, After("toolu_agent2")), Say("done"))
-	run := s.Run("delegate another note to the scribe")
+	m.On("sub2-stops", All(Subagent("task-two"), After("toolu_pad2")), Say("second entry written"))
+	m.On("main-logs", All(Main, After("toolu_agent2")), coordinatorLog(s, "toolu_log", "two notes by two scribes"))
+	m.On("main-ends", All(Main, After("toolu_log")), Say("done"))
+	run := s.Run("delegate two notes to scribes, one after the other")
 
-	if len(m.Answered("sub-reads")) == 0 {
+	if len(m.Answered("sub1-stops")) == 0 || len(m.Answered("delegate-2")) == 0 {
+		s.Fatalf("the first scribe did not finish after writing its scratchpad")
+	}
+	if !s.Turn("sub2-stops-early").Contains("That file already exists") {
+		s.Errorf("the second scribe was not told at its start that today's file exists")
+	}
+	if len(m.Answered("sub2-reads")) == 0 {
 		s.Fatalf("the second scribe was let stop without writing its own entry: the first one's file counted for it")
 	}
-	if res, _ := s.Turn("sub-stops").ToolResult("toolu_pad2"); res.IsError {
+	if why := s.Turn("sub2-reads").TailText(); !strings.Contains(why, "has not changed since you started") {
+		s.Errorf("the second scribe's block does not say the file is unchanged since it started: %q", clip(why, 400))
+	}
+	if res, _ := s.Turn("sub2-stops").ToolResult("toolu_pad2"); res.IsError {
 		s.Fatalf("the second scribe could not write its entry: %q", res.Text)
 	}
 	if got, _ := s.ReadFile(Scratchpad("scribe", s.Today())); !strings.Contains(got, "wrote the second note") {
 		s.Errorf("the second entry is not on disk (got %q)", got)
 	}
 	if len(m.Answered("main-ends")) != 1 {
-		s.Errorf("the main agent did not get the second scribe's result")
+		s.Errorf("the main agent did not finish after the coordinator log")
 	}
 	if !run.Final.OK {
 		s.Errorf("the run did not end as a success: %s", run.Final.Raw)
 	}
 }
 
-// claudeReadOnlyAgent: a built-in agent without Write or Edit (Explore)
-// cannot write a scratchpad, so its stop must not be blocked demanding one:
-// a demand it cannot meet only burns turns until the cap lets it go.
+// claudeReadOnlyAgent: a built-in agent without Write or Edit (Explore, in
+// scratchpad.exempt_agents) cannot write a scratchpad: it is told at its
+// start that it writes none, its stop is not blocked demanding one (a
+// demand it cannot meet only burns turns until the cap lets it go), and the
+// main thread's stop does not count it as delegated work owing a
+// coordinator log.
 func claudeReadOnlyAgent(t *testing.T, s *Session) {
-	s.WriteFile(Scratchpad("coordinator", s.Today()), "delegated a search to Explore\n")
 	s.Wire()
 	m := s.Model
 	m.On("delegate", All(Main, First), ccAgent("toolu_explore", "Explore", "task-search: find the parser"))
 	m.On("explore-stops", All(Subagent("task-search"), First), Say("the parser is in parse.go"))
 	m.On("explore-blocked", All(Subagent("task-search"), Arrived("Stop hook feedback")), Say("the parser is in parse.go")).Times = -1
 	m.On("main-ends", All(Main, After("toolu_explore")), Say("found it"))
+	m.On("main-blocked", All(Main, Arrived("Stop hook feedback")), Say("found it")).Times = -1
 	run := s.Run("find the parser")
 
+	if !s.Turn("explore-stops").Contains("write no scratchpad") {
+		s.Errorf("Explore was not told at its start that it writes no scratchpad")
+	}
 	if n := len(m.Answered("explore-blocked")); n > 0 {
 		s.Errorf("Explore, which has no Write tool, was blocked %d times for a scratchpad it cannot write: %q",
 			n, clip(s.Turn("explore-blocked").TailText(), 300))
@@ -156,23 +203,31 @@ func claudeReadOnlyAgent(t *testing.T, s *Session) {
 	if len(m.Answered("main-ends")) != 1 {
 		s.Errorf("the main agent did not get Explore's result")
 	}
+	if n := len(m.Answered("main-blocked")); n > 0 {
+		s.Errorf("the main thread's stop was blocked %d times after delegating only to Explore: %q",
+			n, clip(s.Turn("main-blocked").TailText(), 300))
+	}
 	if !run.Final.OK {
 		s.Errorf("the run did not end as a success: %s", run.Final.Raw)
 	}
 }
 
-// claudeStopCap: a subagent wrote today and the main agent stops without the
-// coordinator's log: blocked, with the reason the model reads; after
-// block_cap (3) blocks the next stop is let through, and the release is in
-// the audit trail.
+// claudeStopCap: the session delegated to a scribe, which wrote its
+// scratchpad, and the main agent stops without the coordinator's log:
+// blocked, with the reason the model reads; after block_cap (3) blocks the
+// next stop is let through, and the release is in the audit trail.
 func claudeStopCap(t *testing.T, s *Session) {
-	s.WriteFile(Scratchpad("scribe", s.Today()), scratchpadBody("wrote a note"))
+	s.WriteFile(".claude/agents/scribe.md", scribeAgent)
 	s.Wire()
 	m := s.Model
-	m.On("stops", All(Main, First), Say("finished"))
+	m.On("delegate", All(Main, First), ccAgent("toolu_agent", "scribe", "task-note: write a note"))
+	m.On("sub-writes", All(Subagent("task-note"), First),
+		ccWrite("toolu_pad", s.Path(Scratchpad("scribe", s.Today())), scratchpadBody("wrote a note")))
+	m.On("sub-stops", All(Subagent("task-note"), After("toolu_pad")), Say("note written"))
+	m.On("stops", All(Main, After("toolu_agent")), Say("finished"))
 	again := m.On("stops-again", All(Main, Arrived("Multi-agent delegation detected")), Say("finished anyway"))
 	again.Times = -1
-	run := s.Run("finish up")
+	run := s.Run("delegate a note, then finish up")
 
 	if n := len(m.Answered("stops-again")); n != 3 {
 		s.Errorf("the model was told to write the coordinator log %d times, want 3 (block_cap)", n)
@@ -206,5 +261,68 @@ func claudeStopCap(t *testing.T, s *Session) {
 			s.Observe("the release's systemMessage reached the model too")
 			break
 		}
+	}
+}
+
+// claudeOtherSession: another session's subagent wrote its scratchpad
+// today, and nobody wrote the coordinator log. This session delegated
+// nothing, so its stop owes no log and is not blocked.
+func claudeOtherSession(t *testing.T, s *Session) {
+	s.WriteFile(Scratchpad("scribe", s.Today()), scratchpadBody("another session's note"))
+	s.Wire()
+	m := s.Model
+	m.On("stops", All(Main, First), Say("finished"))
+	m.On("blocked", All(Main, Arrived("Stop hook feedback")), Say("finished anyway")).Times = -1
+	run := s.Run("finish up")
+
+	if n := len(m.Answered("blocked")); n > 0 {
+		s.Errorf("a session that delegated nothing was blocked %d times for another session's subagent: %q",
+			n, clip(s.Turn("blocked").TailText(), 300))
+	}
+	if !run.Final.OK {
+		s.Errorf("the run did not end as a success: %s", run.Final.Raw)
+	}
+}
+
+// claudeReleaseNotice: a subagent that never writes its scratchpad is let
+// go by the stop cap (block_cap 1). Its own warning is shown nowhere
+// headless, so the main thread reads a notice on the Agent tool's
+// PostToolUse, right with the subagent's result, naming the subagent and
+// its agent_id; the audit trail has the release.
+func claudeReleaseNotice(t *testing.T, s *Session) {
+	s.WriteFile(".claude/agents/scribe.md", scribeAgent)
+	s.WriteFile(".claude/massgen-hook.yaml", "scratchpad:\n  block_cap: 1\n")
+	s.Wire()
+	m := s.Model
+	m.On("delegate", All(Main, First), ccAgent("toolu_agent", "scribe", "task-skip: write nothing"))
+	m.On("sub-stops", All(Subagent("task-skip"), First), Say("done"))
+	m.On("sub-blocked", All(Subagent("task-skip"), Arrived("Stop hook feedback")), Say("done")).Times = -1
+	m.On("main-logs", All(Main, After("toolu_agent")), coordinatorLog(s, "toolu_log", "scribe was let go without its scratchpad"))
+	m.On("main-ends", All(Main, After("toolu_log")), Say("done"))
+	run := s.Run("delegate to the scribe")
+
+	if n := len(m.Answered("sub-blocked")); n != 1 {
+		s.Errorf("the subagent was blocked %d times, want 1 (block_cap)", n)
+	}
+	var released map[string]any
+	for _, rec := range s.Audit() {
+		if rec["rule"] == "scratchpad.block_cap" && rec["outcome"] == "released" && rec["who"] == "subagent scribe" {
+			released = rec
+		}
+	}
+	// The record's agent is the count's key: the subagent's agent_id.
+	if id, _ := released["agent"].(string); id == "" || id == "main" {
+		s.Fatalf("no audit record of the subagent's release with its agent_id: %v", released)
+	}
+	notice := fmt.Sprintf("subagent scribe (agent_id %s) was let go after 1 blocked stops", released["agent"])
+	tail := s.Turn("main-logs").TailText()
+	if !strings.Contains(tail, "PostToolUse:Agent hook additional context") || !strings.Contains(tail, notice) {
+		s.Errorf("the main thread did not read the release notice with the Agent tool's result; it got: %q", clip(tail, 800))
+	}
+	if n := s.Turn("main-ends").Count(notice); n != 1 {
+		s.Errorf("the release notice reached the main thread %d times, want once", n)
+	}
+	if !run.Final.OK {
+		s.Errorf("the run did not end as a success: %s", run.Final.Raw)
 	}
 }

@@ -36,7 +36,9 @@ func claudeRuleDeny(t *testing.T, s *Session) {
 }
 
 // claudeRuleRewrite: a rule rewrites the Bash command (updated_input); the
-// rewritten command is the one that runs.
+// rewritten command is the one that runs. The rewrite goes to Claude Code
+// without a permission decision, so --allowedTools judges it: an ask, as
+// headless runs refuse, would have stopped it.
 func claudeRuleRewrite(t *testing.T, s *Session) {
 	s.WriteScript("rules/rewrite.sh", ruleScript("original-probe",
 		`{"updated_input":{"command":"echo rewritten-7710 > rewritten.txt","description":"rewritten by a rule"}}`))
@@ -90,33 +92,61 @@ func claudePerAgentRule(t *testing.T, s *Session) {
 	s.WriteFile(".claude/agents/scribe.md", scribeAgent)
 	s.WriteScript("rules/scribe-no-probe.sh", ruleScript("agent-rule-probe",
 		`{"decision":"deny","reason":"AGENT-RULE-6620: scribes may not run the probe"}`))
-	// block_cap 1: the scribe writes no scratchpad here, and one blocked
-	// stop is enough to see where the release is shown.
-	s.WriteFile(".claude/massgen-hook.yaml", "scratchpad:\n  block_cap: 1\n"+
-		"agents:\n  - id: scribe\n    hooks:\n      PreToolUse:\n"+
+	s.WriteFile(".claude/massgen-hook.yaml", "agents:\n  - id: scribe\n    hooks:\n      PreToolUse:\n"+
 		"        - matcher: Bash\n          handler: ./rules/scribe-no-probe.sh\n")
 	s.Wire()
 	m := s.Model
 	m.On("main-probe", All(Main, First), ccBash("toolu_main", "echo agent-rule-probe main"))
 	m.On("delegate", All(Main, After("toolu_main")), ccAgent("toolu_agent", "scribe", "task-probe: run the probe"))
 	m.On("sub-probe", All(Subagent("task-probe"), First), ccBash("toolu_sub", "echo agent-rule-probe sub"))
-	m.On("sub-stops", All(Subagent("task-probe"), After("toolu_sub")), Say("done"))
-	// The subagent wrote no scratchpad: its stop is blocked until the cap
-	// lets it go. That is the protocol's business, not this scenario's.
-	m.On("sub-blocked", All(Subagent("task-probe"), Arrived("Stop hook feedback")), Say("done")).Times = -1
-	m.On("main-ends", All(Main, After("toolu_agent")), Say("done"))
-	run := s.Run("run the probe, then have the scribe run it")
+	m.On("sub-writes", All(Subagent("task-probe"), After("toolu_sub")),
+		ccWrite("toolu_pad", s.Path(Scratchpad("scribe", s.Today())), scratchpadBody("the probe was denied")))
+	m.On("sub-stops", All(Subagent("task-probe"), After("toolu_pad")), Say("done"))
+	m.On("main-logs", All(Main, After("toolu_agent")), coordinatorLog(s, "toolu_log", "the scribe's probe was denied"))
+	m.On("main-ends", All(Main, After("toolu_log")), Say("done"))
+	s.Run("run the probe, then have the scribe run it")
 
 	if res, _ := s.Turn("delegate").ToolResult("toolu_main"); res.IsError || !strings.Contains(res.Text, "agent-rule-probe main") {
 		s.Errorf("the scribe's rule applied in the main thread: %+v", res)
 	}
-	if res, _ := s.Turn("sub-stops").ToolResult("toolu_sub"); !res.IsError || !strings.Contains(res.Text, "AGENT-RULE-6620") {
+	if res, _ := s.Turn("sub-writes").ToolResult("toolu_sub"); !res.IsError || !strings.Contains(res.Text, "AGENT-RULE-6620") {
 		s.Errorf("the scribe's rule did not deny inside the scribe subagent: %+v", res)
 	}
-	// Where the cap's release of a subagent is shown: its systemMessage.
-	if len(m.Answered("sub-blocked")) == 1 {
-		shown := strings.Contains(string(run.Stdout), "let subagent scribe stop")
-		s.Observe("a subagent's release by the stop cap is shown in stream-json: %v", shown)
+}
+
+// claudeReplaceOutput: a PostToolUse rule replaces a Bash call's output
+// (updatedToolOutput), once as a string and once as an object with stdout
+// alone. Claude Code keeps a replacement only in the Bash output's own
+// shape, so the hook gives it that shape: the model reads the replacement,
+// never the original output.
+func claudeReplaceOutput(t *testing.T, s *Session) {
+	s.WriteScript("rules/replace.sh", "#!/bin/sh\nevent=$(cat)\ncase \"$event\" in\n"+
+		"*replace-as-string*) printf '%s\\n' '{\"hookSpecificOutput\":{\"hookEventName\":\"PostToolUse\",\"updatedToolOutput\":\"REPLACED-STRING-9034\"}}' ;;\n"+
+		"*replace-as-object*) printf '%s\\n' '{\"hookSpecificOutput\":{\"hookEventName\":\"PostToolUse\",\"updatedToolOutput\":{\"stdout\":\"REPLACED-OBJECT-9035\"}}}' ;;\n"+
+		"esac\n")
+	s.WriteFile(".claude/massgen-hook.yaml", "hooks:\n  PostToolUse:\n    - matcher: Bash\n      handler: ./rules/replace.sh\n")
+	s.Wire()
+	m := s.Model
+	m.On("string", All(Main, First), ccBash("toolu_str", "echo replace-as-string ORIGINAL-OUTPUT-1147"))
+	m.On("object", All(Main, After("toolu_str")), ccBash("toolu_obj", "echo replace-as-object ORIGINAL-OUTPUT-1148"))
+	m.On("done", All(Main, After("toolu_obj")), Say("read"))
+	run := s.Run("run the commands")
+
+	for _, c := range []struct{ id, next, replaced, original string }{
+		{"toolu_str", "object", "REPLACED-STRING-9034", "ORIGINAL-OUTPUT-1147"},
+		{"toolu_obj", "done", "REPLACED-OBJECT-9035", "ORIGINAL-OUTPUT-1148"},
+	} {
+		next := s.Turn(c.next)
+		res, _ := next.ToolResult(c.id)
+		if !strings.Contains(res.Text, c.replaced) {
+			s.Errorf("the model did not read the replacement %s as the result of %s: %+v", c.replaced, c.id, res)
+		}
+		if strings.Contains(next.TailText(), c.original) {
+			s.Errorf("the original output of %s reached the model: %q", c.id, clip(next.TailText(), 600))
+		}
+	}
+	if !run.Final.OK {
+		s.Errorf("the run did not end as a success: %s", run.Final.Raw)
 	}
 }
 

@@ -57,9 +57,15 @@ func TestParseRoutes(t *testing.T) {
 		{"parallel command lines", `parallel ::: 'rm -rf /' 'echo ok'`, nil,
 			[]string{`parallel: rm -rf / @/w`, `parallel: echo ok @/w`}},
 		{"parallel joins words", `parallel bash -c 'rm -rf {}' ::: /`, nil,
-			[]string{`parallel,bash -c: rm @/w`, `parallel: bash -c "rm -rf /" @/w code=sh:input:"rm -rf /"?`}},
+			[]string{`parallel,bash -c: rm @/w`, `parallel,bash -c: rm -rf / @/w`}},
 		{"parallel -q keeps words", `parallel -q bash -c 'rm -rf {}' ::: /`, nil,
-			[]string{`parallel: bash -c "rm -rf /" @/w code=sh:input:"rm -rf /"?`}},
+			[]string{`parallel,bash -c: rm -rf / @/w`}},
+		// Items that are not plain words, or that come from stdin, make
+		// code whose text depends on how they are quoted and split.
+		{"parallel item not plain", `parallel -q bash -c 'rm -rf {}' ::: 'a;b'`, nil,
+			[]string{`parallel: bash -c "rm -rf a;b" @/w code=sh:input:"rm -rf a;b"?`}},
+		{"parallel stdin into code", `echo / | parallel -q bash -c 'rm -rf {}'`, nil,
+			[]string{`echo / @/w [0/2]`, `parallel: bash -c "rm -rf /" @/w [1/2] code=sh:input:"rm -rf /"?`}},
 		{"parallel stdin", `echo / | parallel rm -rf`, nil,
 			[]string{`echo / @/w [0/2]`, `parallel: rm -rf / @/w [1/2]`}},
 		{"parallel unknown input", `ls | parallel rm -rf {}`, nil,

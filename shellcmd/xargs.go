@@ -266,6 +266,14 @@ func (w *walker) parallel(args []Word, redirs []Redirect, c ctx, wrappers []stri
 			known = known && it.Known && !it.Glob
 		}
 	}
+	// exact: every item is a plain word given on the command line (:::),
+	// so that quoted or not it is the same text, and code with the items
+	// put in is known exactly; from stdin it would depend on how each
+	// parallel splits and unquotes lines, so it stays input spliced in.
+	exact := known && cmdEnd < len(rest)
+	for _, s := range sources {
+		exact = exact && plainWords(s)
+	}
 	combos := [][]Word{{}}
 	for _, s := range sources {
 		var next [][]Word
@@ -315,7 +323,7 @@ func (w *walker) parallel(args []Word, redirs []Redirect, c ctx, wrappers []stri
 	if quote || plainWords(cmd) {
 		// -q passes each word as it is; and where the shell would read the
 		// joined words back as the same words, both readings are one.
-		w.parallelWords(cmd, repl, combos, known, redirs, ec, dir)
+		w.parallelWords(cmd, repl, combos, known, exact, redirs, ec, dir)
 		return true
 	}
 	for _, cmb := range combos {
@@ -343,7 +351,7 @@ func (w *walker) parallel(args []Word, redirs []Redirect, c ctx, wrappers []stri
 	// Other parallels, and GNU's with -q, pass each word as it is: a
 	// shell's -c string stays one word with the items put in it. Which
 	// one runs is not known here, so both readings are judged.
-	w.parallelWords(cmd, repl, combos, known, redirs, ec, dir)
+	w.parallelWords(cmd, repl, combos, known, exact, redirs, ec, dir)
 	return true
 }
 
@@ -397,7 +405,7 @@ func plainWords(words []Word) bool {
 // parallelWords lists the commands parallel runs when it passes its
 // command's words as they are, the input items put in place of the
 // replacement strings or appended (as GNU parallel -q does).
-func (w *walker) parallelWords(cmd []Word, repl string, combos [][]Word, known bool, redirs []Redirect, c ctx, dir string) {
+func (w *walker) parallelWords(cmd []Word, repl string, combos [][]Word, known, exact bool, redirs []Redirect, c ctx, dir string) {
 	for _, cmb := range combos {
 		words := make([]Word, len(cmd))
 		used := false
@@ -409,13 +417,13 @@ func (w *walker) parallelWords(cmd []Word, repl string, combos [][]Word, known b
 					// Shown as the word that runs, items put in.
 					raw = shellQuote(v)
 				}
-				words[i] = Word{Raw: raw, Value: v, Known: a.Known && known, spliced: true}
+				words[i] = Word{Raw: raw, Value: v, Known: a.Known && known, spliced: !exact}
 				used = true
 			}
 		}
 		if !used {
 			for _, it := range cmb {
-				it.spliced = true
+				it.spliced = !exact
 				words = append(words, it)
 			}
 			if !known {

@@ -30,7 +30,15 @@ type documented struct {
 type docRow struct {
 	line int
 	says string
+	// machine: the reason starts with machineNote, so the case may also
+	// agree on another machine without the row being stale.
+	machine bool
 }
+
+// machineNote opens the reason of a case whose verdict depends on what the
+// machine holds outside the setting (the files in /tmp a glob expands to).
+const machineNote = "Depends on the machine:"
+
 
 // loadDocumented reads the two tables of the page at path.
 func loadDocumented(path string) (documented, error) {
@@ -97,7 +105,7 @@ func parseDocumented(data []byte) (documented, error) {
 			if prev, ok := d.peers[id]; ok {
 				return d, fmt.Errorf("line %d: case %d is already documented on line %d", n, id, prev.line)
 			}
-			d.peers[id] = docRow{line: n, says: cells[2]}
+			d.peers[id] = docRow{line: n, says: cells[2], machine: strings.HasPrefix(cells[len(cells)-1], machineNote)}
 			continue
 		}
 		file := strings.Trim(cells[0], "`")

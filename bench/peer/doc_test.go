@@ -17,6 +17,7 @@ Some prose | with a pipe.
 |---:|---|---|---|---|
 | 145 | claude-code-safety-net | block | ` + "`git clean -nf`" + ` | dry run |
 | #28 | claude-code-safety-net | allow | ` + "`echo a \\| xargs rm -r`" + ` | outside |
+| 605 | destructive_command_guard | allow | ` + "`rm -rf /tmp/*`" + ` | Depends on the machine: what /tmp holds |
 
 Text after the table.
 
@@ -43,10 +44,11 @@ func TestParseDocumented(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(d.peers) != 2 || d.peers[145] != (docRow{line: 9, says: expectBlock}) || d.peers[28] != (docRow{line: 10, says: expectAllow}) {
+	if len(d.peers) != 3 || d.peers[145] != (docRow{line: 9, says: expectBlock}) || d.peers[28] != (docRow{line: 10, says: expectAllow}) ||
+		d.peers[605] != (docRow{line: 11, says: expectAllow, machine: true}) {
 		t.Errorf("peers %+v", d.peers)
 	}
-	if len(d.real) != 2 || d.real["real/claude-code-2.1.328/PreToolUse.Bash.json"].line != 22 || d.real["events/other.json"].line != 23 {
+	if len(d.real) != 2 || d.real["real/claude-code-2.1.328/PreToolUse.Bash.json"].line != 23 || d.real["events/other.json"].line != 24 {
 		t.Errorf("real %+v", d.real)
 	}
 }

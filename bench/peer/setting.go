@@ -17,6 +17,13 @@ type setting struct {
 	origin  string // bare repository that is the project's origin, one commit ahead
 	home    string // the fake HOME, with files of its own
 	plain   string // a clean one-commit repository, for the real agent commands
+	// tmp is the setting's $TMPDIR: a per-user temporary folder, as macOS
+	// and most CI give one ($TMPDIR/x is scratch space, $TMPDIR/.. is not).
+	tmp string
+	// worktree is the linked worktree the peers' `git worktree remove -f
+	// /tmp/wt` names, with uncommitted work in it. It is made only when
+	// nothing else is at that path.
+	worktree string
 }
 
 // marker marks a folder as the harness's own, so that a mistyped -work can
@@ -26,11 +33,13 @@ const marker = ".massgen-hook-peer-setting"
 // newSetting lays out the setting under root.
 func newSetting(root string) setting {
 	return setting{
-		root:    root,
-		project: filepath.Join(root, "project"),
-		origin:  filepath.Join(root, "origin.git"),
-		home:    filepath.Join(root, "home"),
-		plain:   filepath.Join(root, "plain"),
+		root:     root,
+		project:  filepath.Join(root, "project"),
+		origin:   filepath.Join(root, "origin.git"),
+		home:     filepath.Join(root, "home"),
+		plain:    filepath.Join(root, "plain"),
+		tmp:      filepath.Join(os.TempDir(), "massgen-hook-peer-tmp"),
+		worktree: "/tmp/wt",
 	}
 }
 
@@ -97,9 +106,47 @@ func (s setting) build() error {
 	}
 	b := &builder{env: s.gitEnv()}
 	s.buildHome(b)
+	s.buildTemp(b)
 	s.buildProject(b)
+	s.buildWorktree(b)
 	s.buildPlain(b)
 	return b.err
+}
+
+// buildTemp makes the setting's $TMPDIR afresh, with the marker that lets
+// the next run remove it.
+func (s setting) buildTemp(b *builder) {
+	if b.err != nil {
+		return
+	}
+	if _, err := os.Stat(filepath.Join(s.tmp, marker)); err == nil {
+		b.err = os.RemoveAll(s.tmp)
+	}
+	if b.err == nil {
+		b.write(s.tmp, marker, "made by bench/peer as its TMPDIR; removed and rebuilt on every run\n")
+	}
+}
+
+// buildWorktree adds the linked worktree the peers name, detached at
+// main's head, with an unstaged change (git worktree remove -f loses it). A path
+// that is already taken, by a run of the harness or anything else, is left
+// alone, and those cases then find no worktree there.
+func (s setting) buildWorktree(b *builder) {
+	if b.err != nil {
+		return
+	}
+	if _, err := os.Lstat(s.worktree); err == nil {
+		if _, err := os.Stat(filepath.Join(s.worktree, marker)); err != nil {
+			return // someone else's
+		}
+		if b.err = os.RemoveAll(s.worktree); b.err != nil {
+			return
+		}
+		b.git(s.project, "worktree", "prune")
+	}
+	b.git(s.project, "worktree", "add", "-q", "--detach", s.worktree, "HEAD")
+	b.write(s.worktree, "README.md", "# demo\n\nwork in the worktree\n")
+	b.write(s.worktree, marker, "made by bench/peer; removed and rebuilt on every run\n")
 }
 
 // clear removes root when it is a setting an earlier run built, and refuses
@@ -140,7 +187,7 @@ func (s setting) gitEnv() []string {
 // project and the harness's PATH (the guards run git), nothing else, so that
 // the figures do not depend on the shell make was started from.
 func (s setting) hookEnv(project string) []string {
-	return []string{"PATH=" + os.Getenv("PATH"), "HOME=" + s.home, "CLAUDE_PROJECT_DIR=" + project}
+	return []string{"PATH=" + os.Getenv("PATH"), "HOME=" + s.home, "TMPDIR=" + s.tmp, "CLAUDE_PROJECT_DIR=" + project}
 }
 
 // buildHome gives the fake home the folders the peers' commands name

@@ -175,6 +175,8 @@ func (a *app) checksEnv(project string, cfg config.Config, rules *engine.Engine,
 		Environ:      a.environ(),
 		Detach:       a.detach,
 		Replay:       a.sandbox != "",
+
+		FileToolScratchpad: d.FileToolScratchpad,
 	}
 }
 
