@@ -25,7 +25,16 @@ const mainThread = "main"
 // the final stop before it asks for the log. The subagents' notices (one
 // let go at the stop cap) block the stop once, so the coordinator hears of
 // them.
+//
+// A stop that names a subagent is that subagent's: Copilot CLI fires
+// agentStop inside a subagent too, just before its subagentStop, and does
+// not act on the answer there. subagent-stop judges the subagent; here it
+// must neither be asked for the coordinator's log nor be handed late inbox
+// messages, which would be lost.
 func Stop(env *Env, ev *protocol.Event) (protocol.Output, error) {
+	if ev.AgentID != "" {
+		return protocol.Output{}, nil
+	}
 	reason, owed, err := env.stopProblem(ev)
 	if err != nil {
 		return protocol.Output{}, err

@@ -72,8 +72,10 @@ type SubagentStart struct {
 // no tool to write a file with: Explore and Plan (every tool but Agent,
 // Edit, Write and NotebookEdit), claude-code-guide (search, read and web
 // tools), web-fetch (WebFetch), comment-thread-analyst (Artifact), and
-// statusline-setup (Read and Edit, for the user's status line setting).
-var ReadOnlyAgents = []string{"Explore", "Plan", "claude-code-guide", "statusline-setup", "web-fetch", "comment-thread-analyst"}
+// statusline-setup (Read and Edit, for the user's status line setting);
+// and Copilot CLI's explore (1.0.102: grep, glob, view and bash, no create
+// or edit, as Explore).
+var ReadOnlyAgents = []string{"Explore", "Plan", "claude-code-guide", "statusline-setup", "web-fetch", "comment-thread-analyst", "explore"}
 
 // Exempt reports whether agentType writes no scratchpad.
 func (s *Scratchpad) Exempt(agentType string) bool { return slices.Contains(s.ExemptAgents, agentType) }

@@ -24,7 +24,7 @@ func TestDefault(t *testing.T) {
 		DefaultAgent:     "general-purpose",
 		RequiredSections: []string{"What I did", "Cross-agent observations", "Unresolved"},
 		BlockCap:         3,
-		ExemptAgents:     []string{"Explore", "Plan", "claude-code-guide", "statusline-setup", "web-fetch", "comment-thread-analyst"},
+		ExemptAgents:     []string{"Explore", "Plan", "claude-code-guide", "statusline-setup", "web-fetch", "comment-thread-analyst", "explore"},
 		SessionStart:     SessionStart{CoordinatorLines: 25, EgoLines: 20, GitLogEntries: 5, Timeout: Duration(10 * time.Second)},
 		SubagentStart:    SubagentStart{TailLines: 3},
 	}}

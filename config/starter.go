@@ -12,8 +12,8 @@ scratchpad:
   default_agent: general-purpose
   required_sections: [What I did, Cross-agent observations, Unresolved]
   block_cap: 3              # stop blocks in a row before an agent is let go with a warning
-  # Agent types that write no scratchpad: Claude Code's built-in agents with no tool to write one.
-  exempt_agents: [Explore, Plan, claude-code-guide, statusline-setup, web-fetch, comment-thread-analyst]
+  # Agent types that write no scratchpad: Claude Code's and Copilot CLI's built-in agents with no tool to write one.
+  exempt_agents: [Explore, Plan, claude-code-guide, statusline-setup, web-fetch, comment-thread-analyst, explore]
   session_start:
     coordinator_lines: 25
     ego_lines: 20

@@ -29,6 +29,10 @@ var Copilot = register(&Dialect{
 	failOpenExit: protocol.ExitOK,
 	// Copilot CLI 1.0.102 sets it (and CLAUDE_PROJECT_DIR, which wins).
 	ProjectEnv: "COPILOT_PROJECT_DIR",
+	// It applies modifiedArgs sent without a permissionDecision, and its
+	// own permissions judge the rewritten call (1.0.102: under
+	// --allow-all-tools it runs); an ask is a deny under -p.
+	JudgesRewrites: true,
 })
 
 // copilotTool is one of Copilot CLI's tools under Claude Code's name, with
@@ -77,6 +81,7 @@ func copilotIn(ev object, n *Native) error {
 	if n.Event == "sessionStart" && ev.str("source") == "new" {
 		ev.set("source", "startup")
 	}
+	copilotShellFailure(ev)
 	ev.unstring("tool_input")
 	if text := ev.str("tool_input"); text != "" && ev.str("tool_name") == "apply_patch" {
 		// Under GPT models apply_patch's input is the raw patch: it gets

@@ -170,7 +170,7 @@ type Reply struct {
 type Call struct {
 	ID    string // unique in the scenario, so the next turn can be told by its result
 	Name  string // the tool's name as the CLI offers it
-	Input any    // marshalled to JSON
+	Input any    // marshalled to JSON; a string is a freeform tool's raw input (chatWire)
 }
 
 // Say ends the turn with text.

@@ -39,6 +39,10 @@ type Session struct {
 	// Logs are files worth reading when the scenario fails (a CLI's debug
 	// log); their lines about hooks are printed then.
 	Logs []string
+	// Env is added to the CLI's own environment in every run: a scenario's
+	// choice among the CLI's settings (the model, for a tool only some
+	// models are offered).
+	Env []string
 
 	trap       *trap
 	mu         sync.Mutex
@@ -363,7 +367,7 @@ func (s *Session) Run(prompt string) *Run {
 	}
 	cmd := exec.CommandContext(ctx, s.Install.Exe, args...)
 	cmd.Dir = s.Project
-	cmd.Env = append(s.baseEnv(), cliEnv...)
+	cmd.Env = append(append(s.baseEnv(), cliEnv...), s.Env...)
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
 	cmd.WaitDelay = 5 * time.Second

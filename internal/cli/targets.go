@@ -166,6 +166,7 @@ var targets = map[string]target{
 			{"subagentStart", "", "subagent-start", 10},
 			{"preToolUse", "", "pre-tool-use", 60},
 			{"postToolUse", "", "post-tool-use", 60},
+			{"postToolUseFailure", "", "post-tool-use-failure", 60},
 			{"subagentStop", "", "subagent-stop", 10},
 			{"agentStop", "", "stop", 10},
 		},

@@ -1,0 +1,59 @@
+//go:build realcli
+
+package realcli
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+)
+
+// copilotInbox: `massgen-hook send` from outside, between two model turns;
+// the next tool call delivers the message, once, and the model reads it.
+func copilotInbox(t *testing.T, s *Session) {
+	s.Wire()
+	const text = "INBOX-8841: use PostgreSQL, not SQLite"
+	m := s.Model
+	m.On("one", All(Main, First), cpBash("call_i1", "echo one"))
+	second := m.On("two", All(Main, After("call_i1")), cpBash("call_i2", "echo two"))
+	second.Before = func(*Request) error {
+		_, err := s.Hook("send", "--to", "coordinator", text)
+		return err
+	}
+	m.On("three", All(Main, After("call_i2")), cpBash("call_i3", "echo three"))
+	m.On("done", All(Main, After("call_i3")), Say("switching to PostgreSQL"))
+	s.Run("work on the storage layer")
+
+	if s.Turn("two").Contains("INBOX-8841") {
+		s.Errorf("the message arrived before it was sent")
+	}
+	delivered := s.Turn("three")
+	if !strings.Contains(delivered.TailText(), text) {
+		s.Fatalf("the message did not arrive after the next tool call; the model got: %q", clip(delivered.TailText(), 600))
+	}
+	once := delivered.Count("INBOX-8841")
+	if once != 1 {
+		s.Errorf("one delivery is in the model's context %d times", once)
+	}
+	if later := s.Turn("done").Count("INBOX-8841"); later != once {
+		s.Errorf("the message arrived again at a later call (%d times in the conversation, was %d)", later, once)
+	}
+	noEscapedMarkup(s, delivered)
+	if res, _ := delivered.ToolResult("call_i2"); strings.Contains(res.Text, "INBOX-8841") {
+		s.Observe("the message came appended to the tool message of the call after which it was sent")
+	}
+
+	out, err := s.Hook("inbox", "--json")
+	if err != nil {
+		s.Fatalf("%v", err)
+	}
+	var msgs []struct {
+		Delivered []struct{ To, Event, Tool string } `json:"delivered"`
+	}
+	if err := json.Unmarshal([]byte(out), &msgs); err != nil || len(msgs) != 1 {
+		s.Fatalf("inbox --json: want one message, got %s (%v)", out, err)
+	}
+	if d := msgs[0].Delivered; len(d) != 1 || d[0].To != "coordinator" || d[0].Event != "PostToolUse" {
+		s.Errorf("inbox --json: want one delivery to coordinator at PostToolUse, got %+v", d)
+	}
+}

@@ -1,0 +1,222 @@
+//go:build realcli
+
+package realcli
+
+import (
+	"strings"
+	"testing"
+	"time"
+)
+
+// scribeCopilotAgent is a Copilot CLI custom agent (.github/agents) with the
+// tools the protocol needs.
+const scribeCopilotAgent = `---
+name: scribe
+description: Writes short notes when asked to.
+tools: ["bash", "view", "create", "edit"]
+---
+You write short notes.
+`
+
+// copilotScribe installs the scribe custom agent.
+func copilotScribe(s *Session) { s.WriteFile(".github/agents/scribe.agent.md", scribeCopilotAgent) }
+
+// copilotSessionStart: Copilot starts a session with source "new"; the
+// model's first turn must hold the newest coordinator scratchpad and the
+// last commits, as Claude Code's "startup" does.
+func copilotSessionStart(t *testing.T, s *Session) {
+	yesterday := time.Now().AddDate(0, 0, -1).Format("2006-01-02")
+	s.WriteFile(Scratchpad("coordinator", "2025-01-02"), "OLD-COORDINATOR-NOTE-1187\n")
+	s.WriteFile(Scratchpad("coordinator", yesterday), "## Delegated\nNEWEST-COORDINATOR-NOTE-5521\n\n## Unresolved\nship the parser\n")
+	s.Commit("realcli: parser skeleton 3307")
+	s.Wire()
+	s.Model.On("hello", All(Main, First), Say("ready"))
+	run := s.Run("what did we do last time?")
+
+	for _, r := range copilotHookRuns(s) {
+		if r.Type == "sessionStart" {
+			s.Observe("sessionStart source %q", r.Input["source"])
+		}
+	}
+	first := s.Turn("hello")
+	for _, want := range []string{"NEWEST-COORDINATOR-NOTE-5521", "ship the parser", "realcli: parser skeleton 3307"} {
+		if !first.Contains(want) {
+			s.Errorf("the model's first turn lacks %q from session-start", want)
+		}
+	}
+	if first.Contains("OLD-COORDINATOR-NOTE-1187") {
+		s.Errorf("the model got the older coordinator scratchpad too")
+	}
+	noEscapedMarkup(s, first)
+	if !run.Final.OK {
+		s.Errorf("the run did not end as a success: %s", run.Final.Raw)
+	}
+}
+
+// copilotScribeWrites scripts a scribe subagent on task making the
+// scratchpad folder (Copilot's create needs it) and writing its scratchpad,
+// when w is its turn; the calls are named after id. Its last step, after
+// the write, is "<id>-stops".
+func copilotScribeWrites(s *Session, id, task string, w When) {
+	m := s.Model
+	m.On(id+"-mkdir", All(Subagent(task), w), cpBash("call_"+id+"_mkdir", "mkdir -p .claude/scratchpad/scribe"))
+	m.On(id+"-writes", All(Subagent(task), After("call_"+id+"_mkdir")),
+		cpCreate("call_"+id+"_pad", s.Path(Scratchpad("scribe", s.Today())), scratchpadBody("wrote the note for "+task)))
+	m.On(id+"-stops", All(Subagent(task), After("call_"+id+"_pad")), Say("note and scratchpad written"))
+}
+
+// copilotSubagentProtocol: the scribe custom agent (task tool) stops
+// without its scratchpad: subagentStop blocks it with a reason the model
+// reads as its next user message; once it has created
+// .claude/scratchpad/scribe/<today>.md it may stop, and the main agent gets
+// its result, writes the coordinator's log and ends.
+func copilotSubagentProtocol(t *testing.T, s *Session) {
+	copilotScribe(s)
+	s.Wire()
+	m := s.Model
+	log := s.Path(Scratchpad("coordinator", s.Today()))
+	m.On("delegate", All(Main, First), cpTask("call_agent1", "scribe", "task-one: write a note"))
+	m.On("sub-stops-early", All(Subagent("task-one"), First), Say("note written"))
+	copilotScribeWrites(s, "sub", "task-one", Arrived("Scratchpad missing"))
+	m.On("main-logs", All(Main, After("call_agent1")), cpCreate("call_log1", log, "delegated a note to scribe; it came back\n"))
+	m.On("main-ends", All(Main, After("call_log1")), Say("all done"))
+	run := s.Run("delegate a note to the scribe")
+
+	if len(m.Answered("sub-mkdir")) == 0 {
+		s.Fatalf("the subagent's early stop was not blocked with the scratchpad reason")
+	}
+	blocked := s.Turn("sub-mkdir")
+	if !strings.Contains(blocked.TailText(), Scratchpad("scribe", s.Today())) {
+		s.Errorf("the block reason does not name the scratchpad path: %q", blocked.TailText())
+	}
+	if res, _ := s.Turn("sub-stops").ToolResult("call_sub_pad"); strings.HasPrefix(res.Text, copilotDenied) {
+		s.Fatalf("writing the scratchpad was refused: %q", res.Text)
+	}
+	if got, ok := s.ReadFile(Scratchpad("scribe", s.Today())); !ok || !strings.Contains(got, "wrote the note") {
+		s.Errorf("the scratchpad is not on disk (got %q)", got)
+	}
+	if len(m.Answered("main-logs")) != 1 {
+		s.Errorf("the main agent did not get the subagent's result")
+	}
+	if !run.Final.OK {
+		s.Errorf("the run did not end as a success: %s", run.Final.Raw)
+	}
+}
+
+// copilotStopCap: the session delegated to the scribe, which wrote its
+// scratchpad, and the main agent stops without the coordinator's log:
+// agentStop blocks, with the reason the model reads as its next user
+// message; after block_cap (3) blocks the next stop is let through, and
+// the release is in the audit trail.
+func copilotStopCap(t *testing.T, s *Session) {
+	copilotScribe(s)
+	s.Wire()
+	m := s.Model
+	m.On("delegate", All(Main, First), cpTask("call_agent3", "scribe", "task-three: write a note"))
+	copilotScribeWrites(s, "sub", "task-three", First)
+	m.On("stops", All(Main, After("call_agent3")), Say("finished"))
+	again := m.On("stops-again", All(Main, Arrived("Multi-agent delegation detected")), Say("finished anyway"))
+	again.Times = -1
+	run := s.Run("delegate a note, then finish up")
+
+	if n := len(m.Answered("stops-again")); n != 3 {
+		s.Errorf("the model was told to write the coordinator log %d times, want 3 (block_cap)", n)
+	}
+	if !run.Final.OK {
+		s.Errorf("the run did not end as a success after the cap let it go: %s", run.Final.Raw)
+	}
+	var released map[string]any
+	for _, rec := range s.Audit() {
+		if rec["rule"] == "scratchpad.block_cap" && rec["outcome"] == "released" {
+			released = rec
+		}
+	}
+	if released == nil || released["blocks"] != float64(3) {
+		s.Errorf("no audit record of the release after 3 blocks: %v", released)
+	}
+	// The release's systemMessage goes to the hook's stderr: Copilot CLI
+	// has no field for a warning to the user.
+	const told = "let the session stop after 3 blocked attempts"
+	s.Observe("the release's systemMessage is shown on stdout: %v, on stderr: %v",
+		strings.Contains(string(run.Stdout), told), strings.Contains(string(run.Stderr), told))
+}
+
+// copilotAgentStopInSubagent: Copilot CLI fires agentStop inside a
+// subagent too (with its agentId), right before its subagentStop. The
+// scribe has written its scratchpad and stops while the coordinator's log
+// is still missing: the scribe must not be asked for the coordinator's log
+// (a log it does not own); the main agent is, when it stops.
+func copilotAgentStopInSubagent(t *testing.T, s *Session) {
+	copilotScribe(s)
+	s.Wire()
+	m := s.Model
+	log := s.Path(Scratchpad("coordinator", s.Today()))
+	m.On("delegate", All(Main, First), cpTask("call_agent2", "scribe", "task-two: write a note"))
+	copilotScribeWrites(s, "sub", "task-two", First)
+	m.On("sub-asked-for-log", All(Subagent("task-two"), Arrived("Multi-agent delegation detected")), Say("not mine to write")).Times = -1
+	m.On("main-stops", All(Main, After("call_agent2")), Say("all done"))
+	m.On("main-writes-log", All(Main, Arrived("Multi-agent delegation detected")),
+		cpCreate("call_log", log, "delegated a note to scribe; it came back written\n"))
+	m.On("main-ends", All(Main, After("call_log")), Say("logged"))
+	run := s.Run("delegate a note to the scribe")
+
+	inSub := 0
+	for _, r := range copilotHookRuns(s) {
+		if id, _ := r.Input["agentId"].(string); r.Type == "agentStop" && id != "" {
+			inSub++
+			// Copilot CLI does not act on a block here, so the hook's
+			// answer is checked as well as what the subagent read.
+			if r.Output["decision"] == "block" {
+				s.Errorf("massgen-hook blocked the agentStop inside the scribe subagent: %v", r.Output["reason"])
+			}
+		}
+	}
+	if inSub == 0 {
+		s.Errorf("Copilot CLI sent no agentStop inside the subagent: the scenario checks nothing")
+	}
+	if n := len(m.Answered("sub-asked-for-log")); n > 0 {
+		s.Errorf("the scribe subagent was blocked %d times for the coordinator's log: %q", n,
+			clip(s.Turn("sub-asked-for-log").TailText(), 300))
+	}
+	if len(m.Answered("main-writes-log")) != 1 {
+		s.Errorf("the main agent was not asked for the coordinator's log when it stopped")
+	}
+	if got, ok := s.ReadFile(Scratchpad("coordinator", s.Today())); !ok || !strings.Contains(got, "delegated a note") {
+		s.Errorf("the coordinator's log is not on disk (got %q)", got)
+	}
+	if !run.Final.OK {
+		s.Errorf("the run did not end as a success: %s", run.Final.Raw)
+	}
+}
+
+// copilotReadOnlyAgent: Copilot CLI's built-in explore agent is offered
+// no tool that writes a file (no create or edit; grep, glob, view and bash,
+// like Claude Code's Explore), so its stop must not be blocked demanding a
+// scratchpad: a demand it cannot meet only burns turns until the cap lets
+// it go.
+func copilotReadOnlyAgent(t *testing.T, s *Session) {
+	s.Wire()
+	m := s.Model
+	m.On("delegate", All(Main, First), cpTask("call_explore", "explore", "task-search: find the parser"))
+	m.On("explore-stops", All(Subagent("task-search"), First), Say("the parser is in parse.go"))
+	m.On("explore-blocked", All(Subagent("task-search"), Arrived("Scratchpad missing")), Say("the parser is in parse.go")).Times = -1
+	m.On("main-ends", All(Main, After("call_explore")), Say("found it"))
+	// Whether the main agent's stop is then blocked is not this
+	// scenario's business.
+	m.On("main-blocked", All(Main, Not(First), Not(After("call_explore"))), Say("found it")).Times = -1
+	run := s.Run("find the parser")
+
+	if got := m.Answered("explore-stops"); len(got) == 1 {
+		s.Observe("explore is offered: %s", strings.Join(chatToolNames(got[0]), ", "))
+	}
+	if n := len(m.Answered("explore-blocked")); n > 0 {
+		s.Errorf("explore, which has no create or edit tool, was blocked %d times for a scratchpad it cannot write: %q",
+			n, clip(s.Turn("explore-blocked").TailText(), 300))
+	}
+	if len(m.Answered("main-ends")) != 1 {
+		s.Errorf("the main agent did not get explore's result")
+	}
+	if !run.Final.OK {
+		s.Errorf("the run did not end as a success: %s", run.Final.Raw)
+	}
+}
