@@ -146,6 +146,9 @@ func geminiPerAgentRule(t *testing.T, s *Session) {
 	m.On("sub-done", All(Subagent("task-probe"), After("g_sub")), Use("g_complete", geminiCompleteTask,
 		map[string]any{"result": "ran the probe"}))
 	m.On("main-ends", All(Main, After("g_agent")), Say("done"))
+	// The delegation asks for the coordinator's log at the stop; not what
+	// this scenario is about.
+	m.On("main-blocked", All(Main, Arrived("Multi-agent delegation detected")), Say("done")).Times = -1
 	s.Run("run the probe, then have the scribe run it")
 
 	if res, _ := s.Turn("delegate").ToolResult("g_main"); res.IsError || !strings.Contains(res.Text, "agent-rule-probe main") {
