@@ -110,7 +110,7 @@ func TestParse(t *testing.T) {
 		{"bash -c runs it", `bash -c 'rm -rf /'`, nil, []string{`bash -c: rm -rf / @/w`}},
 		{"quoted glob", `rm "*" '?' \[a]`, nil, []string{`rm "*" "?" "[a]" @/w`}},
 		{"globs", `rm * a?b [ab]c *.go`, nil, []string{`rm "*"* "a?b"* "[ab]c"* "*.go"* @/w`}},
-		{"brace expansion", `rm {a,b} x{1..3} x{} {a} "{a,b}"`, nil, []string{`rm {a,b}* x{1..3}* x{} {a} {a,b} @/w`}},
+		{"brace expansion", `rm {a,b} x{1..3} x{} {a} "{a,b}"`, nil, []string{`rm a b x1 x2 x3 x{} {a} {a,b} @/w`}},
 		{"lone bracket", `[ -f x ]`, nil, []string{`"[" -f x "]" @/w`}},
 		{"escapes", `echo a\ b \rm "x\"y\$z\\q\n" $'a\tb\x41\u00e9\101' 'q'\''r' $"t"`, nil,
 			[]string{`echo "a b" rm "x\"y$z\\q\\n" "a\tbAéA" "q'r" t @/w`}},

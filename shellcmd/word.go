@@ -84,6 +84,24 @@ func (w *walker) fields(sw *syntax.Word, c ctx, dir string) []Word {
 	if sw == nil || len(sw.Parts) == 0 {
 		return []Word{{Known: true}}
 	}
+	if w.mayBrace(sw) {
+		if words, expands, ok := braceWords(sw); expands {
+			raw := c.text(sw)
+			if !ok {
+				// Too many words, or a sequence bash leaves alone: the
+				// command's operands are not known.
+				return []Word{{Raw: raw, Value: raw}}
+			}
+			var out []Word
+			for _, bw := range words {
+				for _, f := range w.expand(bw, c, dir, true) {
+					f.Raw = braceRaw(c, bw)
+					out = append(out, f)
+				}
+			}
+			return out
+		}
+	}
 	if len(sw.Parts) == 1 {
 		if _, ok := sw.Parts[0].(*syntax.ParamExp); !ok {
 			if _, ok := sw.Parts[0].(*syntax.CmdSubst); !ok {
@@ -114,11 +132,13 @@ func (w *walker) expand(sw *syntax.Word, c ctx, dir string, split bool) []Word {
 		}
 		out := make([]Word, 0, len(vals))
 		for _, v := range vals {
-			out = append(out, Word{Raw: raw, Value: v, Known: e.known, Glob: e.glob, Inner: inner})
+			v, known := e.pattern(v)
+			out = append(out, Word{Raw: raw, Value: v, Known: known, Glob: e.glob, Inner: inner})
 		}
 		return out
 	}
-	out := Word{Raw: raw, Value: e.b.String(), Known: e.known, Glob: e.glob, Inner: inner, proc: e.proc}
+	v, known := e.pattern(e.b.String())
+	out := Word{Raw: raw, Value: v, Known: known, Glob: e.glob, Inner: inner, proc: e.proc}
 	if e.brace && !out.Glob {
 		out.Glob = hasBraceExp(sw)
 	}
@@ -149,6 +169,31 @@ func tempRest(rest string) bool {
 	return true
 }
 
+// braceRaw is the text of one word brace expansion gave: its literals
+// as they are, its other parts as written.
+func braceRaw(c ctx, bw *syntax.Word) string {
+	var b strings.Builder
+	for _, p := range bw.Parts {
+		if l, ok := p.(*syntax.Lit); ok {
+			b.WriteString(l.Value)
+		} else {
+			b.WriteString(c.text(p))
+		}
+	}
+	return b.String()
+}
+
+// mayBrace reports whether sw has an unquoted { that brace expansion
+// could start at, cheaply, before the parser's brace splitting is asked.
+func (w *walker) mayBrace(sw *syntax.Word) bool {
+	for _, p := range sw.Parts {
+		if l, ok := p.(*syntax.Lit); ok && strings.Contains(l.Value, "{") {
+			return true
+		}
+	}
+	return false
+}
+
 // hasBraceExp reports whether bash would brace-expand sw. SplitBraces
 // rewrites the word it is given, so it gets a copy.
 func hasBraceExp(sw *syntax.Word) bool {
@@ -160,6 +205,15 @@ func hasBraceExp(sw *syntax.Word) bool {
 		}
 	}
 	return false
+}
+
+// pattern is v as Go matches it when the word is a glob (see goGlob), and
+// whether it is known: a glob Go cannot match as bash does is not.
+func (e *expander) pattern(v string) (string, bool) {
+	if !e.glob || !e.known {
+		return v, e.known
+	}
+	return goGlob(v)
 }
 
 // expander accumulates the value of one word.
