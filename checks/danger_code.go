@@ -80,6 +80,8 @@ func codeSource(c *shellcmd.Command, code *shellcmd.Code) string {
 		return "a " + code.From + " with substitutions in it"
 	case "parallel input":
 		return "command lines parallel reads from its input"
+	case "parallel option":
+		return "parallel's " + raw + " changes what its commands are, or where they run, in ways not followed here"
 	case "input":
 		return "code built from the input of xargs or parallel, " + raw
 	}

@@ -62,7 +62,7 @@ func TestDangerHiddenRoutes(t *testing.T) {
 		{command: "parallel -q bash -c 'rm -rf {}' ::: build"},
 		{command: "parallel -q bash -c 'rm -rf {}' ::: 'x;rm -rf ~'", id: uc, what: "`bash -c 'rm -rf x;rm -rf ~'` runs shell code that is only known at run time (code built from the input of xargs or parallel, 'rm -rf x;rm -rf ~')", instead: insteadSpliced},
 		{command: "echo build | parallel -q bash -c 'rm -rf {}'", id: uc, what: "`bash -c 'rm -rf build'` runs shell code that is only known at run time (code built from the input of xargs or parallel, 'rm -rf build')", instead: insteadSpliced},
-		{command: "parallel --jobs=2 --eta --results out rm -rf {} ::: build /", id: rd, what: fs("rm -rf /"), instead: insteadDeleteSpecific},
+		{command: "parallel --jobs=2 --eta --tag rm -rf {} ::: build /", id: rd, what: fs("rm -rf /"), instead: insteadDeleteSpecific},
 		{command: "ls | parallel rm -rf", id: rd, what: unknownPath(`rm -rf <input of parallel>`, `<input of parallel>`), instead: insteadUnknownPath},
 		{command: "parallel rm -rf {} ::: build dist"},
 		// GNU parallel runs `bash -c rm -rf /` (rm with no operand); a

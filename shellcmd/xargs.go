@@ -187,7 +187,34 @@ var parallelOptions = &OptionTable{Short: "0a:C:d:E:hI:i::j:kL:l::mMn:N:P:pqrs:S
 		"trim= ungroup extensionreplace= er= use-cpus-instead-of-cores use-cores-instead-of-threads " +
 		"use-sockets-instead-of-threads version workdir= wd= wait xargs exit will-cite citation " +
 		"delay= fast-disk-check replace[=] max-line-length-allowed number-of-cpus number-of-cores " +
-		"number-of-threads number-of-sockets"}
+		"number-of-threads number-of-sockets nice= plus rpl= parens= tmpl= ssh= workdir= sqlmaster= " +
+		"sqlworker= sqlandworker= csv shard= template="}
+
+// parallelModelled are the options of GNU parallel whose effect on what
+// runs is modelled here (how many at once, output order and progress,
+// which items go to one command line, where the items come from): any
+// other is judged as running commands only known at run time.
+var parallelModelled = func(o Opt) bool {
+	if o.Short != 0 {
+		return strings.IndexByte("0aIijkLlmnNPqrtuvXxhVp", o.Short) >= 0
+	}
+	return parallelModelledLong[o.Long]
+}
+
+var parallelModelledLong = map[string]bool{
+	"null": true, "arg-file": true, "arg-file-sep": true, "arg-sep": true, "bar": true, "eta": true,
+	"progress": true, "group": true, "ungroup": true, "line-buffer": true, "lb": true, "keep-order": true,
+	"jobs": true, "max-procs": true, "max-args": true, "max-replace-args": true, "max-lines": true,
+	"no-run-if-empty": true, "quote": true, "replace": true, "timeout": true, "retries": true,
+	"verbose": true, "halt": true, "halt-on-error": true, "memfree": true, "load": true, "delay": true,
+	"tag": true, "dry-run": true, "xargs": true, "link": true, "xapply": true, "nice": true,
+	"will-cite": true, "citation": true, "silent": true, "shuf": true, "round-robin": true, "round": true,
+	"pipe": true, "spreadstdin": true, "block": true, "block-size": true, "version": true, "help": true,
+	"gnu": true, "interactive": true, "fast-disk-check": true, "number-of-cpus": true,
+	"number-of-cores": true, "number-of-threads": true, "number-of-sockets": true,
+	"use-cpus-instead-of-cores": true, "use-cores-instead-of-threads": true,
+	"use-sockets-instead-of-threads": true,
+}
 
 // parallelItem is the shell word parallel's command line gets for an
 // input item that is only known at run time: a quoted parameter no line
@@ -219,8 +246,17 @@ func (w *walker) parallel(args []Word, redirs []Redirect, c ctx, wrappers []stri
 			repl = o.Val.Value
 		case o.Is('i', "replace") && o.HasVal && o.Val.Value != "":
 			repl = o.Val.Value
-		case o.Unknown:
-			return false
+		case o.Unknown || !parallelModelled(o):
+			// An option that changes what runs, where, or how the items
+			// are put in (--wd, --rpl, --plus, --colsep, --ssh, ...), or
+			// one not known at all: what runs is not known here.
+			name := "-" + string(o.Short)
+			if o.Short == 0 {
+				name = "--" + o.Long
+			}
+			w.emitCode(Word{Raw: "parallel", Value: "parallel", Known: true}, args, redirs, c.wrappers, c, dir,
+				&Code{Lang: "sh", From: "parallel option", Text: Word{Raw: name, Value: name}})
+			return true
 		}
 	}
 	rest := args[l.Rest:]
