@@ -102,7 +102,7 @@ func deleteTargets(w shellcmd.Word, dir string) []deleteTarget {
 	if !filepath.IsAbs(pattern) && dir != "" {
 		pattern = filepath.Join(escapeGlob(dir), pattern)
 	}
-	matches, _ := filepath.Glob(pattern)
+	matches := globFiles(pattern)
 	targets := make([]deleteTarget, len(matches))
 	for i, m := range matches {
 		targets[i] = deleteTarget{path: m}

@@ -256,7 +256,7 @@ func (g *guard) word(w shellcmd.Word, dir string, write, follow bool) *finding {
 			// "app[1]" must not turn into a character class.
 			pattern = filepath.Join(escapeGlob(dir), pattern)
 		}
-		if matches, err := filepath.Glob(pattern); err == nil && len(matches) > 0 {
+		if matches := globFiles(pattern); len(matches) > 0 {
 			for _, m := range matches {
 				if f := g.judge(m, dir, write, follow); f != nil {
 					return f
@@ -405,17 +405,6 @@ func (g *guard) verdict(f *finding) engine.Verdict {
 		Reason: fmt.Sprintf("⚠️ BLOCKED: %s %s is not allowed: it is a protected path (rule %q)%s. Leave it alone and carry on without it; %s.", verb, f.path, f.pattern, why, ask)}
 }
 
-// escapeGlob quotes the characters filepath.Match treats as special.
-func escapeGlob(s string) string {
-	var b strings.Builder
-	for _, r := range s {
-		if strings.ContainsRune(`*?[\`, r) {
-			b.WriteByte('\\')
-		}
-		b.WriteRune(r)
-	}
-	return b.String()
-}
 
 // envValue is the value of key in an environment list.
 func envValue(environ []string, key string) string {

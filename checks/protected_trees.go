@@ -61,7 +61,7 @@ func (g *guard) tree(ctx context.Context, e shellcmd.Effect, dir string) *findin
 		if !filepath.IsAbs(pattern) {
 			pattern = filepath.Join(escapeGlob(dir), pattern)
 		}
-		if m, err := filepath.Glob(pattern); err == nil && len(m) > 0 {
+		if m := globFiles(pattern); len(m) > 0 {
 			words = m
 		}
 	}

@@ -80,7 +80,8 @@ func TestProtectedTreeReads(t *testing.T) {
 		{"read_many_files", `{"include":["src"]}`, treeDenial("read_many_files", "src", "src/conf/.env", "**/.env", othersHow)},
 		{"read_many_files", `{"include":["src"],"exclude":["**/.env"]}`, ""},
 		{"read_many_files", `{"include":["**/*.go"]}`, ""},
-		{"read_many_files", `{"include":["src/**"]}`, treeDenial("read_many_files", ".", "src/conf/.env", "**/.env", othersHow)},
+		// src/** matches src/conf/.env itself, so it is a read of it.
+		{"read_many_files", `{"include":["src/**"]}`, "⚠️ BLOCKED: reading src/conf/.env is not allowed: it is a protected path (rule \"**/.env\"). Leave it alone and carry on without it; if you really need what is in it, ask the user."},
 	} {
 		t.Run(tc.tool+" "+tc.input, func(t *testing.T) {
 			checkVerdict(t, p, g.makeCall(t, callSpec{tool: tc.tool, input: tc.input}), tc.want)

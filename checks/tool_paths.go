@@ -122,7 +122,7 @@ func globMatches(p, dir string) []string {
 	if !filepath.IsAbs(pattern) {
 		pattern = filepath.Join(escapeGlob(dir), pattern)
 	}
-	if matches, err := filepath.Glob(pattern); err == nil && len(matches) > 0 {
+	if matches := globFiles(pattern); len(matches) > 0 {
 		return matches
 	}
 	return []string{p}

@@ -127,6 +127,13 @@ func (c *Command) Effects() []Effect {
 		if e.Path.Known && e.Path.Value == "-" && e.Op != Delete {
 			continue
 		}
+		if e.Path.Below {
+			// find's {}: every file below the starting point.
+			e.Tree = true
+			if e.Op == Read && e.Select == nil {
+				e.Select = &Selection{Reader: "find -exec", Hidden: true, Ignored: true, Untracked: true}
+			}
+		}
 		out = append(out, e)
 	}
 	if c.Code != nil && c.Code.Scan != nil {

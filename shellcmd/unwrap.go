@@ -335,6 +335,9 @@ func (w *walker) find(words []Word, redirs []Redirect, c ctx, wrappers []string,
 					if wd.Known && strings.Contains(wd.Value, "{}") {
 						cmd[j] = substitute(wd, "{}", Word{Raw: "{}", Value: found.Value, Known: found.Known, Temp: found.Temp, Glob: found.Glob})
 						cmd[j].Raw = wd.Raw
+						// {} alone is any file find meets; in a longer word
+						// ({}.bak) it names paths of its own.
+						cmd[j].Below = !named && wd.Value == "{}"
 					}
 				}
 				w.run(cmd, nil, ec, execDir)

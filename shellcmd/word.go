@@ -33,6 +33,10 @@ type Word struct {
 	// spliced marks a word that holds input of xargs or parallel: data a
 	// shell must not take as code, whatever the data is.
 	spliced bool
+	// Below marks find's {} with no -name to narrow it: the path stands
+	// for the starting point and anything below it, so what a command
+	// does to it, it does to the whole tree (find ~ -type f -exec cat {}).
+	Below bool
 	// Inner lists the commands run by substitutions inside this word
 	// ($(...), `...`, <(...), >(...)). They are in Script.Commands too.
 	Inner []*Command
