@@ -405,7 +405,6 @@ func (g *guard) verdict(f *finding) engine.Verdict {
 		Reason: fmt.Sprintf("⚠️ BLOCKED: %s %s is not allowed: it is a protected path (rule %q)%s. Leave it alone and carry on without it; %s.", verb, f.path, f.pattern, why, ask)}
 }
 
-
 // envValue is the value of key in an environment list.
 func envValue(environ []string, key string) string {
 	for i := len(environ) - 1; i >= 0; i-- {
