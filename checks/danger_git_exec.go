@@ -16,20 +16,6 @@ import (
 // if it had been typed; one that cannot be known or parsed is denied, as
 // is --exec-path, which swaps git's own programs for a folder's.
 
-// gitCommandKeys are the configuration keys whose value git runs as a
-// command (by the shell, or as a program with arguments of git's),
-// lower-cased, "*" for a subsection.
-var gitCommandKeys = []string{
-	"core.pager", "pager.*", "core.editor", "sequence.editor", "core.sshcommand", "core.gitproxy",
-	"core.fsmonitor", "core.askpass", "core.alternaterefscommand", "credential.helper", "credential.*.helper",
-	"diff.external", "diff.*.command", "diff.*.textconv", "merge.*.driver",
-	"filter.*.clean", "filter.*.smudge", "filter.*.process", "gpg.program", "gpg.*.program",
-	"gpg.ssh.defaultkeycommand", "difftool.*.cmd", "mergetool.*.cmd", "man.*.cmd", "browser.*.cmd",
-	"sendemail.sendmailcmd", "sendemail.tocmd", "sendemail.cccmd", "sendemail.smtpserver",
-	"trailer.*.command", "trailer.*.cmd", "interactive.difffilter", "remote.*.uploadpack",
-	"remote.*.receivepack", "uploadpack.packobjectshook", "imap.tunnel", "submodule.*.update",
-}
-
 // gitCommandVars are the environment variables whose value git runs.
 var gitCommandVars = map[string]bool{
 	"GIT_SSH_COMMAND": true, "GIT_SSH": true, "GIT_PAGER": true, "PAGER": true, "GIT_EDITOR": true,
@@ -245,7 +231,7 @@ func (j gitJudge) setting(ctx context.Context, name string, value shellcmd.Word,
 }
 
 func commandKey(key string) bool {
-	for _, k := range gitCommandKeys {
+	for _, k := range shellcmd.GitCommandKeys {
 		if ok, _ := path.Match(k, key); ok {
 			return true
 		}

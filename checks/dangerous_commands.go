@@ -188,6 +188,9 @@ func (d *dangerousCommands) Check(ctx context.Context, call *engine.Call) (engin
 // denial: the rule's id, what is wrong and what to do instead.
 func (d *dangerCall) judge(ctx context.Context) (id, what, instead string) {
 	for _, c := range d.script.Commands {
+		if ranByGitConfig(c) {
+			continue // git-runs-command judges it, saying git runs it
+		}
 		for _, r := range d.rules {
 			if !d.on[r.id] || r.check == nil {
 				continue
@@ -207,6 +210,17 @@ func (d *dangerCall) judge(ctx context.Context) (id, what, instead string) {
 		}
 	}
 	return "", "", ""
+}
+
+// ranByGitConfig reports whether c is a command line git runs for a -c
+// setting of its command line (shellcmd's gitLines).
+func ranByGitConfig(c *shellcmd.Command) bool {
+	for _, w := range c.Wrappers {
+		if strings.HasPrefix(w, shellcmd.GitConfigWrapper) {
+			return true
+		}
+	}
+	return false
 }
 
 func denyDanger(id, what, instead string) engine.Verdict {

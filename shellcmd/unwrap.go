@@ -85,6 +85,8 @@ loop:
 				code = cd
 			} else if lang := interpreterLang(base); lang != "" {
 				code = w.interpreterProgram(lang, args, c, cmdDir)
+			} else if base == "git" {
+				w.gitLines(words, redirs, c, wrappers, cmdDir)
 			} else if strings.Contains(words[0].Value, "/") {
 				// A program named by its path: a script this line wrote is
 				// read as the code it is.

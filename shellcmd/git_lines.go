@@ -1,0 +1,69 @@
+package shellcmd
+
+import (
+	"path"
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// GitCommandKeys are the configuration keys whose value git runs as a
+// command (by the shell, or as a program with arguments of git's),
+// lower-cased, "*" for a subsection.
+var GitCommandKeys = []string{
+	"core.pager", "pager.*", "core.editor", "sequence.editor", "core.sshcommand", "core.gitproxy",
+	"core.fsmonitor", "core.askpass", "core.alternaterefscommand", "credential.helper", "credential.*.helper",
+	"diff.external", "diff.*.command", "diff.*.textconv", "merge.*.driver",
+	"filter.*.clean", "filter.*.smudge", "filter.*.process", "gpg.program", "gpg.*.program",
+	"gpg.ssh.defaultkeycommand", "difftool.*.cmd", "mergetool.*.cmd", "man.*.cmd", "browser.*.cmd",
+	"sendemail.sendmailcmd", "sendemail.tocmd", "sendemail.cccmd", "sendemail.smtpserver",
+	"trailer.*.command", "trailer.*.cmd", "interactive.difffilter", "remote.*.uploadpack",
+	"remote.*.receivepack", "uploadpack.packobjectshook", "imap.tunnel", "submodule.*.update",
+}
+
+// GitConfigWrapper opens the wrapper of a command that git runs for
+// configuration given with -c (see gitLines).
+const GitConfigWrapper = "git -c "
+
+// gitLines lists, as commands of their own, the command lines that the
+// configuration given on git's command line makes it run: an alias of
+// the subcommand that starts with "!", and the keys of GitCommandKeys
+// (git -c core.pager='cat .env' log). Every guard then sees them as if
+// they had been typed. Their wrapper names the key ("git -c core.pager"):
+// the dangerous-command rules leave them to git-runs-command, which judges
+// them with the whole pack and says that git runs them. What git reads
+// from its config files is judged by that rule alone, which asks git.
+func (w *walker) gitLines(words []Word, redirs []Redirect, c ctx, wrappers []string, dir string) {
+	g, ok := (&Command{Name: words[0], Args: words[1:], Dir: dir}).Git(dir)
+	if !ok {
+		return
+	}
+	for _, cw := range g.Config {
+		name, value, ok := strings.Cut(cw.Value, "=")
+		if !cw.Known || !ok {
+			continue
+		}
+		name = strings.ToLower(name)
+		src, run := value, false
+		if name == "alias."+strings.ToLower(g.Sub) {
+			src, run = strings.CutPrefix(strings.TrimLeft(value, " \t"), "!")
+		} else {
+			for _, k := range GitCommandKeys {
+				if m, _ := path.Match(k, name); m {
+					run = true
+				}
+			}
+		}
+		if !run || w.depth >= maxDepth {
+			continue
+		}
+		if _, err := parse(src, syntax.LangBash); err != nil {
+			continue // git-runs-command denies what cannot be read, saying where it is
+		}
+		tag := GitConfigWrapper + name
+		saved := w.saveVars()
+		w.vars = nil // git runs it with a shell of its own
+		w.inner(tag, src, syntax.LangBash, w.innerCtx(tag, redirs, c, wrappers), dir)
+		w.vars = saved
+	}
+}
