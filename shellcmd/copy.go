@@ -1,6 +1,9 @@
 package shellcmd
 
-import "path"
+import (
+	"path"
+	"strings"
+)
 
 // Copiers, movers and linkers: GNU coreutils 9, rsync 3 and OpenSSH
 // option tables.
@@ -71,7 +74,34 @@ func copyEffects(c *Command) []Effect {
 	} else if len(l.Operands) >= 2 {
 		dest, srcs = l.Operands[len(l.Operands)-1:], l.Operands[:len(l.Operands)-1]
 	}
-	return append(all(Write, tree, dest), all(Read, tree, srcs)...)
+	out := append(all(Write, tree, dest), all(Read, tree, srcs)...)
+	if base == "rsync" {
+		// rsync copies what is in a source written with a trailing
+		// slash, not the source: names not known here, in dest itself.
+		srcs = without(srcs, func(w Word) bool { return strings.HasSuffix(w.Value, "/") })
+	}
+	return append(out, all(Write, tree, intoDir(dest, srcs))...)
+}
+
+// intoDir is where sources copied or moved into a folder land: the
+// folder's entry of each one's name (cp -t .claude /tmp/settings.json
+// writes .claude/settings.json). A destination that turns out to be a
+// file is written itself, which the caller lists too.
+func intoDir(dest, srcs []Word) []Word {
+	if len(dest) != 1 {
+		return nil
+	}
+	d := dest[0]
+	out := make([]Word, 0, len(srcs))
+	for _, s := range srcs {
+		name := path.Base(strings.TrimRight(s.Value, "/"))
+		if name == "/" || name == "." || name == ".." {
+			continue
+		}
+		out = append(out, Word{Raw: d.Raw + "/" + name, Value: path.Join(d.Value, name),
+			Known: d.Known && s.Known, Glob: s.Glob && !d.Glob})
+	}
+	return out
 }
 
 // mv moves its sources, whole trees, to the destination, which it
@@ -88,6 +118,7 @@ func mvEffects(c *Command) []Effect {
 	}
 	out := all(Move, true, srcs)
 	out = append(out, all(Write, true, dest)...)
+	out = append(out, all(Write, true, intoDir(dest, srcs))...)
 	return append(out, all(Read, true, srcs)...)
 }
 

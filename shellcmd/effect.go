@@ -70,6 +70,9 @@ type effects func(c *Command) []Effect
 //	search.go:  grep, egrep, fgrep, rg, ag (what each reads below a
 //	            folder: selection.go)
 //	archive.go: tar, zip
+//	rewriters.go: sort -o, uniq, patch, sponge, editors (ex, ed, vi,
+//	            vim, nvim, nano, emacs), mkfifo, mknod, gzip and the
+//	            other compressors, unzip
 //	dd.go:      dd
 //	net.go:     curl, wget
 //	find.go:    find (its -exec commands are listed as commands of their own)
@@ -88,9 +91,15 @@ var commandEffects = map[string]effects{
 	"less": pagerEffects, "more": pagerEffects, "bat": pagerEffects, "batcat": pagerEffects,
 	"base64": base64Effects, "diff": diffEffects, "xxd": xxdEffects,
 	"grep": grepEffects, "egrep": grepEffects, "fgrep": grepEffects, "rg": rgEffects, "ag": agEffects,
-	"tar": tarEffects, "zip": zipEffects,
-	"dd":   ddEffects,
-	"curl": curlEffects, "wget": wgetEffects,
+	"tar": tarEffects, "zip": zipEffects, "unzip": unzipEffects,
+	"sort": sortEffects, "uniq": uniqEffects, "patch": patchEffects, "sponge": editorEffects,
+	"ex": editorEffects, "ed": editorEffects, "vi": editorEffects, "vim": editorEffects, "nvim": editorEffects,
+	"nano": editorEffects, "emacs": editorEffects, "mkfifo": makeNodeEffects, "mknod": makeNodeEffects,
+	"gzip": compressEffects, "gunzip": compressEffects, "bzip2": compressEffects, "bunzip2": compressEffects,
+	"xz": compressEffects, "unxz": compressEffects, "zstd": compressEffects, "unzstd": compressEffects,
+	"rgrep": rgrepEffects,
+	"dd":    ddEffects,
+	"curl":  curlEffects, "wget": wgetEffects,
 	"find": findEffects,
 	"git":  gitEffects,
 }
