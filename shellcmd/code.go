@@ -162,7 +162,7 @@ func (w *walker) interpreterProgram(lang string, args []Word, c ctx, dir string)
 	}
 	if l.Rest < len(args) {
 		op := args[l.Rest]
-		if !(op.Known && (op.Value == "-" || op.Value == "/dev/stdin")) {
+		if !(op.Known && stdinPath(op.Value)) {
 			return w.scriptFile(lang, op, c, dir)
 		}
 	}
@@ -197,7 +197,7 @@ func (w *walker) scriptFile(lang string, op Word, c ctx, dir string) *Code {
 	if s := w.file(op, dir); s != nil {
 		return &Code{Lang: lang, From: "file", Text: s.word(op.Raw)}
 	}
-	if op.Known && (op.Value == "/dev/stdin" || op.Value == "/dev/fd/0") && c.stdin != nil {
+	if op.Known && stdinPath(op.Value) && op.Value != "-" && c.stdin != nil {
 		return &Code{Lang: lang, From: c.stdin.From, Text: c.stdin.Text}
 	}
 	return nil

@@ -58,14 +58,16 @@ func bsdInPlace(args []Word) []Word {
 // script's business, which is not judged here.
 func perlEffects(c *Command) []Effect {
 	l := perlOptions.Parse(c.Args)
-	if !l.Has('i', "") {
-		return nil
-	}
 	files := c.Args[l.Rest:]
 	if !l.Has('e', "") && !l.Has('E', "") && len(files) > 0 {
 		files = files[1:]
 	}
-	return all(Write, false, files)
+	if l.Has('i', "") {
+		return all(Write, false, files) // as sed -i: the write covers it
+	}
+	// The words after the program are its @ARGV: -n, -p and <> read
+	// them, and a program may open them; they count as read.
+	return all(Read, false, files)
 }
 
 // awk reads its input files: the operands after the program (unless -f,

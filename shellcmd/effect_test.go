@@ -63,7 +63,7 @@ func TestWritesReads(t *testing.T) {
 		{`perl -pi -e 's/a/b/' f1 f2`, []string{"f1", "f2"}, nil},
 		{`perl -i.bak -pe 's/a/b/' f`, []string{"f"}, nil},
 		{`perl -i -p script.pl f`, []string{"f"}, nil},
-		{`perl -lane 'print' f`, nil, nil},
+		{`perl -lane 'print' f`, nil, []string{"f"}},
 		// Other writers.
 		{`dd if=/dev/zero of=/dev/sda bs=1M`, []string{"/dev/sda"}, []string{"/dev/zero"}},
 		{`dd if=/etc/shadow`, nil, []string{"/etc/shadow"}},

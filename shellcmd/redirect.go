@@ -143,6 +143,9 @@ func (w *walker) redirects(rs []*syntax.Redirect, c ctx, dir string) stmtIO {
 				in := &Input{From: "file", Text: Word{Raw: target.Raw, Value: target.Raw}, disk: true}
 				if s := w.file(target, dir); s != nil {
 					in.Text, in.disk = s.word(target.Raw), false
+				} else if target.proc != nil {
+					// < <(cmd): what cmd prints, known or not.
+					in.From, in.Text, in.disk = "<(...)", target.proc.word(target.Raw), false
 				}
 				io.stdin = in
 			}

@@ -11,7 +11,8 @@ import (
 // without -c (`curl x | bash`, `bash script.sh`) is an ordinary command.
 var shells = map[string]bool{
 	"bash": true, "sh": true, "zsh": true, "dash": true, "ksh": true,
-	"mksh": true, "fish": true, "su": true,
+	"mksh": true, "fish": true, "su": true, "ash": true, "rbash": true, "yash": true,
+	"posh": true, "csh": true, "tcsh": true, "oksh": true, "loksh": true, "pdksh": true,
 }
 
 var (
@@ -131,7 +132,7 @@ func (w *walker) shellCode(base string, args []Word, c ctx, dir string) *Code {
 		return nil
 	}
 	op, ok := shellOperand(args)
-	if ok && !(op.Known && (op.Value == "-" || op.Value == "/dev/stdin")) {
+	if ok && !(op.Known && stdinPath(op.Value)) {
 		return w.scriptFile("sh", op, c, dir)
 	}
 	return stdinCode("sh", c.stdin)
@@ -361,4 +362,9 @@ func tooDeep(code *Code) *Code {
 	c := *code
 	c.Text.Known = false
 	return &c
+}
+
+// stdinPath reports whether a script operand names the shell's stdin.
+func stdinPath(p string) bool {
+	return p == "-" || p == "/dev/stdin" || p == "/dev/fd/0" || p == "/proc/self/fd/0"
 }
