@@ -21,6 +21,7 @@ func TestBraceExpansion(t *testing.T) {
 		{"echo '{a,b}' \"{c,d}\" {e}", "{a,b} {c,d} {e}"},
 		{"echo {a,{b,c}}d", "ad bd cd"},
 		{"echo {1..100000}", "{1..100000}?"},
+		{"echo {,} x a{,}", "x a a"},
 	} {
 		s, err := Parse(tc.src, Options{Dir: "/w", Home: "/home/u"})
 		if err != nil {

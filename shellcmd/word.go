@@ -98,6 +98,9 @@ func (w *walker) fields(sw *syntax.Word, c ctx, dir string) []Word {
 			}
 			var out []Word
 			for _, bw := range words {
+				if len(bw.Parts) == 0 {
+					continue // an empty element of an unquoted brace is no word
+				}
 				for _, f := range w.expand(bw, c, dir, true) {
 					f.Raw = braceRaw(c, bw)
 					out = append(out, f)
