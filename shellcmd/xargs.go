@@ -194,7 +194,7 @@ var parallelOptions = &OptionTable{Short: "0a:C:d:E:hI:i::j:kL:l::mMn:N:P:pqrs:S
 // runs is modelled here (how many at once, output order and progress,
 // which items go to one command line, where the items come from): any
 // other is judged as running commands only known at run time.
-var parallelModelled = func(o Opt) bool {
+func parallelModelled(o Opt) bool {
 	if o.Short != 0 {
 		return strings.IndexByte("0aIijkLlmnNPqrtuvXxhVp", o.Short) >= 0
 	}
