@@ -51,6 +51,9 @@ func argumentReads(args []Word) []Effect {
 		}
 		if _, rest, ok := strings.Cut(v, ":"); ok && !strings.Contains(v, "://") {
 			add(a, rest)
+			if len(rest) > 2 && rest[0] >= '0' && rest[0] <= '3' && rest[1] == ':' && v[0] == ':' {
+				add(a, rest[2:]) // git's :N:path, the index's stage N of path
+			}
 		}
 		if _, rest, ok := strings.Cut(v, "="); ok {
 			add(a, strings.TrimPrefix(rest, "@"))

@@ -137,6 +137,7 @@ func TestWritesReads(t *testing.T) {
 		// every form programs take a file name.
 		{`sort -u .env`, nil, []string{".env"}},
 		{`curlish -d @.env --input=cfg x=y`, nil, []string{`"@.env"`, ".env", "cfg", "x=y", "y"}},
+		{`git show :0:.env`, nil, []string{":0:.env", "0:.env", ".env"}},
 		// Rewriters: the operand they write.
 		{`sort -o out.txt -k2 in.txt`, []string{"out.txt"}, []string{"in.txt"}},
 		{`sort --out=out.txt in.txt`, []string{"out.txt"}, []string{"in.txt"}},

@@ -80,7 +80,13 @@ func base64Effects(c *Command) []Effect {
 
 func diffEffects(c *Command) []Effect {
 	l := readerOptions["diff"].Parse(c.Args)
-	return all(Read, false, append(append(l.Operands, l.Vals(0, "from-file")...), l.Vals(0, "to-file")...))
+	files := append(append(l.Operands, l.Vals(0, "from-file")...), l.Vals(0, "to-file")...)
+	if l.Has('r', "recursive") {
+		// Folders compared below: a file on one side only is printed
+		// whole with -N, and any that differ are shown.
+		return searched(&Selection{Reader: "diff -r", Hidden: true, Ignored: true, Untracked: true}, files)
+	}
+	return all(Read, false, files)
 }
 
 // xxd prints its input file, or with an output file (second operand)
