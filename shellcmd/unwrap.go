@@ -76,6 +76,14 @@ loop:
 			u = unwrapIonice(args)
 		case "chrt":
 			u = unwrapChrt(args)
+		case "flock":
+			u = unwrapFlock(args)
+		case "taskset":
+			u = unwrapTaskset(args)
+		case "unshare", "nsenter":
+			u = unwrapNamespace(base, args)
+		case "script":
+			u = unwrapScript(args)
 		default:
 			if shells[base] {
 				done, cd := w.shell(base, args, redirs, c, wrappers, cmdDir)
