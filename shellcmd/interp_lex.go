@@ -627,3 +627,41 @@ func cEscape(b *strings.Builder, s string, i int) bool {
 	b.WriteByte("\n\t\r\f\v\a\b"[k])
 	return true
 }
+
+// heredocStart reads the terminator of a heredoc that starts at start:
+// quoted at q (a double quote or none interpolates the body, a backquote
+// runs it as a command), else a bare identifier at id; with singleLine a
+// quoted terminator may not span lines (Ruby). It queues the heredoc,
+// whose body follows the line, with indent and strip as the language
+// reads them, and reports whether there was one.
+func (l *lexer) heredocStart(start, q, id int, singleLine, indent, strip bool) bool {
+	var term string
+	interp, cmd := true, false
+	switch {
+	case q < len(l.src) && (l.src[q] == '"' || l.src[q] == '\'' || l.src[q] == '`'):
+		quote := l.src[q]
+		e := strings.IndexByte(l.src[q+1:], quote)
+		if !l.tick(max(e, len(l.src)-q)) || e < 0 || singleLine && strings.Contains(l.src[q+1:q+1+e], "\n") {
+			return false
+		}
+		term = l.src[q+1 : q+1+e]
+		interp, cmd = quote != '\'', quote == '`'
+		l.i = q + 2 + e
+	case id < len(l.src) && isIdentStart(l.src[id]):
+		e := id
+		for e < len(l.src) && isIdentByte(l.src[e]) {
+			e++
+		}
+		term = l.src[id:e]
+		l.i = e
+	default:
+		return false
+	}
+	kind := tStr
+	if cmd {
+		kind = tCmd
+	}
+	tok := l.emit(token{kind: kind, pos: start, known: true})
+	l.heredocs = append(l.heredocs, heredoc{tok: tok, term: term, interp: interp, indent: indent, strip: strip})
+	return true
+}

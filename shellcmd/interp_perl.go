@@ -483,35 +483,7 @@ func (l *lexer) perlHeredoc() bool {
 	for k < len(l.src) && l.src[k] == ' ' {
 		k++
 	}
-	var term string
-	interp, cmd := true, false
-	switch {
-	case k < len(l.src) && (l.src[k] == '"' || l.src[k] == '\'' || l.src[k] == '`'):
-		q := l.src[k]
-		e := strings.IndexByte(l.src[k+1:], q)
-		if !l.tick(max(e, len(l.src)-k)) || e < 0 {
-			return false
-		}
-		term = l.src[k+1 : k+1+e]
-		interp, cmd = q != '\'', q == '`'
-		l.i = k + 2 + e
-	case j < len(l.src) && isIdentStart(l.src[j]):
-		e := j
-		for e < len(l.src) && isIdentByte(l.src[e]) {
-			e++
-		}
-		term = l.src[j:e]
-		l.i = e
-	default:
-		return false
-	}
-	kind := tStr
-	if cmd {
-		kind = tCmd
-	}
-	tok := l.emit(token{kind: kind, pos: start, known: true})
-	l.heredocs = append(l.heredocs, heredoc{tok: tok, term: term, interp: interp, indent: indent, strip: indent})
-	return true
+	return l.heredocStart(start, k, j, false, indent, indent)
 }
 
 // perlAngle reads <STDIN>, <$fh>, <*.c>, <>.

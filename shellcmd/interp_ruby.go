@@ -308,35 +308,7 @@ func (l *lexer) rubyHeredoc() bool {
 	if squiggly || dash {
 		j++
 	}
-	var term string
-	interp, cmd := true, false
-	switch {
-	case j < len(l.src) && (l.src[j] == '"' || l.src[j] == '\'' || l.src[j] == '`'):
-		q := l.src[j]
-		e := strings.IndexByte(l.src[j+1:], q)
-		if !l.tick(max(e, len(l.src)-j)) || e < 0 || strings.Contains(l.src[j+1:j+1+e], "\n") {
-			return false
-		}
-		term = l.src[j+1 : j+1+e]
-		interp, cmd = q != '\'', q == '`'
-		l.i = j + 2 + e
-	case j < len(l.src) && isIdentStart(l.src[j]):
-		e := j
-		for e < len(l.src) && isIdentByte(l.src[e]) {
-			e++
-		}
-		term = l.src[j:e]
-		l.i = e
-	default:
-		return false
-	}
-	kind := tStr
-	if cmd {
-		kind = tCmd
-	}
-	tok := l.emit(token{kind: kind, pos: start, known: true})
-	l.heredocs = append(l.heredocs, heredoc{tok: tok, term: term, interp: interp, indent: squiggly || dash, strip: squiggly})
-	return true
+	return l.heredocStart(start, j, j, true, squiggly || dash, squiggly)
 }
 
 // rubyResolve: Kernel's functions are the bare ones.
