@@ -177,8 +177,8 @@ func TestParseUnknownKeys(t *testing.T) {
 			`cfg.yaml:4: unknown key "scratchpad.session_start.bogus"`},
 		{"subagent_start", "scratchpad:\n  subagent_start:\n    bogus: [1, 2]\n",
 			`cfg.yaml:3: unknown key "scratchpad.subagent_start.bogus"`},
-		{"misspelt", "scratchpad:\n  block-cap: 3\n", `cfg.yaml:2: unknown key "scratchpad.block-cap"`},
-		{"case", "Fail_Closed: true\n", `cfg.yaml:1: unknown key "Fail_Closed"`},
+		{"misspelt", "scratchpad:\n  block-cap: 3\n", `cfg.yaml:2: unknown key "scratchpad.block-cap" (did you mean "block_cap"?)`},
+		{"case", "Fail_Closed: true\n", `cfg.yaml:1: unknown key "Fail_Closed" (did you mean "fail_closed"?)`},
 		{"after comments", "# c\n\n# c\nscratchpad:\n  # c\n  bogus: {a: 1}\n", `cfg.yaml:6: unknown key "scratchpad.bogus"`},
 		{"the Path key is not settable", "path: x\n", `cfg.yaml:1: unknown key "path"`},
 	}

@@ -96,7 +96,7 @@ func secondDocument(data []byte) int {
 func yamlLine() *regexp.Regexp { return regexp.MustCompile(`^(?:yaml: )?line (\d+): (.*)$`) }
 
 func yamlUnknownField() *regexp.Regexp {
-	return regexp.MustCompile(`^field (\S+) not found in type .*$`)
+	return regexp.MustCompile(`^field (\S+) not found in type (?:config\.)?(\S*)$`)
 }
 
 // yamlError turns the YAML library's errors into one line per problem that
@@ -123,6 +123,9 @@ func yamlError(path string, err error, doc *yaml.Node) error {
 					key = fm[1]
 				}
 				e.Msg = fmt.Sprintf("unknown key %q", key)
+				if s := suggestKey(fm[1], keysOf(fm[2])); s != "" {
+					e.Msg += fmt.Sprintf(" (did you mean %q?)", s)
+				}
 			} else if key != "" {
 				e.Msg = fmt.Sprintf("key %s: %s", key, e.Msg)
 			}
