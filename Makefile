@@ -7,7 +7,7 @@ VERSION  ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev
 LDFLAGS  := -s -w -X github.com/massgen/massgen-hook/internal/cli.version=$(VERSION)
 GOFLAGS_BUILD := -trimpath -ldflags "$(LDFLAGS)"
 
-.PHONY: build test lint unit test-real demo bench peer fuzz clean
+.PHONY: build test lint unit test-real demo bench peer fuzz schema clean
 
 ## build: the static binary bin/massgen-hook (CGO_ENABLED=0).
 build:
@@ -55,6 +55,10 @@ peer: build
 FUZZTIME ?= 10s
 fuzz:
 	@FUZZTIME=$(FUZZTIME) bash scripts/fuzz.sh
+
+## schema: regenerate docs/config.schema.json, the config file's JSON Schema, from the Go types.
+schema:
+	go run $(PKG) config schema > docs/config.schema.json
 
 clean:
 	rm -rf bin

@@ -68,6 +68,7 @@ func subcommands() []subcommand {
 		{"inbox", (*app).inboxCommand},
 		{"observe-run", (*app).observeRunCommand},
 		{"check", (*app).checkCommand},
+		{"config", (*app).configCommand},
 		{"doctor", (*app).doctorCommand},
 		{"explain", (*app).explainCommand},
 		{"replay", (*app).replayCommand},

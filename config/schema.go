@@ -1,0 +1,111 @@
+package config
+
+import (
+	"encoding/json"
+	"reflect"
+	"strings"
+)
+
+// SchemaID is where the published JSON Schema of the config file lives;
+// the starter config points editors at it.
+const SchemaID = "https://raw.githubusercontent.com/massgen/massgen-hook/main/docs/config.schema.json"
+
+// Schema returns the JSON Schema (draft 2020-12) of the config file,
+// generated from the Go types and their yaml tags, so that an editor with a
+// YAML language server flags a mistyped key or a wrong type while the file
+// is written. The types that decode themselves (a rule, a list of rules,
+// record:) are described by hand beside their decoders' rules; a test holds
+// the schema to what Parse accepts and rejects.
+func Schema() []byte {
+	root := schemaOf(reflect.TypeOf(Config{}))
+	root["$schema"] = "https://json-schema.org/draft/2020-12/schema"
+	root["$id"] = SchemaID
+	root["title"] = "massgen-hook configuration (.claude/massgen-hook.yaml)"
+	root["$defs"] = map[string]any{"hook": hookSchema(), "eventHooks": eventHooksSchema()}
+	out, err := json.MarshalIndent(root, "", "  ")
+	if err != nil {
+		panic(err) // the schema is built from maps of plain values
+	}
+	return append(out, '\n')
+}
+
+var durationType = reflect.TypeOf(Duration(0))
+
+// schemaOf describes a config type by its yaml tags.
+func schemaOf(t reflect.Type) map[string]any {
+	switch t {
+	case durationType:
+		return map[string]any{"type": "string", "pattern": `^([0-9]+(\.[0-9]+)?(ns|us|µs|ms|s|m|h))+$`,
+			"description": "a duration such as 10s or 1m30s"}
+	case reflect.TypeOf(EventHooks{}):
+		return map[string]any{"$ref": "#/$defs/eventHooks"}
+	case reflect.TypeOf(Record{}):
+		return recordSchema()
+	}
+	switch t.Kind() {
+	case reflect.Bool:
+		return map[string]any{"type": "boolean"}
+	case reflect.Int, reflect.Int64:
+		return map[string]any{"type": "integer"}
+	case reflect.Float64:
+		return map[string]any{"type": "number"}
+	case reflect.String:
+		return map[string]any{"type": "string"}
+	case reflect.Slice:
+		return map[string]any{"type": []string{"array", "null"}, "items": schemaOf(t.Elem())}
+	case reflect.Struct:
+		props := map[string]any{}
+		for i := range t.NumField() {
+			f := t.Field(i)
+			name, _, _ := strings.Cut(f.Tag.Get("yaml"), ",")
+			if name == "" || name == "-" {
+				continue
+			}
+			props[name] = schemaOf(f.Type)
+		}
+		return map[string]any{"type": []string{"object", "null"}, "properties": props, "additionalProperties": false}
+	}
+	panic("config schema: no JSON Schema for " + t.String()) // a test builds the schema of every type
+}
+
+// hookSchema is one rule, as Hook.decode and validateHooks read it.
+func hookSchema() map[string]any {
+	str := map[string]any{"type": "string"}
+	return map[string]any{
+		"type": "object", "additionalProperties": false,
+		"properties": map[string]any{
+			"name":    str,
+			"matcher": map[string]any{"type": "string", "description": `tool names: "*", "Write|Edit", a glob, or re:<regular expression>`},
+			"type":    map[string]any{"enum": []string{TypeCommand, TypeBuiltin}},
+			"handler": map[string]any{"type": "string", "description": "the program to run (type: command) or the built-in check's name (type: builtin)"},
+			"args":    map[string]any{"type": "array", "items": str},
+			"shell":   map[string]any{"type": "string", "description": "a command line run by /bin/sh -c instead of handler"},
+			"timeout": map[string]any{"type": "number", "minimum": 0.001, "maximum": MaxHookTimeout.Seconds(),
+				"description": "seconds (default " + DefaultHookTimeout.String() + ")"},
+			"fail_closed": map[string]any{"type": "boolean"},
+			"enabled":     map[string]any{"type": "boolean"},
+			"options":     map[string]any{"type": []string{"object", "null"}, "description": "options of a built-in check"},
+		},
+	}
+}
+
+// eventHooksSchema is one event's rules: a list, or override: and hooks:.
+func eventHooksSchema() map[string]any {
+	list := map[string]any{"type": []string{"array", "null"}, "items": map[string]any{"$ref": "#/$defs/hook"}}
+	return map[string]any{"oneOf": []any{
+		list,
+		map[string]any{"type": "object", "additionalProperties": false,
+			"properties": map[string]any{"override": map[string]any{"type": "boolean"}, "hooks": list}},
+	}}
+}
+
+// recordSchema is record: true, false, or {dir, events}.
+func recordSchema() map[string]any {
+	return map[string]any{"oneOf": []any{
+		map[string]any{"type": "boolean"},
+		map[string]any{"type": "object", "additionalProperties": false, "properties": map[string]any{
+			"dir":    map[string]any{"type": "string"},
+			"events": map[string]any{"type": "array", "items": map[string]any{"enum": RecordEvents}},
+		}},
+	}}
+}

@@ -1,0 +1,147 @@
+package cli
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/massgen/massgen-hook/config"
+)
+
+// errConfigInvalid says `config validate` found errors; they are printed.
+var errConfigInvalid = errors.New("the config has errors")
+
+func (a *app) configCommand() *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "config",
+		Short: "Validate the config file, or print its JSON Schema",
+		Example: `  massgen-hook config validate
+  massgen-hook config schema > massgen-hook.schema.json`,
+		Args: noArgs(a),
+		RunE: func(cmd *cobra.Command, _ []string) error { return cmd.Help() },
+	}
+	cmd.AddCommand(a.configValidateCommand(), a.configSchemaCommand())
+	return cmd
+}
+
+// configProblem is one error of `config validate --format json`.
+type configProblem struct {
+	File    string `json:"file"`
+	Line    int    `json:"line,omitempty"`
+	Message string `json:"message"`
+}
+
+func (a *app) configValidateCommand() *cobra.Command {
+	var format string
+	cmd := &cobra.Command{
+		Use:   "validate",
+		Short: "Check the config file as the hooks read it (exit 1 on any error)",
+		Long: `Reads the config file exactly as every hook does (the project's
+.claude/massgen-hook.yaml, or --config, or $MASSGEN_HOOK_CONFIG) and lists
+every error with its file, line and key. A hook that meets a config error
+runs only the built-in defaults and warns the user; run this after editing.
+
+Exit status: 0 valid (or no config file: the built-in defaults), 1 errors
+found, 2 a usage mistake.`,
+		Example: `  massgen-hook config validate
+  massgen-hook config validate --config ci/massgen-hook.yaml --format json`,
+		Args: noArgs(a),
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if format != "text" && format != "json" {
+				return a.usage(cmd, fmt.Errorf("--format %q: use text or json", format))
+			}
+			project, err := a.resolveProject("")
+			if err != nil {
+				return &usageError{err: err}
+			}
+			path, _ := config.Locate(a.configPath, a.getenv("MASSGEN_HOOK_CONFIG"), project)
+			_, statErr := os.Stat(path)
+			cfg, _, loadErr := a.loadConfig(project)
+			if format == "json" {
+				return a.writeValidation(path, loadErr)
+			}
+			switch {
+			case loadErr != nil:
+				for _, line := range strings.Split(loadErr.Error(), "\n") {
+					fmt.Fprintln(a.stdout, line)
+				}
+			case os.IsNotExist(statErr):
+				fmt.Fprintf(a.stdout, "no config file at %s: the built-in defaults apply (default guards on)\n", path)
+			default:
+				fmt.Fprintf(a.stdout, "%s: valid (default guards %s)\n", cfg.Path, onOff(cfg.DefaultGuards))
+			}
+			if loadErr != nil {
+				return errConfigInvalid
+			}
+			return nil
+		},
+	}
+	cmd.Flags().StringVar(&format, "format", "text", "output format: text or json")
+	return cmd
+}
+
+// writeValidation prints the result as JSON: {file, valid, errors}.
+func (a *app) writeValidation(path string, loadErr error) error {
+	problems := append([]configProblem{}, configErrors(loadErr)...)
+	enc := json.NewEncoder(a.stdout)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(map[string]any{"file": path, "valid": loadErr == nil, "errors": problems}); err != nil {
+		return err
+	}
+	if loadErr != nil {
+		return errConfigInvalid
+	}
+	return nil
+}
+
+// configErrors splits a load error into its problems.
+func configErrors(err error) []configProblem {
+	if err == nil {
+		return nil
+	}
+	var out []configProblem
+	var walk func(error)
+	walk = func(err error) {
+		if joined, ok := err.(interface{ Unwrap() []error }); ok {
+			for _, e := range joined.Unwrap() {
+				walk(e)
+			}
+			return
+		}
+		var ce *config.Error
+		if errors.As(err, &ce) {
+			out = append(out, configProblem{File: ce.Path, Line: ce.Line, Message: ce.Msg})
+			return
+		}
+		out = append(out, configProblem{Message: err.Error()})
+	}
+	walk(err)
+	return out
+}
+
+func (a *app) configSchemaCommand() *cobra.Command {
+	return &cobra.Command{
+		Use:   "schema",
+		Short: "Print the JSON Schema of the config file",
+		Long: `Prints the JSON Schema (draft 2020-12) of .claude/massgen-hook.yaml. Editors with
+a YAML language server use it to flag a mistyped key or a wrong type as you
+type; the starter config that init writes points at the published copy.`,
+		Example: "  massgen-hook config schema > .claude/massgen-hook.schema.json",
+		Args:    noArgs(a),
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			_, err := a.stdout.Write(config.Schema())
+			return err
+		},
+	}
+}
+
+func onOff(b bool) string {
+	if b {
+		return "on"
+	}
+	return "off"
+}
