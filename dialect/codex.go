@@ -23,6 +23,8 @@ var Codex = register(&Dialect{
 	in:           func(object, *Native) error { return nil },
 	out:          codexOut,
 	failOpenExit: protocol.ExitError,
+	// Codex shows the top-level systemMessage as a warning.
+	systemMessage: true,
 	// A rewrite goes to Codex as an allow with the new input (codexOut),
 	// and Codex's own sandbox and approval policy judge the rewritten call:
 	// with Codex 0.169.0 under -s read-only, a rewritten `touch` still

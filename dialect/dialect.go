@@ -171,6 +171,10 @@ func (d *Dialect) Answer(w, notes io.Writer, native Native, event string, o prot
 	return dropped, fmt.Errorf("dialect %s: no answer for %s", d.Name, native.Event)
 }
 
+// ShowsWarnings reports whether d's CLI shows the user a top-level
+// systemMessage; where it does not, warnings go to stderr.
+func (d *Dialect) ShowsWarnings() bool { return d.out == nil || d.systemMessage }
+
 // Exit maps the exit status of a failed hook run for event (1 fail open,
 // 2 fail closed) to d's CLI.
 func (d *Dialect) Exit(code int, event string) int {

@@ -93,3 +93,51 @@ func claudeSilentPass(t *testing.T, s *Session) {
 		s.Errorf("the run did not end as a success: %s", run.Final.Raw)
 	}
 }
+
+// configTypo is a config with the mistakes that used to switch every guard
+// off: a mistyped key, and a mistyped attempt to switch the guards off.
+const configTypo = "fail_closd: true\ndefault_guard: false\n"
+
+// claudeConfigTypo: the project's config has mistakes. The hooks set it
+// aside and run the built-in defaults, so `cat .env` is still denied, and
+// the user is shown the error (file:line, the key meant) in stream-json's
+// informational system event, once in the session.
+func claudeConfigTypo(t *testing.T, s *Session) {
+	s.WriteFile(".env", envSecret)
+	s.Wire()
+	s.WriteFile(".claude/massgen-hook.yaml", configTypo)
+	m := s.Model
+	m.On("cat", All(Main, First), ccBash("toolu_cat", "cat .env"))
+	m.On("cat-again", All(Main, After("toolu_cat")), ccBash("toolu_cat2", "cat .env"))
+	m.On("done", All(Main, After("toolu_cat2")), Say("I may not read it."))
+	run := s.Run("show me the environment file")
+
+	for _, id := range []string{"toolu_cat", "toolu_cat2"} {
+		turn := "cat-again"
+		if id == "toolu_cat2" {
+			turn = "done"
+		}
+		if res, _ := s.Turn(turn).ToolResult(id); !res.IsError || !strings.Contains(res.Text, "protected path") {
+			s.Errorf("%s: the guard did not deny cat .env with the config broken: %+v", id, res)
+		}
+	}
+	if s.Turn("done").Contains("realcli-secret") {
+		s.Errorf("the secret reached the model")
+	}
+	const told = `unknown key \"fail_closd\" (did you mean \"fail_closed\"?)`
+	shown := 0
+	for _, ev := range claudeEvents(run.Stdout) {
+		// hook_response events carry a hook's raw output, shown or not.
+		if ev["type"] == "system" && ev["subtype"] != "hook_response" && strings.Contains(fmt.Sprint(ev["content"]), `unknown key "fail_closd"`) {
+			shown++
+		}
+	}
+	if shown == 0 {
+		s.Errorf("the config error was not shown in stream-json (no system event naming %s)", told)
+	}
+	s.Observe("the config warning was shown %d time(s) in the session", shown)
+	if !run.Final.OK {
+		s.Errorf("the run did not end as a success: %s", run.Final.Raw)
+	}
+	s.wantAudit("PreToolUse", "Bash", "deny")
+}

@@ -60,6 +60,7 @@ func init() {
 		wiredScenario,
 		{Name: "default-guards/read-env", Project: quoted, Run: claudeReadEnv},
 		{Name: "default-guards/write-env", Project: quoted, Run: claudeWriteEnv},
+		{Name: "default-guards/config-typo", Run: claudeConfigTypo},
 		{Name: "audit/silent-pass", Run: claudeSilentPass},
 		{Name: "session-start/context", Run: claudeSessionStart},
 		{Name: "permission-request/scratchpad-writes", Project: quoted, Run: claudeScratchpadPermissions},

@@ -135,7 +135,7 @@ func (d *doctorRun) configScope() {
 			msg, line = ce.Msg, ce.Line
 		}
 		d.add(s, line, "", doctor.Issue{Severity: doctor.Problem,
-			Message: msg + "; every massgen-hook hook fails on this config (and lets the agent proceed) until it is fixed"})
+			Message: msg + "; until it is fixed, every hook ignores this config and runs only the built-in defaults (default guards on)"})
 		if ce != nil && ce.Path != "" {
 			d.findings[len(d.findings)-1].File = d.rel(ce.Path)
 		}

@@ -70,6 +70,9 @@ func (a *app) runHook(ctx context.Context, s hookSpec) error {
 	if err != nil {
 		return fail(err)
 	}
+	if a.disabled(s) {
+		return a.skipDisabled(s, d)
+	}
 	if ctx == nil {
 		ctx = context.Background()
 	}
@@ -96,7 +99,7 @@ func (a *app) runHook(ctx context.Context, s hookSpec) error {
 	if err != nil {
 		return fail(err)
 	}
-	cfg, rules, err := a.loadConfig(project)
+	cfg, rules, cfgErr, err := a.hookConfig(project)
 	if err != nil {
 		return fail(err)
 	}
@@ -110,6 +113,9 @@ func (a *app) runHook(ctx context.Context, s hookSpec) error {
 	}
 	env := a.checksEnv(project, cfg, rules, now, ev, d)
 	out, err := s.decide(ctx, env, ev)
+	if cfgErr != nil && err == nil {
+		out = a.noteConfigError(env, ev, d, out, cfgErr)
+	}
 	dropped := false
 	if err == nil {
 		dropped, err = d.Answer(a.stdout, a.stderr, native, s.event, out)
