@@ -7,13 +7,16 @@ VERSION  ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev
 LDFLAGS  := -s -w -X github.com/massgen/massgen-hook/internal/cli.version=$(VERSION)
 GOFLAGS_BUILD := -trimpath -ldflags "$(LDFLAGS)"
 
-.PHONY: build test lint unit test-real demo bench peer fuzz schema clean
+.PHONY: build test lint unit unit-race unit-e2e test-real demo bench peer fuzz schema clean
 
 ## build: the static binary bin/massgen-hook (CGO_ENABLED=0).
 build:
 	CGO_ENABLED=0 go build $(GOFLAGS_BUILD) -o $(BIN) $(PKG)
 
-## test: drift checks (gofmt, vet, go.mod), then every test with the race detector.
+## test: drift checks (gofmt, vet, go.mod), then every test: each package's own tests with the
+## race detector, and beside them the end-to-end package (cmd/massgen-hook: testscripts and
+## multi-process tests, about 1,500 hook processes) without it, since a race-instrumented hook
+## process starts about 7 times slower and races live in the in-process tests.
 test: lint unit
 
 lint:
@@ -21,8 +24,15 @@ lint:
 	go vet ./...
 	go mod tidy -diff
 
+E2E := ./cmd/massgen-hook
 unit:
-	go test -race -count=1 -timeout 25m ./...
+	@$(MAKE) --no-print-directory -j2 unit-race unit-e2e
+
+unit-race:
+	go test -race -count=1 -timeout 25m $$(go list ./... | grep -v '/cmd/massgen-hook$$')
+
+unit-e2e:
+	go test -count=1 -timeout 25m -parallel 8 $(E2E)
 
 ## test-real: the real agent CLIs, installed from npm at pinned versions into
 ## a cache kept between runs, driven headless against a scripted fake model
