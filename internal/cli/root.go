@@ -114,7 +114,7 @@ its decision as JSON on stdout. "check" verifies a project in CI.`,
 	root.SetOut(a.stdout)
 	root.SetErr(a.stderr)
 	pf := root.PersistentFlags()
-	pf.StringVar(&a.projectDir, "project-dir", "", "project root (default: $CLAUDE_PROJECT_DIR, else the event's cwd, else the working directory)")
+	pf.StringVar(&a.projectDir, "project-dir", "", "project root, taken as given (default: $CLAUDE_PROJECT_DIR, else found above the working directory or the event's cwd: the nearest with .claude/ or another CLI's folder, else the git top level)")
 	pf.StringVar(&a.configPath, "config", "", "config file (default: $MASSGEN_HOOK_CONFIG, else <project>/.claude/massgen-hook.yaml)")
 	pf.BoolVar(&a.failClosed, "fail-closed", false, "on an internal failure, block (exit 2) instead of letting the agent proceed")
 	root.SetFlagErrorFunc(func(cmd *cobra.Command, err error) error { return a.usage(cmd, err) })
