@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 	"time"
 	// The binary is static and often runs in minimal containers with no
 	// zoneinfo: embed it, so TZ is respected everywhere ("today" depends on it).
@@ -104,11 +105,12 @@ its decision as JSON on stdout. "check" verifies a project in CI.`,
 			if len(args) == 0 {
 				return cmd.Help()
 			}
-			return &usageError{err: fmt.Errorf("unknown command %q (see massgen-hook --help)", args[0])}
+			return &usageError{err: fmt.Errorf("unknown command %q%s (see massgen-hook --help)", args[0], didYouMean(cmd, args[0]))}
 		},
-		SilenceUsage:      true,
-		SilenceErrors:     true,
-		CompletionOptions: cobra.CompletionOptions{},
+		SilenceUsage:               true,
+		SilenceErrors:              true,
+		CompletionOptions:          cobra.CompletionOptions{},
+		SuggestionsMinimumDistance: suggestionDistance,
 	}
 	root.SetIn(a.stdin)
 	root.SetOut(a.stdout)
@@ -140,6 +142,22 @@ func (a *app) usage(cmd *cobra.Command, err error) error {
 		return &hookFailure{event: event, failClosed: a.failClosed, err: err}
 	}
 	return &usageError{err: err}
+}
+
+// suggestionDistance is how many edits a typo may be from the command it
+// is suggested for (cobra's own default, which only its unused Args check
+// would apply).
+const suggestionDistance = 2
+
+// didYouMean is ", did you mean X?" naming the subcommands of cmd that name
+// is a typo of (cobra's Levenshtein distance of 2, or a prefix), or "".
+func didYouMean(cmd *cobra.Command, name string) string {
+	cmd.SuggestionsMinimumDistance = suggestionDistance
+	s := cmd.SuggestionsFor(name)
+	if len(s) == 0 {
+		return ""
+	}
+	return fmt.Sprintf(", did you mean %s?", strings.Join(s, " or "))
 }
 
 // noArgs is the Args check of a command that takes none.

@@ -35,7 +35,7 @@ agent with a round in that session (the main thread if none has one).`,
 			if len(args) == 0 {
 				return &usageError{err: errors.New("round needs a subcommand: start or wrap-up")}
 			}
-			return &usageError{err: fmt.Errorf("unknown round subcommand %q (use start or wrap-up)", args[0])}
+			return &usageError{err: fmt.Errorf("unknown round subcommand %q%s (use start or wrap-up)", args[0], didYouMean(cmd, args[0]))}
 		},
 	}
 	cmd.PersistentFlags().StringVar(&session, "session", "", "session id (default: the most recently active session)")
