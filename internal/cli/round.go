@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/massgen/massgen-hook/checks"
+	"github.com/massgen/massgen-hook/inbox"
 	"github.com/massgen/massgen-hook/state"
 )
 
@@ -64,6 +65,15 @@ agent with a round in that session (the main thread if none has one).`,
 }
 
 func (a *app) runRound(session, agent, verb string, apply func(*state.Dir, string, string, time.Time) (int, error)) error {
+	from := "--agent"
+	if agent == "" {
+		agent, from = a.getenv("MASSGEN_AGENT_ID"), "$MASSGEN_AGENT_ID"
+	}
+	if agent != "" {
+		if err := inbox.ValidName(from, agent); err != nil {
+			return &usageError{err: err}
+		}
+	}
 	st, now, err := a.commandState()
 	if err != nil {
 		return err
@@ -77,9 +87,6 @@ func (a *app) runRound(session, agent, verb string, apply func(*state.Dir, strin
 			return &usageError{err: errors.New("no session has run hooks in this project yet; give --session")}
 		}
 		session = keys[0]
-	}
-	if agent == "" {
-		agent = a.getenv("MASSGEN_AGENT_ID")
 	}
 	records := []string{checks.RoundRecordName(agent)}
 	if agent == "" {
