@@ -14,7 +14,7 @@ import (
 
 type checkOptions struct {
 	date       string
-	format     string
+	format     *formatFlag
 	allowEmpty bool
 }
 
@@ -44,7 +44,7 @@ error, or nothing checked.`,
 		RunE: func(cmd *cobra.Command, _ []string) error { return a.runCheck(cmd, o) },
 	}
 	cmd.Flags().StringVar(&o.date, "date", "", "check only this date (YYYY-MM-DD)")
-	cmd.Flags().StringVar(&o.format, "format", "text", "output format: text, json, github or markdown")
+	o.format = addFormatFlag(cmd, false, "text", "json", "github", "markdown")
 	cmd.Flags().BoolVar(&o.allowEmpty, "allow-empty", false, "finding no scratchpad file is compliant, not an error")
 	return cmd
 }
@@ -57,10 +57,11 @@ var checkFormats = map[string]func(io.Writer, *scratchpad.Report) error{
 }
 
 func (a *app) runCheck(cmd *cobra.Command, o checkOptions) error {
-	write, ok := checkFormats[o.format]
-	if !ok {
-		return a.usage(cmd, fmt.Errorf("--format %q: use text, json, github or markdown", o.format))
+	format, err := o.format.get(cmd)
+	if err != nil {
+		return a.usage(cmd, err)
 	}
+	write := checkFormats[format]
 	if o.date != "" {
 		if _, err := time.Parse(scratchpad.DayLayout, o.date); err != nil {
 			return a.usage(cmd, fmt.Errorf("--date %q: use YYYY-MM-DD", o.date))

@@ -18,8 +18,9 @@ import (
 )
 
 type explainOptions struct {
-	tool, event, input, format string
-	noRun                      bool
+	tool, event, input string
+	format             *formatFlag
+	noRun              bool
 }
 
 func (a *app) explainCommand() *cobra.Command {
@@ -54,7 +55,7 @@ rules only.`,
 	f.StringVar(&o.input, "input", "", "with --tool (required): the tool input as a JSON object, e.g. '{\"command\":\"ls\"}'")
 	f.StringVar(&a.agent, "agent", "", agentFlagHelp)
 	f.BoolVar(&o.noRun, "no-run", false, "list the rules without running them")
-	f.StringVar(&o.format, "format", "text", "output format: text or json")
+	o.format = addFormatFlag(cmd, false, "text", "json")
 	return cmd
 }
 
@@ -91,8 +92,9 @@ type explainedRule struct {
 func (r explainedRule) applies() bool { return r.Applies }
 
 func (a *app) runExplain(cmd *cobra.Command, o explainOptions) error {
-	if o.format != "text" && o.format != "json" {
-		return a.usage(cmd, fmt.Errorf("--format %q: use text or json", o.format))
+	format, err := o.format.get(cmd)
+	if err != nil {
+		return a.usage(cmd, err)
 	}
 	if o.event != "" && o.event != protocol.PreToolUse && o.event != protocol.PostToolUse && o.event != protocol.PostToolUseFailure {
 		return a.usage(cmd, fmt.Errorf("--event %q: use PreToolUse, PostToolUse or PostToolUseFailure", o.event))
@@ -159,7 +161,7 @@ func (a *app) runExplain(cmd *cobra.Command, o explainOptions) error {
 		}
 		x.Output = json.RawMessage(bytes.TrimSpace(buf.Bytes()))
 	}
-	if o.format == "json" {
+	if format == "json" {
 		enc := json.NewEncoder(a.stdout)
 		enc.SetEscapeHTML(false)
 		enc.SetIndent("", "  ")
