@@ -163,6 +163,9 @@ func didYouMean(cmd *cobra.Command, name string) string {
 // noArgs is the Args check of a command that takes none.
 func noArgs(a *app) cobra.PositionalArgs {
 	return func(cmd *cobra.Command, args []string) error {
+		if len(args) > 0 && cmd.HasSubCommands() {
+			return a.usage(cmd, fmt.Errorf("unknown %s subcommand %q%s (see massgen-hook %s --help)", cmd.Name(), args[0], didYouMean(cmd, args[0]), cmd.Name()))
+		}
 		if len(args) > 0 {
 			return a.usage(cmd, fmt.Errorf("%s takes no arguments, got %q", cmd.Name(), args))
 		}
