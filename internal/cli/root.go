@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
 	"time"
 	// The binary is static and often runs in minimal containers with no
@@ -14,6 +15,8 @@ import (
 	_ "time/tzdata"
 
 	"github.com/spf13/cobra"
+
+	"github.com/massgen/massgen-hook/dialect"
 )
 
 // app is one invocation: its streams, environment, clock and global flags.
@@ -105,7 +108,7 @@ its decision as JSON on stdout. "check" verifies a project in CI.`,
 			if len(args) == 0 {
 				return cmd.Help()
 			}
-			return &usageError{err: fmt.Errorf("unknown command %q%s (see massgen-hook --help)", args[0], didYouMean(cmd, args[0]))}
+			return a.unknownCommand(cmd, args[0], args)
 		},
 		SilenceUsage:               true,
 		SilenceErrors:              true,
@@ -119,7 +122,14 @@ its decision as JSON on stdout. "check" verifies a project in CI.`,
 	pf.StringVar(&a.projectDir, "project-dir", "", "project root, taken as given (default: $CLAUDE_PROJECT_DIR, else found above the working directory or the event's cwd: the nearest with .claude/ or another CLI's folder, else the git top level)")
 	pf.StringVar(&a.configPath, "config", "", "config file (default: $MASSGEN_HOOK_CONFIG, else <project>/.claude/massgen-hook.yaml)")
 	pf.BoolVar(&a.failClosed, "fail-closed", false, "on an internal failure, block (exit 2) instead of letting the agent proceed")
-	root.SetFlagErrorFunc(func(cmd *cobra.Command, err error) error { return a.usage(cmd, err) })
+	root.SetFlagErrorFunc(func(cmd *cobra.Command, err error) error {
+		// A mistyped subcommand leaves its flags (--dialect, --agent) to
+		// the root, which knows none: the name is the mistake to report.
+		if i := commandWord(args); cmd == root && i >= 0 {
+			return a.unknownCommand(root, args[i], args)
+		}
+		return a.usage(cmd, err)
+	})
 	for _, sc := range subcommands() {
 		if len(args) > 0 && sc.name == args[0] {
 			root.AddCommand(sc.make(a))
@@ -142,6 +152,53 @@ func (a *app) usage(cmd *cobra.Command, err error) error {
 		return &hookFailure{event: event, failClosed: a.failClosed, err: err}
 	}
 	return &usageError{err: err}
+}
+
+// unknownCommand is the error of name, in the command line args, naming
+// no subcommand of root, with the commands it may be a typo of. A typo of a
+// hook's name is that hook's command-line mistake (exit 1, the agent
+// proceeds; see usage): it is a typo in a hook file, and must not block
+// every tool call.
+func (a *app) unknownCommand(root *cobra.Command, name string, args []string) error {
+	err := fmt.Errorf("unknown command %q%s (see massgen-hook --help)", name, didYouMean(root, name))
+	for _, name := range root.SuggestionsFor(name) {
+		if sub, _, ferr := root.Find([]string{name}); ferr == nil {
+			if event, ok := sub.Annotations[eventAnnotation]; ok {
+				return &hookFailure{event: event, failClosed: a.failClosed || slices.Contains(args, "--fail-closed"),
+					dialect: dialectIn(args), err: err}
+			}
+		}
+	}
+	return &usageError{err: err}
+}
+
+// commandWord is the index in args of the first word that is no root
+// flag (--fail-closed, --project-dir DIR, --config FILE), or -1.
+func commandWord(args []string) int {
+	for i := 0; i < len(args); i++ {
+		switch arg := args[i]; {
+		case arg == "--project-dir" || arg == "--config":
+			i++
+		case strings.HasPrefix(arg, "-"):
+		default:
+			return i
+		}
+	}
+	return -1
+}
+
+// dialectIn is the dialect args name with --dialect, or nil (Claude Code).
+func dialectIn(args []string) *dialect.Dialect {
+	for i, arg := range args {
+		name, ok := strings.CutPrefix(arg, "--dialect=")
+		if !ok && arg == "--dialect" && i+1 < len(args) {
+			name, ok = args[i+1], true
+		}
+		if d, err := dialect.Named(name); ok && err == nil {
+			return d
+		}
+	}
+	return nil
 }
 
 // suggestionDistance is how many edits a typo may be from the command it
