@@ -102,7 +102,8 @@ filesystem checks. Claude Code runs its hook subcommands (see
 settings.example.json); each reads one hook event as JSON on stdin and writes
 its decision as JSON on stdout. "check" verifies a project in CI.`,
 		// The root runs only when no subcommand matched: an unknown
-		// subcommand is a usage error (exit 2) like any other.
+		// subcommand is a usage error (exit 2), or a hook's mistake when
+		// it is a typo of the hook's name (unknownCommand).
 		Args: cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if len(args) == 0 {
