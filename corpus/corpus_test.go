@@ -231,10 +231,10 @@ func TestResultsRoundTrip(t *testing.T) {
 		t.Errorf("read back %+v, want %+v", back, rs)
 	}
 	for text, want := range map[string]string{
-		`{}`:                         "not the output of replay --json: no version or results",
-		`{"version":1}`:              "not the output of replay --json: no version or results",
+		`{}`:                         "not the output of replay --format json: no version or results",
+		`{"version":1}`:              "not the output of replay --format json: no version or results",
 		`{"version":2,"results":[]}`: "results version 2; this massgen-hook reads version 1",
-		`nope`:                       "not the output of replay --json: invalid character",
+		`nope`:                       "not the output of replay --format json: invalid character",
 	} {
 		if _, err := ReadResults([]byte(text)); err == nil || !strings.HasPrefix(err.Error(), want) {
 			t.Errorf("%s: error %v, want %q", text, err, want)

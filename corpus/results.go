@@ -25,7 +25,7 @@ type Skipped struct {
 	Error string `json:"error"`
 }
 
-// Results is a replay's outcome: `replay --json` prints it, and `replay
+// Results is a replay's outcome: `replay --format json` prints it, and `replay
 // --diff` reads it back.
 type Results struct {
 	Version int       `json:"version"`
@@ -38,15 +38,15 @@ type Results struct {
 // Encode is rs as an indented JSON document.
 func (rs *Results) Encode() ([]byte, error) { return encode(rs) }
 
-// ReadResults reads a document printed by `replay --json`.
+// ReadResults reads a document printed by `replay --format json`.
 func ReadResults(data []byte) (*Results, error) {
 	var rs Results
 	if err := json.Unmarshal(data, &rs); err != nil {
-		return nil, fmt.Errorf("not the output of replay --json: %v", err)
+		return nil, fmt.Errorf("not the output of replay --format json: %v", err)
 	}
 	switch {
 	case rs.Version == 0 || rs.Results == nil:
-		return nil, errors.New("not the output of replay --json: no version or results")
+		return nil, errors.New("not the output of replay --format json: no version or results")
 	case rs.Version != ResultsVersion:
 		return nil, fmt.Errorf("results version %d; this massgen-hook reads version %d", rs.Version, ResultsVersion)
 	}

@@ -19,6 +19,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/massgen/massgen-hook/match"
 	"github.com/massgen/massgen-hook/protocol"
@@ -142,9 +144,34 @@ func draftErrorf(format string, args ...any) error {
 	return &DraftError{Msg: fmt.Sprintf(format, args...)}
 }
 
-// ValidName checks an agent name given to send: the names hooks resolve
-// (coordinator, an agent_type such as plugin:reviewer, $MASSGEN_AGENT_ID).
+// ValidName checks an agent name given on the command line: one of the
+// names hooks resolve (coordinator, an agent_type such as plugin:reviewer,
+// $MASSGEN_AGENT_ID). A name no hook can ever resolve is refused rather than
+// queued for nobody: no path separator, "." or ".." (an agent type holding
+// one is refused as hook input), no white space or control character (a
+// quoting mistake: "a b" is not two agents), no comma (--to a,b is not two
+// agents either: repeat --to).
 func ValidName(flag, name string) error {
+	if err := validLabel(flag, name); err != nil {
+		return err
+	}
+	switch {
+	case name == "." || name == ".." || strings.ContainsAny(name, `/\`):
+		return draftErrorf("%s %q: an agent name is not a path (no /, \\, . or ..)", flag, name)
+	case strings.ContainsRune(name, ','):
+		return draftErrorf("%s %q: an agent name has no comma; repeat %s for several agents", flag, name, flag)
+	case strings.IndexFunc(name, func(r rune) bool { return unicode.IsSpace(r) || unicode.IsControl(r) }) >= 0:
+		return draftErrorf("%s %q: an agent name has no spaces or control characters; repeat %s for several agents", flag, name, flag)
+	case !utf8.ValidString(name):
+		return draftErrorf("%s %q: an agent name must be UTF-8", flag, name)
+	}
+	return nil
+}
+
+// validLabel checks the name of a sender that is no agent (a background
+// job, a subagent's task): any one line, slashes included, since it is only
+// shown.
+func validLabel(flag, name string) error {
 	switch {
 	case strings.TrimSpace(name) == "":
 		return draftErrorf("%s: an agent name cannot be empty", flag)

@@ -97,7 +97,13 @@ func (d Draft) message(now time.Time) (*Message, error) {
 		}
 	}
 	if d.From != "" {
-		if err := ValidName("--from", d.From); err != nil {
+		// A peer is an agent (its id is anonymised, its workspace named
+		// for it); any other sender is a label, only shown.
+		check := validLabel
+		if d.Source == Peer || d.Workspace != "" {
+			check = ValidName
+		}
+		if err := check("--from", d.From); err != nil {
 			return nil, err
 		}
 	}

@@ -46,6 +46,16 @@ func TestSendRejects(t *testing.T) {
 		{"carriage return in from", Draft{From: "a\rb", Text: "hi"}, `--from "a\rb": an agent name cannot hold NUL or line breaks`},
 		{"newline in from", Draft{From: "x\ny", Text: "hi"}, `--from "x\ny": an agent name cannot hold NUL or line breaks`},
 		{"long to", Draft{To: []string{strings.Repeat("n", 201)}, Text: "hi"}, "--to: an agent name is at most 200 bytes"},
+		{"traversal to", Draft{To: []string{"../../etc"}, Text: "hi"}, `--to "../../etc": an agent name is not a path (no /, \, . or ..)`},
+		{"dotdot to", Draft{To: []string{".."}, Text: "hi"}, `--to "..": an agent name is not a path (no /, \, . or ..)`},
+		{"dot from", Draft{From: ".", Source: Peer, Text: "hi"}, `--from ".": an agent name is not a path (no /, \, . or ..)`},
+		{"backslash from", Draft{From: `a\b`, Source: Peer, Text: "hi"}, `--from "a\\b": an agent name is not a path (no /, \, . or ..)`},
+		{"slash from", Draft{From: "x/y", Source: Peer, Text: "hi"}, `--from "x/y": an agent name is not a path (no /, \, . or ..)`},
+		{"comma to", Draft{To: []string{"a,b"}, Text: "hi"}, `--to "a,b": an agent name has no comma; repeat --to for several agents`},
+		{"space to", Draft{To: []string{"a b"}, Text: "hi"}, `--to "a b": an agent name has no spaces or control characters; repeat --to for several agents`},
+		{"tab from", Draft{From: "a\tb", Source: Peer, Text: "hi"}, `--from "a\tb": an agent name has no spaces or control characters; repeat --from for several agents`},
+		{"escape to", Draft{To: []string{"a\x1bb"}, Text: "hi"}, `--to "a\x1bb": an agent name has no spaces or control characters; repeat --to for several agents`},
+		{"invalid utf-8 to", Draft{To: []string{"a\xffb"}, Text: "hi"}, `--to "a\xffb": an agent name must be UTF-8`},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

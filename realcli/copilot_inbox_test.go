@@ -43,7 +43,7 @@ func copilotInbox(t *testing.T, s *Session) {
 		s.Observe("the message came appended to the tool message of the call after which it was sent")
 	}
 
-	out, err := s.Hook("inbox", "--json")
+	out, err := s.Hook("inbox", "--format", "json")
 	if err != nil {
 		s.Fatalf("%v", err)
 	}
@@ -51,9 +51,9 @@ func copilotInbox(t *testing.T, s *Session) {
 		Delivered []struct{ To, Event, Tool string } `json:"delivered"`
 	}
 	if err := json.Unmarshal([]byte(out), &msgs); err != nil || len(msgs) != 1 {
-		s.Fatalf("inbox --json: want one message, got %s (%v)", out, err)
+		s.Fatalf("inbox --format json: want one message, got %s (%v)", out, err)
 	}
 	if d := msgs[0].Delivered; len(d) != 1 || d[0].To != "coordinator" || d[0].Event != "PostToolUse" {
-		s.Errorf("inbox --json: want one delivery to coordinator at PostToolUse, got %+v", d)
+		s.Errorf("inbox --format json: want one delivery to coordinator at PostToolUse, got %+v", d)
 	}
 }

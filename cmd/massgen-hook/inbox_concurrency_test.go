@@ -157,9 +157,9 @@ func TestInboxConcurrency(t *testing.T) {
 		t.Errorf("%d distinct texts delivered, want %d", len(counts), inboxMessages)
 	}
 
-	r := inboxRun(bin, env, project, "", "inbox", "--json")
+	r := inboxRun(bin, env, project, "", "inbox", "--format", "json")
 	if r.err != nil || r.code != 0 || r.stderr != "" {
-		t.Fatalf("inbox --json: err %v, exit %d, stderr %q", r.err, r.code, r.stderr)
+		t.Fatalf("inbox --format json: err %v, exit %d, stderr %q", r.err, r.code, r.stderr)
 	}
 	var list []struct {
 		ID             string   `json:"id"`
@@ -175,7 +175,7 @@ func TestInboxConcurrency(t *testing.T) {
 		Claimed []json.RawMessage `json:"claimed_unconfirmed"`
 	}
 	if err := json.Unmarshal([]byte(r.stdout), &list); err != nil {
-		t.Fatalf("inbox --json: %v", err)
+		t.Fatalf("inbox --format json: %v", err)
 	}
 	if len(list) != inboxMessages {
 		t.Errorf("inbox lists %d messages, want %d", len(list), inboxMessages)

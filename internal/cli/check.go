@@ -13,8 +13,9 @@ import (
 )
 
 type checkOptions struct {
-	date   string
-	format string
+	date       string
+	format     *formatFlag
+	allowEmpty bool
 }
 
 func (a *app) checkCommand() *cobra.Command {
@@ -29,7 +30,12 @@ scratchpads but no coordinator scratchpad.
 --format markdown prints a grid of agents by dates for a GitHub Actions job
 summary ($GITHUB_STEP_SUMMARY), then the violations.
 
-Exit status: 0 compliant, 1 violations found, 2 usage or configuration error.`,
+No scratchpad file to check at all is an error (exit 2): it is how a check
+run in the wrong directory, or against the wrong root, looks. --allow-empty
+accepts it, for a project that has not run a session yet.
+
+Exit status: 0 compliant, 1 violations found, 2 usage or configuration
+error, or nothing checked.`,
 		Example: `  massgen-hook check
   massgen-hook check --date 2026-11-20 --format github   # annotations in GitHub Actions
   massgen-hook check --format json | jq .violations
@@ -38,7 +44,8 @@ Exit status: 0 compliant, 1 violations found, 2 usage or configuration error.`,
 		RunE: func(cmd *cobra.Command, _ []string) error { return a.runCheck(cmd, o) },
 	}
 	cmd.Flags().StringVar(&o.date, "date", "", "check only this date (YYYY-MM-DD)")
-	cmd.Flags().StringVar(&o.format, "format", "text", "output format: text, json, github or markdown")
+	o.format = addFormatFlag(cmd, false, "text", "json", "github", "markdown")
+	cmd.Flags().BoolVar(&o.allowEmpty, "allow-empty", false, "finding no scratchpad file is compliant, not an error")
 	return cmd
 }
 
@@ -50,10 +57,11 @@ var checkFormats = map[string]func(io.Writer, *scratchpad.Report) error{
 }
 
 func (a *app) runCheck(cmd *cobra.Command, o checkOptions) error {
-	write, ok := checkFormats[o.format]
-	if !ok {
-		return a.usage(cmd, fmt.Errorf("--format %q: use text, json, github or markdown", o.format))
+	format, err := o.format.get(cmd)
+	if err != nil {
+		return a.usage(cmd, err)
 	}
+	write := checkFormats[format]
 	if o.date != "" {
 		if _, err := time.Parse(scratchpad.DayLayout, o.date); err != nil {
 			return a.usage(cmd, fmt.Errorf("--date %q: use YYYY-MM-DD", o.date))
@@ -72,6 +80,9 @@ func (a *app) runCheck(cmd *cobra.Command, o checkOptions) error {
 	if err != nil {
 		return &usageError{err: err} // the tree cannot be checked at all: a setup error, not a violation
 	}
+	if rep.FilesChecked == 0 && !o.allowEmpty {
+		return &usageError{err: errNothingChecked(project, rep)}
+	}
 	if err := write(a.stdout, rep); err != nil {
 		return err
 	}
@@ -79,6 +90,17 @@ func (a *app) runCheck(cmd *cobra.Command, o checkOptions) error {
 		return errViolations
 	}
 	return nil
+}
+
+// errNothingChecked says why a check that found no file fails, and how to
+// point it at the right place.
+func errNothingChecked(project string, rep *scratchpad.Report) error {
+	scope := " (all dates)"
+	if rep.Date != "" {
+		scope = " for " + rep.Date
+	}
+	return fmt.Errorf("no scratchpad files in %s%s of project %s: nothing was checked "+
+		"(run check in the project, or give --project-dir; --allow-empty accepts a project with no scratchpads yet)", rep.Root, scope, project)
 }
 
 func writeCheckText(w io.Writer, rep *scratchpad.Report) error {

@@ -36,7 +36,7 @@ type configProblem struct {
 }
 
 func (a *app) configValidateCommand() *cobra.Command {
-	var format string
+	var format *formatFlag
 	cmd := &cobra.Command{
 		Use:   "validate",
 		Short: "Check the config file as the hooks read it (exit 1 on any error)",
@@ -51,8 +51,9 @@ found, 2 a usage mistake.`,
   massgen-hook config validate --config ci/massgen-hook.yaml --format json`,
 		Args: noArgs(a),
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if format != "text" && format != "json" {
-				return a.usage(cmd, fmt.Errorf("--format %q: use text or json", format))
+			format, err := format.get(cmd)
+			if err != nil {
+				return a.usage(cmd, err)
 			}
 			project, err := a.resolveProject("")
 			if err != nil {
@@ -80,7 +81,7 @@ found, 2 a usage mistake.`,
 			return nil
 		},
 	}
-	cmd.Flags().StringVar(&format, "format", "text", "output format: text or json")
+	format = addFormatFlag(cmd, false, "text", "json")
 	return cmd
 }
 

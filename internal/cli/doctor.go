@@ -14,6 +14,7 @@ import (
 )
 
 type doctorOptions struct {
+	format         *formatFlag
 	json, noTiming bool
 }
 
@@ -56,11 +57,18 @@ Notes say what doctor cannot check; only problems make it unhealthy.
 Exit status: 0 healthy (notes allowed), 1 problems found, 2 usage error.`,
 		Example: `  massgen-hook doctor
   massgen-hook doctor --no-timing          # the wiring only; runs nothing
-  massgen-hook doctor --json | jq '.findings[] | select(.severity == "problem")'`,
+  massgen-hook doctor --format json | jq '.findings[] | select(.severity == "problem")'`,
 		Args: noArgs(a),
-		RunE: func(cmd *cobra.Command, _ []string) error { return a.runDoctor(o) },
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			format, err := o.format.get(cmd)
+			if err != nil {
+				return a.usage(cmd, err)
+			}
+			o.json = format == "json"
+			return a.runDoctor(o)
+		},
 	}
-	cmd.Flags().BoolVar(&o.json, "json", false, "print the report as one JSON object")
+	o.format = addFormatFlag(cmd, true, "text", "json")
 	cmd.Flags().BoolVar(&o.noTiming, "no-timing", false, "do not run the hook subcommands on sample events")
 	return cmd
 }

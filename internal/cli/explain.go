@@ -11,14 +11,16 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/massgen/massgen-hook/corpus"
 	"github.com/massgen/massgen-hook/dialect"
 	"github.com/massgen/massgen-hook/engine"
 	"github.com/massgen/massgen-hook/protocol"
 )
 
 type explainOptions struct {
-	tool, event, input, format string
-	noRun                      bool
+	tool, event, input string
+	format             *formatFlag
+	noRun              bool
 }
 
 func (a *app) explainCommand() *cobra.Command {
@@ -26,28 +28,34 @@ func (a *app) explainCommand() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "explain",
 		Short: "Show which rules match a tool call, what each decides, and the final output",
-		Long: `Reads a PreToolUse, PostToolUse or PostToolUseFailure event on stdin (or builds one from --tool,
---event and --input) and shows the rules considered for it in order: which
-match and which do not, what each decided and why, how long it took, and
-the output the hook would print.
+		Long: `Reads a PreToolUse, PostToolUse or PostToolUseFailure event on stdin, or a
+recording of one (a file of the record: corpus, as replay reads it), or
+builds one from --tool, --event and --input, and shows the rules considered
+for it in order: which match and which do not, what each decided and why,
+how long it took, and the output the hook would print.
+
+A recording is explained as replay runs it: at its recorded_at, as its
+recorded agent (unless --agent names another), and its recorded decision is
+shown beside today's.
 
 It runs the matching command handlers, since that is the only way to know
 what they decide, but writes no audit line and changes no state (budgets,
 failure streaks and round clocks are read, not counted). --no-run lists the
 rules only.`,
-		Example: `  massgen-hook explain --tool Write --agent reviewer
-  massgen-hook explain --tool Bash --input '{"command":"rm -rf /"}'
-  massgen-hook explain < recorded-event.json`,
+		Example: `  massgen-hook explain --tool Bash --input '{"command":"rm -rf /"}'
+  massgen-hook explain --tool Write --input '{"file_path":"notes.md","content":"hi"}' --agent reviewer
+  massgen-hook explain < event.json
+  massgen-hook explain < .claude/massgen-hook/corpus/20261120T090000.000000001Z-PreToolUse-4242.json`,
 		Args: noArgs(a),
 		RunE: func(cmd *cobra.Command, _ []string) error { return a.runExplain(cmd, o) },
 	}
 	f := cmd.Flags()
 	f.StringVar(&o.tool, "tool", "", "explain a call of this tool instead of reading an event")
 	f.StringVar(&o.event, "event", "", "PreToolUse, PostToolUse or PostToolUseFailure (default: the event's, else PreToolUse)")
-	f.StringVar(&o.input, "input", "", "with --tool: the tool input as a JSON object (default {})")
+	f.StringVar(&o.input, "input", "", "with --tool (required): the tool input as a JSON object, e.g. '{\"command\":\"ls\"}'")
 	f.StringVar(&a.agent, "agent", "", agentFlagHelp)
 	f.BoolVar(&o.noRun, "no-run", false, "list the rules without running them")
-	f.StringVar(&o.format, "format", "text", "output format: text or json")
+	o.format = addFormatFlag(cmd, false, "text", "json")
 	return cmd
 }
 
@@ -65,6 +73,9 @@ type explanation struct {
 	Rules  []explainedRule `json:"rules"`
 	Ran    bool            `json:"ran"`
 	Output json.RawMessage `json:"output"`
+	// Recorded is the decision a recording holds, when a recording was
+	// explained.
+	Recorded *corpus.Verdict `json:"recorded,omitempty"`
 }
 
 type explainedRule struct {
@@ -81,13 +92,14 @@ type explainedRule struct {
 func (r explainedRule) applies() bool { return r.Applies }
 
 func (a *app) runExplain(cmd *cobra.Command, o explainOptions) error {
-	if o.format != "text" && o.format != "json" {
-		return a.usage(cmd, fmt.Errorf("--format %q: use text or json", o.format))
+	format, err := o.format.get(cmd)
+	if err != nil {
+		return a.usage(cmd, err)
 	}
 	if o.event != "" && o.event != protocol.PreToolUse && o.event != protocol.PostToolUse && o.event != protocol.PostToolUseFailure {
 		return a.usage(cmd, fmt.Errorf("--event %q: use PreToolUse, PostToolUse or PostToolUseFailure", o.event))
 	}
-	ev, err := a.explainEvent(o)
+	ev, rec, err := a.explainEvent(o)
 	if err != nil {
 		return &usageError{err: err}
 	}
@@ -103,11 +115,24 @@ func (a *app) runExplain(cmd *cobra.Command, o explainOptions) error {
 	if err != nil {
 		return &usageError{err: err}
 	}
+	agentFrom := a.agentSource(ev)
+	if rec != nil {
+		// As replay runs it: at its time, as its agent.
+		if now, err = rec.Time(); err != nil {
+			return &usageError{err: err}
+		}
+		if a.agent == "" && rec.Agent != "" {
+			a.agent, agentFrom = rec.Agent, "the recording"
+		}
+	}
 	env := a.checksEnv(project, cfg, rules, now, ev, dialect.Claude)
 	env.DryRun = true
 	env.State.ReadOnly = true
 	env.Detach = nil
-	x := explanation{Event: ev.HookEventName, Tool: ev.ToolName, Agent: env.Agent, AgentFrom: a.agentSource(ev), KnownAgent: rules.KnowsAgent(env.Agent), Agents: rules.Agents(), Config: cfg.Path}
+	x := explanation{Event: ev.HookEventName, Tool: ev.ToolName, Agent: env.Agent, AgentFrom: agentFrom, KnownAgent: rules.KnowsAgent(env.Agent), Agents: rules.Agents(), Config: cfg.Path}
+	if rec != nil {
+		x.Recorded = &rec.Decision
+	}
 	if x.Config == "" {
 		x.Config = "(none: built-in defaults)"
 	}
@@ -136,7 +161,7 @@ func (a *app) runExplain(cmd *cobra.Command, o explainOptions) error {
 		}
 		x.Output = json.RawMessage(bytes.TrimSpace(buf.Bytes()))
 	}
-	if o.format == "json" {
+	if format == "json" {
 		enc := json.NewEncoder(a.stdout)
 		enc.SetEscapeHTML(false)
 		enc.SetIndent("", "  ")
@@ -145,35 +170,29 @@ func (a *app) runExplain(cmd *cobra.Command, o explainOptions) error {
 	return writeExplanation(a.stdout, &x)
 }
 
-// explainEvent is the event to explain: built from the flags, or read from stdin.
-func (a *app) explainEvent(o explainOptions) (*protocol.Event, error) {
+// explainEvent is the event to explain: built from the flags, or read from
+// stdin, where it may come inside a recording (returned too).
+func (a *app) explainEvent(o explainOptions) (*protocol.Event, *corpus.Recording, error) {
 	if o.tool != "" {
-		event := o.event
-		if event == "" {
-			event = protocol.PreToolUse
-		}
-		input := o.input
-		if input == "" {
-			input = "{}"
-		}
-		if t := strings.TrimSpace(input); !json.Valid([]byte(t)) || t[0] != '{' {
-			return nil, fmt.Errorf("--input %q is not a JSON object", preview(input))
-		}
-		raw, err := json.Marshal(map[string]any{"hook_event_name": event, "tool_name": o.tool, "tool_input": json.RawMessage(input), "session_id": "explain"})
-		if err != nil {
-			return nil, fmt.Errorf("--input is not a JSON object: %v", err)
-		}
-		return protocol.ParseEvent(raw, event)
+		ev, err := toolEvent(o)
+		return ev, nil, err
 	}
 	if o.input != "" {
-		return nil, errors.New("--input goes with --tool")
+		return nil, nil, errors.New("--input goes with --tool")
 	}
 	if isTerminal(a.stdin) {
-		return nil, errors.New("explain needs an event on stdin, or --tool NAME")
+		return nil, nil, errors.New("explain needs an event or a recording on stdin, or --tool NAME --input JSON")
 	}
 	raw, err := io.ReadAll(a.stdin)
 	if err != nil {
-		return nil, fmt.Errorf("reading the event from stdin: %w", err)
+		return nil, nil, fmt.Errorf("reading the event from stdin: %w", err)
+	}
+	var rec *corpus.Recording
+	if isRecording(raw) {
+		if rec, err = corpus.Parse(raw); err != nil {
+			return nil, nil, fmt.Errorf("stdin holds recorded_at or event but is %v", err)
+		}
+		raw = rec.Event
 	}
 	ev, err := protocol.ParseEvent(raw, o.event)
 	var ie *protocol.InputError
@@ -181,12 +200,46 @@ func (a *app) explainEvent(o explainOptions) (*protocol.Event, error) {
 		ev, err = protocol.ParseEvent(raw, protocol.PreToolUse)
 	}
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if ev.HookEventName != protocol.PreToolUse && ev.HookEventName != protocol.PostToolUse && ev.HookEventName != protocol.PostToolUseFailure {
-		return nil, fmt.Errorf("explain reads PreToolUse, PostToolUse and PostToolUseFailure events; this one is %s", ev.HookEventName)
+		return nil, nil, fmt.Errorf("explain reads PreToolUse, PostToolUse and PostToolUseFailure events; this one is %s", ev.HookEventName)
 	}
-	return ev, nil
+	return ev, rec, nil
+}
+
+// toolEvent is the event --tool, --event and --input describe. The input
+// is required: an empty one is rarely the call in question, and the guards
+// judge what it holds.
+func toolEvent(o explainOptions) (*protocol.Event, error) {
+	event := o.event
+	if event == "" {
+		event = protocol.PreToolUse
+	}
+	if o.input == "" {
+		return nil, fmt.Errorf("--tool %s needs --input, the tool input as a JSON object, e.g. --input '{\"command\":\"ls\"}' (--input '{}' for none)", o.tool)
+	}
+	if t := strings.TrimSpace(o.input); !json.Valid([]byte(t)) || t[0] != '{' {
+		return nil, fmt.Errorf("--input %q is not a JSON object", preview(o.input))
+	}
+	raw, err := json.Marshal(map[string]any{"hook_event_name": event, "tool_name": o.tool, "tool_input": json.RawMessage(o.input), "session_id": "explain"})
+	if err != nil {
+		return nil, fmt.Errorf("--input is not a JSON object: %v", err)
+	}
+	return protocol.ParseEvent(raw, event)
+}
+
+// isRecording reports whether raw is a recording rather than an event: a
+// JSON object with recorded_at, or with event and no hook_event_name.
+func isRecording(raw []byte) bool {
+	var top map[string]json.RawMessage
+	if json.Unmarshal(raw, &top) != nil {
+		return false
+	}
+	_, at := top["recorded_at"]
+	_, event := top["event"]
+	_, name := top["hook_event_name"]
+	return at || event && !name
 }
 
 // agentSource says where the agent identity came from, mirroring resolveAgent.
@@ -273,15 +326,19 @@ func writeExplanation(w io.Writer, x *explanation) error {
 		}
 		fmt.Fprintf(w, "  - %s (%s): %s\n", r.Name, r.Where, why)
 	}
-	if !x.Ran {
-		_, err := fmt.Fprintln(w, "\nnot run (--no-run)")
-		return err
+	var err error
+	if x.Ran {
+		out := string(x.Output)
+		if out == "" {
+			out = "(nothing: no opinion)"
+		}
+		_, err = fmt.Fprintf(w, "\noutput:\n%s\n", out)
+	} else {
+		_, err = fmt.Fprintln(w, "\nnot run (--no-run)")
 	}
-	out := string(x.Output)
-	if out == "" {
-		out = "(nothing: no opinion)"
+	if err == nil && x.Recorded != nil {
+		_, err = fmt.Fprintf(w, "\nrecorded decision: %s\n", x.Recorded)
 	}
-	_, err := fmt.Fprintf(w, "\noutput:\n%s\n", out)
 	return err
 }
 

@@ -108,7 +108,7 @@ func (a *app) runSend(d inbox.Draft) error {
 }
 
 func (a *app) inboxCommand() *cobra.Command {
-	var asJSON bool
+	var format *formatFlag
 	cmd := &cobra.Command{
 		Use:   "inbox",
 		Short: "List the inbox: pending, delivered (to whom, when) and undelivered messages",
@@ -118,13 +118,21 @@ and tool, and whether late, at a turn boundary), undelivered (it expired
 before a tool call took it; the recipient's next stop or start hands it
 over; "*" is a broadcast nobody received, for whichever agent comes first),
 or claimed but unconfirmed (a hook was killed between claiming and
-answering: it may not have arrived). Changes nothing.`,
+answering: it may not have arrived). Changes nothing.
+
+--format json prints one array of messages with their recipients' status.`,
 		Example: `  massgen-hook inbox
-  massgen-hook inbox --json | jq '.[] | select(.undelivered_for)'`,
+  massgen-hook inbox --format json | jq '.[] | select(.undelivered_for)'`,
 		Args: noArgs(a),
-		RunE: func(*cobra.Command, []string) error { return a.runInbox(asJSON) },
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			f, err := format.get(cmd)
+			if err != nil {
+				return a.usage(cmd, err)
+			}
+			return a.runInbox(f == "json")
+		},
 	}
-	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON: one array of messages with their recipients' status")
+	format = addFormatFlag(cmd, true, "text", "json")
 	return cmd
 }
 

@@ -99,7 +99,7 @@ func (a *app) runInstall(cmd *cobra.Command, o installOptions, uninstall bool) e
 	if !ok {
 		return a.usage(cmd, fmt.Errorf("--agent %q: use %s", o.agent, strings.Join(targetNames(), ", ")))
 	}
-	project, err := a.resolveProject("")
+	project, err := a.resolveProjectHere()
 	if err != nil {
 		return &usageError{err: err}
 	}

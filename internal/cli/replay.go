@@ -15,8 +15,9 @@ import (
 )
 
 type replayOptions struct {
-	diff string
-	json bool
+	diff   string
+	format *formatFlag
+	json   bool
 }
 
 func (a *app) replayCommand() *cobra.Command {
@@ -39,14 +40,14 @@ nothing is detached (observers do not run), nothing is recorded, and each
 event runs at its recorded time as the recorded agent. Command handlers in
 the config do run: they are the policy under test.
 
---json prints the results as a JSON document; --diff PREVIOUS compares with
-such a document and prints only what changed.
+--format json prints the results as a JSON document; --diff PREVIOUS compares
+with such a document and prints only what changed.
 
 Exit status: 0 no decision changed (or no --diff); 1 a decision or exit
 status changed since PREVIOUS; 2 a usage or configuration error, or a file
 in DIR that is not a recording (named on stderr, skipped).`,
 		Example: `  massgen-hook replay .claude/massgen-hook/corpus
-  massgen-hook replay .claude/massgen-hook/corpus --json > before.json
+  massgen-hook replay .claude/massgen-hook/corpus --format json > before.json
   # ...edit .claude/massgen-hook.yaml...
   massgen-hook replay .claude/massgen-hook/corpus --diff before.json`,
 		Args: func(cmd *cobra.Command, args []string) error {
@@ -55,11 +56,18 @@ in DIR that is not a recording (named on stderr, skipped).`,
 			}
 			return nil
 		},
-		RunE: func(_ *cobra.Command, args []string) error { return a.runReplay(args[0], o) },
+		RunE: func(cmd *cobra.Command, args []string) error {
+			format, err := o.format.get(cmd)
+			if err != nil {
+				return a.usage(cmd, err)
+			}
+			o.json = format == "json"
+			return a.runReplay(args[0], o)
+		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&o.diff, "diff", "", "compare with the results of an earlier replay --json, printing only changes")
-	f.BoolVar(&o.json, "json", false, "print the results as JSON (what --diff reads)")
+	f.StringVar(&o.diff, "diff", "", "compare with the results of an earlier replay --format json, printing only changes")
+	o.format = addFormatFlag(cmd, true, "text", "json")
 	return cmd
 }
 

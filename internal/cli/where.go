@@ -15,15 +15,29 @@ import (
 
 // resolveProject finds the project root: --project-dir, else
 // $CLAUDE_PROJECT_DIR (it stays put when the session cds; Cursor and Gemini
-// CLI set it too), else the dialect's own variable, else the event's cwd,
-// else the working directory. It must be an existing directory.
+// CLI set it too), else the dialect's own variable, each taken as given;
+// else the root found above the event's cwd, or above the working
+// directory (findProjectRoot), so a command run in a subdirectory works on
+// the project it is in. It must be an existing directory.
 func (a *app) resolveProject(eventCwd string, dialectEnv ...string) (string, error) {
+	return a.locateProject(eventCwd, true, dialectEnv...)
+}
+
+// resolveProjectHere is resolveProject without the walk up: init and
+// uninstall act on the directory they are run in, as git init does, since
+// they make or remove the markers the walk looks for.
+func (a *app) resolveProjectHere() (string, error) {
+	return a.locateProject("", false)
+}
+
+func (a *app) locateProject(eventCwd string, walk bool, dialectEnv ...string) (string, error) {
 	dir, from := a.projectDir, "--project-dir"
 	for _, name := range append([]string{"CLAUDE_PROJECT_DIR"}, dialectEnv...) {
 		if dir == "" && name != "" {
 			dir, from = a.getenv(name), name
 		}
 	}
+	named := dir != ""
 	if dir == "" {
 		dir, from = eventCwd, "the event's cwd"
 	}
@@ -42,7 +56,10 @@ func (a *app) resolveProject(eventCwd string, dialectEnv ...string) (string, err
 	if err != nil || !info.IsDir() {
 		return "", fmt.Errorf("project directory %s (from %s) is not an existing directory", abs, from)
 	}
-	return abs, nil
+	if named || !walk {
+		return abs, nil
+	}
+	return findProjectRoot(abs, a.getenv("HOME")), nil
 }
 
 // layoutOf places the scratchpad root of cfg in project.
