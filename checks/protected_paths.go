@@ -182,7 +182,7 @@ func (p *protectedPaths) Check(ctx context.Context, call *engine.Call) (engine.V
 		return engine.Verdict{Decision: engine.Deny,
 			Reason: fmt.Sprintf("⚠️ BLOCKED: %s. %s", unparsableWhat(err), unparsableInstead)}, nil
 	}
-	for _, c := range script.Commands {
+	for i, c := range script.Commands {
 		for _, e := range c.Effects() {
 			// Giving a protected file another name is writing it: what is
 			// done through the new name is done to it. rm, unlink and mv
@@ -199,6 +199,9 @@ func (p *protectedPaths) Check(ctx context.Context, call *engine.Call) (engine.V
 					return g.verdict(v), nil
 				}
 			}
+		}
+		if f := g.gitRewrite(ctx, script.Commands, i); f != nil {
+			return g.verdict(f), nil
 		}
 	}
 	return g.verdict(nil), nil
@@ -237,6 +240,8 @@ type finding struct {
 	via      *shellcmd.Selection
 	leaveOut string
 	tooBig   bool
+	// git is set when a git command rewrites path without naming it.
+	git *gitFinding
 }
 
 // word judges a shell word: unknown words (a $VAR, a $(...)) cannot be
@@ -385,6 +390,9 @@ func (g *guard) verdict(f *finding) engine.Verdict {
 	if f.pattern == "" {
 		return engine.Verdict{Decision: engine.Deny, Notes: g.notes,
 			Reason: fmt.Sprintf("⚠️ BLOCKED: %s is outside the project (%s), and this project does not let tools write outside it. Write inside the project instead (or under /tmp for scratch files); if the change outside is really needed, ask the user to make it.", f.path, g.project.root)}
+	}
+	if f.git != nil {
+		return engine.Verdict{Decision: engine.Deny, Notes: g.notes, Reason: gitReason(f)}
 	}
 	if f.via != nil {
 		return engine.Verdict{Decision: engine.Deny, Notes: g.notes, Reason: treeReason(f)}

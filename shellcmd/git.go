@@ -187,11 +187,12 @@ func (g Git) Lookup(name string) (value Word, set bool) {
 // gitVerbs lists, for the subcommands that take an action, the actions.
 // A stash without one (git stash, git stash -p) is a push.
 var gitVerbs = map[string]string{
-	"stash":     "list show drop pop apply branch push save clear create store",
-	"worktree":  "add list lock move prune remove repair unlock",
-	"reflog":    "show expire delete exists",
-	"submodule": "add status init deinit update set-branch set-url summary foreach sync absorbgitdirs",
-	"bisect":    "help start bad good new old terms skip next reset visualize view replay log run",
+	"stash":           "list show drop pop apply branch push save clear create store",
+	"worktree":        "add list lock move prune remove repair unlock",
+	"reflog":          "show expire delete exists",
+	"submodule":       "add status init deinit update set-branch set-url summary foreach sync absorbgitdirs",
+	"bisect":          "help start bad good new old terms skip next reset visualize view replay log run",
+	"sparse-checkout": "list set add reapply disable init check-rules",
 }
 
 // readSub finds the verb and reads the arguments against their table.

@@ -107,8 +107,59 @@ var gitOptions = map[string]*OptionTable{
 	"stash drop": {Abbrev: true, Permute: true, Short: "q",
 		Long: "quiet no-quiet"},
 	"stash clear": {},
+	"stash push": {Abbrev: true, Permute: true, Short: "kSpquam:",
+		Long: "keep-index staged patch quiet include-untracked all message= pathspec-from-file= " +
+			"pathspec-file-nul no-keep-index no-staged no-patch no-quiet no-include-untracked " +
+			"no-all no-message no-pathspec-from-file no-pathspec-file-nul"},
+	"stash save": {Abbrev: true, Permute: true, Short: "kSpqua",
+		Long: "keep-index staged patch quiet include-untracked all message= no-keep-index " +
+			"no-staged no-patch no-quiet no-include-untracked no-all no-message"},
+	"stash pop": {Abbrev: true, Permute: true, Short: "q",
+		Long: "quiet index no-quiet no-index"},
+	"stash apply": {Abbrev: true, Permute: true, Short: "q",
+		Long: "quiet index no-quiet no-index"},
+	"stash branch": {},
+	"sparse-checkout set": {Abbrev: true, Permute: true, Short: "",
+		Long: "cone sparse-index skip-checks stdin no-cone no-sparse-index no-skip-checks no-stdin"},
+	"sparse-checkout add": {Abbrev: true, Permute: true, Short: "",
+		Long: "skip-checks stdin no-skip-checks no-stdin"},
+	"sparse-checkout init": {Abbrev: true, Permute: true, Short: "",
+		Long: "cone sparse-index no-cone no-sparse-index"},
+	"sparse-checkout reapply": {Abbrev: true, Permute: true, Short: "",
+		Long: "cone sparse-index no-cone no-sparse-index"},
+	"sparse-checkout disable": {},
 	"worktree remove": {Abbrev: true, Permute: true, Short: "f",
 		Long: "force no-force"},
+	"read-tree": {Abbrev: true, Permute: true, Short: "muinvq",
+		Long: "index-output= empty verbose trivial aggressive reset prefix= " +
+			"exclude-per-directory= dry-run no-sparse-checkout debug-unpack recurse-submodules[=] " +
+			"quiet sparse-checkout no-empty no-verbose no-trivial no-aggressive no-reset " +
+			"no-dry-run no-debug-unpack no-recurse-submodules no-quiet"},
+	"checkout-index": {Abbrev: true, Permute: true, Short: "afqnuz",
+		Long: "all ignore-skip-worktree-bits force quiet no-create index stdin temp prefix= " +
+			"stage= create no-all no-ignore-skip-worktree-bits no-force no-quiet no-index " +
+			"no-stdin no-temp no-prefix"},
+	"apply": {Abbrev: true, Permute: true, Short: "p:C:R3vqzN",
+		Long: "exclude= include= no-add stat allow-binary-replacement binary numstat summary " +
+			"check index intent-to-add cached unsafe-paths apply 3way build-fake-ancestor= " +
+			"whitespace= ignore-space-change ignore-whitespace reverse unidiff-zero reject " +
+			"allow-overlap verbose quiet inaccurate-eof recount directory= allow-empty add " +
+			"no-stat no-allow-binary-replacement no-binary no-numstat no-summary no-check " +
+			"no-index no-intent-to-add no-cached no-unsafe-paths no-apply no-3way " +
+			"no-build-fake-ancestor no-whitespace no-ignore-space-change no-ignore-whitespace " +
+			"no-reverse no-unidiff-zero no-reject no-allow-overlap no-verbose no-quiet " +
+			"no-inaccurate-eof no-recount no-directory no-allow-empty"},
+	"cherry-pick": {Abbrev: true, Permute: true, Short: "nesm:xX:S::",
+		Long: "quit continue abort skip cleanup= no-commit edit signoff mainline= " +
+			"rerere-autoupdate strategy= strategy-option= gpg-sign[=] ff allow-empty " +
+			"allow-empty-message keep-redundant-commits commit no-cleanup no-edit no-signoff " +
+			"no-mainline no-rerere-autoupdate no-strategy no-strategy-option no-gpg-sign no-ff " +
+			"no-allow-empty no-allow-empty-message no-keep-redundant-commits"},
+	"revert": {Abbrev: true, Permute: true, Short: "nesm:X:S::",
+		Long: "quit continue abort skip cleanup= no-commit edit signoff mainline= " +
+			"rerere-autoupdate strategy= strategy-option= gpg-sign[=] reference commit " +
+			"no-cleanup no-edit no-signoff no-mainline no-rerere-autoupdate no-strategy " +
+			"no-strategy-option no-gpg-sign no-reference"},
 	"update-ref": {Abbrev: true, Permute: true, Short: "m:dz",
 		Long: "no-deref stdin create-reflog deref no-stdin no-create-reflog"},
 	"reflog expire": {Abbrev: true, Permute: true, Short: "",
