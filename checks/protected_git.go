@@ -53,8 +53,9 @@ type gitWrites struct {
 	// the command fails as well and writes nothing.
 	revs []string
 	// unknown says why what it writes cannot be known, and instead what to
-	// do about it.
+	// do about it; anyRepo, that the repository cannot be known either.
 	unknown, instead string
+	anyRepo          bool
 }
 
 // gitList is one git call; optional says a failure lists nothing (git
@@ -84,14 +85,18 @@ func (g *guard) gitRewrite(ctx context.Context, cmds []*shellcmd.Command, i int)
 		return nil
 	}
 	r := repoOf(gc)
+	repoKnown := gc.Dir != "" && !gc.Unknown
+	if !repoKnown {
+		r = gitRepo{dir: g.cwd} // only to read the command's form
+	}
 	var worst *finding
 	for _, l := range gc.Readings() {
 		w := gitWritesOf(ctx, r, c, gc, l)
 		if w == nil {
 			continue
 		}
-		if w.unknown == "" && (gc.Dir == "" || gc.Unknown) {
-			w.unknown, w.instead = "the repository it works in cannot be known here", "Use a literal directory (cd DIR first, or git -C DIR)."
+		if !repoKnown {
+			w.unknown, w.instead, w.anyRepo = "the repository it works in cannot be known here", "Use a literal directory (cd DIR first, or git -C DIR).", true
 		}
 		if w.unknown == "" {
 			if by := earlierGitWrite(cmds[:i]); by != "" {
@@ -151,7 +156,7 @@ func earlierGitWrite(cmds []*shellcmd.Command) string {
 // judgeWrites runs w's git calls and judges every name they list.
 func (g *guard) judgeWrites(ctx context.Context, r gitRepo, c *shellcmd.Command, w *gitWrites) *finding {
 	if w.unknown != "" {
-		return g.gitUnknown(ctx, r, c, w.unknown, w.instead)
+		return g.gitUnknown(ctx, r, c, w.unknown, w.instead, w.anyRepo)
 	}
 	top, err := r.lines(ctx, "rev-parse", "--show-toplevel")
 	switch {
@@ -175,11 +180,11 @@ func (g *guard) judgeWrites(ctx context.Context, r gitRepo, c *shellcmd.Command,
 			err = fmt.Errorf("git %s failed: %s", l.args[0], strings.TrimSpace(string(res.Stderr)))
 		}
 		if err != nil {
-			return g.gitUnknown(ctx, r, c, fmt.Sprintf("git could not list the files it would write (%v)", err), "Name the paths to change, or ask the user to run it.")
+			return g.gitUnknown(ctx, r, c, fmt.Sprintf("git could not list the files it would write (%v)", err), "Name the paths to change, or ask the user to run it.", false)
 		}
 		names = append(names, splitNames(string(res.Stdout), w.numstat)...)
 		if len(names) > maxGitNames {
-			return g.gitUnknown(ctx, r, c, fmt.Sprintf("it would write more than %d files, too many to check one by one", maxGitNames), "Name the paths to change, or ask the user to run it.")
+			return g.gitUnknown(ctx, r, c, fmt.Sprintf("it would write more than %d files, too many to check one by one", maxGitNames), "Name the paths to change, or ask the user to run it.", false)
 		}
 	}
 	if w.removesUntracked {
@@ -189,7 +194,7 @@ func (g *guard) judgeWrites(ctx context.Context, r gitRepo, c *shellcmd.Command,
 		}
 		lines, err := r.run(ctx, 16<<20, append(append(args, "--"), w.untracked...)...)
 		if err != nil || lines.ExitCode != 0 {
-			return g.gitUnknown(ctx, r, c, "git could not list the untracked files it would delete", "Name the paths to change, or ask the user to run it.")
+			return g.gitUnknown(ctx, r, c, "git could not list the untracked files it would delete", "Name the paths to change, or ask the user to run it.", false)
 		}
 		for _, e := range strings.Split(string(lines.Stdout), "\x00") {
 			if len(e) < 4 {
@@ -277,16 +282,20 @@ func (g *guard) gitName(base, name string, fold bool) *finding {
 // one, which git overwrites without asking. An untracked file that is not
 // ignored git refuses to overwrite (the commands that delete such files,
 // stash -u and clean, are judged on what they list).
-func (g *guard) gitUnknown(ctx context.Context, r gitRepo, c *shellcmd.Command, why, instead string) *finding {
+func (g *guard) gitUnknown(ctx context.Context, r gitRepo, c *shellcmd.Command, why, instead string, anyRepo bool) *finding {
 	deny := func(l literal) *finding {
 		return &finding{path: g.project.display(fspath.Path{Lexical: l.path}), write: true, pattern: l.pattern,
 			git: &gitFinding{cmd: quoteCmd(c), unknown: why, instead: instead}}
 	}
-	top, err := r.lines(ctx, "rev-parse", "--show-toplevel")
+	var top []string
+	var err error
+	if !anyRepo {
+		top, err = r.lines(ctx, "rev-parse", "--show-toplevel")
+	}
 	if noRepo(err) {
 		return nil
 	}
-	if err != nil || len(top) != 1 {
+	if anyRepo || err != nil || len(top) != 1 {
 		// Which work tree cannot be told: any protected path counts.
 		if lits := g.literalStarts(); len(lits) > 0 {
 			return deny(lits[0])

@@ -69,6 +69,14 @@ const insteadLiteral = "Name it literally."
 // gitWritesOf models what gc (read as l) writes to the work tree; nil when
 // it writes nothing there.
 func gitWritesOf(ctx context.Context, r gitRepo, c *shellcmd.Command, gc shellcmd.Git, l shellcmd.Line) *gitWrites {
+	if gc.Sub == "sparse-checkout" {
+		if gc.Verb == "list" || gc.Verb == "check-rules" || gc.Verb == "" {
+			return nil
+		}
+		// Which tracked files leave or come back depends on the patterns:
+		// every tracked file counts.
+		return &gitWrites{lists: []gitList{tracked(nil)}}
+	}
 	if !gc.Known {
 		return nil
 	}
@@ -103,13 +111,6 @@ func gitWritesOf(ctx context.Context, r gitRepo, c *shellcmd.Command, gc shellcm
 		return applyWrites(c, l)
 	case "stash":
 		return stashWrites(gc.Verb, l)
-	case "sparse-checkout":
-		if gc.Verb == "list" || gc.Verb == "check-rules" || gc.Verb == "" {
-			return nil
-		}
-		// Which tracked files leave or come back depends on the patterns:
-		// every tracked file counts.
-		return &gitWrites{lists: []gitList{tracked(nil)}}
 	case "read-tree":
 		return readTreeWrites(l)
 	case "checkout-index":
