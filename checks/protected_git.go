@@ -240,11 +240,17 @@ func splitNames(out string, numstat bool) []string {
 	return names
 }
 
-// allRevs reports whether git knows every one of revs.
+// allRevs reports whether git knows every one of revs, and each end of
+// a range (A..B, A...B, ^A).
 func (r gitRepo) allRevs(ctx context.Context, revs []string) bool {
 	for _, rev := range revs {
-		if ok, err := r.hasRev(ctx, rev); err == nil && !ok {
-			return false
+		for _, end := range strings.Split(strings.ReplaceAll(strings.TrimPrefix(rev, "^"), "...", ".."), "..") {
+			if end == "" {
+				continue
+			}
+			if ok, err := r.hasRev(ctx, end); err == nil && !ok {
+				return false
+			}
 		}
 	}
 	return true
@@ -277,11 +283,10 @@ func (g *guard) gitName(base, name string, fold bool) *finding {
 }
 
 // gitUnknown is the finding for a command whose writes cannot be known: a
-// denial when the work tree holds a protected path with a literal name
-// (the wiring has one) that git could change: a tracked one, or an ignored
-// one, which git overwrites without asking. An untracked file that is not
-// ignored git refuses to overwrite (the commands that delete such files,
-// stash -u and clean, are judged on what they list).
+// denial when the repository tracks a protected path with a literal name
+// (the wiring has one), which the command could change or delete. What
+// the repository does not track, git writes only when the command brings
+// it in as a new tracked file: see docs/guards-git-rewrites.md.
 func (g *guard) gitUnknown(ctx context.Context, r gitRepo, c *shellcmd.Command, why, instead string, anyRepo bool) *finding {
 	deny := func(l literal) *finding {
 		return &finding{path: g.project.display(fspath.Path{Lexical: l.path}), write: true, pattern: l.pattern,
@@ -296,7 +301,7 @@ func (g *guard) gitUnknown(ctx context.Context, r gitRepo, c *shellcmd.Command, 
 		return nil
 	}
 	if anyRepo || err != nil || len(top) != 1 {
-		// Which work tree cannot be told: any protected path counts.
+		// Which repository cannot be told: any protected path counts.
 		if lits := g.literalStarts(); len(lits) > 0 {
 			return deny(lits[0])
 		}
@@ -318,33 +323,18 @@ func (g *guard) gitUnknown(ctx context.Context, r gitRepo, c *shellcmd.Command, 
 	if len(inside) == 0 {
 		return nil
 	}
-	found := map[string]bool{} // the paths git could change: tracked (true) or ignored
-	for _, args := range [][]string{
-		{"ls-files", "-z", "--full-name", "--"},
-		{"status", "--porcelain", "-z", "--ignored=matching", "--untracked-files=all", "--"},
-	} {
-		res, err := r.run(ctx, 16<<20, append(args, rels...)...)
-		if err != nil || res.ExitCode != 0 {
-			return deny(inside[0]) // what git could change cannot be told: fail closed
-		}
-		for _, n := range strings.Split(string(res.Stdout), "\x00") {
-			if args[0] == "status" {
-				if !strings.HasPrefix(n, "!! ") {
-					continue
-				}
-				n = n[3:]
-			}
-			if n != "" {
-				found[filepath.Join(root, filepath.FromSlash(strings.TrimSuffix(n, "/")))] = args[0] == "ls-files"
-			}
-		}
+	res, err := r.run(ctx, 16<<20, append([]string{"ls-files", "-z", "--full-name", "--"}, rels...)...)
+	if err != nil || res.ExitCode != 0 {
+		return deny(inside[0]) // what the repository tracks cannot be told: fail closed
 	}
-	for _, trackedOnly := range []bool{true, false} { // a tracked one is the likelier to change: named first
+	for _, n := range strings.Split(string(res.Stdout), "\x00") {
+		if n == "" {
+			continue
+		}
+		p := filepath.Join(root, filepath.FromSlash(n))
 		for _, l := range inside {
-			for p, isTracked := range found {
-				if (isTracked || !trackedOnly) && (fspath.Within(p, l.path, fold) || fspath.Within(p, l.real, fold)) {
-					return deny(l)
-				}
+			if fspath.Within(p, l.path, fold) || fspath.Within(p, l.real, fold) {
+				return deny(l)
 			}
 		}
 	}

@@ -347,7 +347,7 @@ func pickWrites(sub string, l shellcmd.Line) *gitWrites {
 	for _, w := range l.Operands {
 		revs = append(revs, revOf(w))
 	}
-	return &gitWrites{lists: []gitList{changedBy(revs)}}
+	return &gitWrites{lists: []gitList{changedBy(revs)}, revs: revs}
 }
 
 // applyWrites: git apply writes the files its patches name (not with

@@ -76,6 +76,9 @@ func TestProtectedGitRewrites(t *testing.T) {
 		{"git merge feature", ""},
 		{"git cherry-pick evil", ".claude/settings.json"},
 		{"git cherry-pick feature", ""},
+		{"git cherry-pick main..evil", ".claude/settings.json"},
+		{"git cherry-pick nosuchcommit", ""}, // git fails: nothing is written
+		{"git merge nosuchbranch", ""},
 		{"git revert --no-edit evil", ".claude/settings.json"},
 		{"git rebase evil", ".claude/settings.json"},
 		{"git rebase feature", ""},
