@@ -18,7 +18,7 @@ import (
 const insteadBranch = "Merge or push the branch first, or delete it with git branch -d, which refuses to lose unmerged commits; ask the user if it really should go."
 
 func branchDelete(ctx context.Context, d *dangerCall, c *shellcmd.Command) (string, string) {
-	g, ok := gitFor(d, c, "branch", "update-ref", "checkout", "switch")
+	g, ok := gitFor(d, c, "branch", "update-ref", "checkout", "switch", "push", "fetch", "worktree")
 	if !ok || !g.Known {
 		return "", ""
 	}
@@ -33,6 +33,12 @@ func branchDelete(ctx context.Context, d *dangerCall, c *shellcmd.Command) (stri
 			what, instead = d.resetBranchFlag(ctx, c, g, l, 'B', "", l.Operands)
 		case "switch":
 			what, instead = d.resetBranchFlag(ctx, c, g, l, 'C', "force-create", l.Operands)
+		case "push", "fetch":
+			what, instead = d.selfRefs(ctx, c, g, l)
+		case "worktree":
+			if g.Verb == "add" && len(l.Operands) > 0 {
+				what, instead = d.resetBranchFlag(ctx, c, g, l, 'B', "", l.Operands[1:])
+			}
 		}
 		if what != "" {
 			return what, instead

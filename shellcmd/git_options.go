@@ -119,6 +119,9 @@ var gitOptions = map[string]*OptionTable{
 	"stash apply": {Abbrev: true, Permute: true, Short: "q",
 		Long: "quiet index no-quiet no-index"},
 	"stash branch": {},
+	"worktree add": {Abbrev: true, Permute: true, Short: "fb:B:dq",
+		Long: "force detach checkout lock reason= quiet track guess-remote no-force no-detach " +
+			"no-checkout no-lock no-reason no-quiet no-track no-guess-remote"},
 	"worktree remove": {Abbrev: true, Permute: true, Short: "f",
 		Long: "force no-force"},
 	"read-tree": {Abbrev: true, Permute: true, Short: "muinvq",
