@@ -55,7 +55,7 @@ var dangerRules = []dangerRule{
 	{id: "git-reset-hard", about: "git reset --hard/--merge with uncommitted changes, or --hard/--merge/--keep leaving commits nothing else has", check: resetHard},
 	{id: "git-clean", about: "git clean -f that would delete untracked (with -x, ignored) files", check: gitClean},
 	{id: "git-discard-changes", about: "git checkout/restore of paths with uncommitted changes, git checkout -f/switch -f with changes, git rm -f of changed files", check: discardChanges},
-	{id: "git-branch-delete", about: "git branch -D (or -f, -M), checkout -B, switch -C, update-ref -d when commits only that branch has would be lost", check: branchDelete},
+	{id: "git-branch-delete", about: "git branch -D (or -f, -M), checkout -B, switch -C, update-ref -d, worktree add -B, a forced push or fetch to the repository itself (git push . :NAME) when commits only that branch has would be lost", check: branchDelete},
 	{id: "git-stash-drop", about: "git stash drop/clear of stash entries that exist", check: stashDrop},
 	{id: "git-worktree-remove", about: "git worktree remove --force of a worktree with changes or untracked files", check: worktreeRemove},
 	{id: "git-expire-reflog", about: "git reflog expire/delete, gc --prune=DATE, prune when they would make commits unrecoverable", check: expireReflog},
