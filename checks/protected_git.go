@@ -80,7 +80,7 @@ func (g *guard) gitRewrite(ctx context.Context, cmds []*shellcmd.Command, i int)
 	if c.Base() != "git" {
 		return nil
 	}
-	gc, ok := c.Git(g.cwd)
+	gc, ok := c.Git("") // c.Dir: "" after a cd that cannot be known
 	if !ok || gc.Help || !gitRewriters[gc.Sub] {
 		return nil
 	}

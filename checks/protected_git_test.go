@@ -161,8 +161,10 @@ func TestProtectedGitRewritesUnknown(t *testing.T) {
 	}
 	// A repository that cannot be known may be any: it is denied anywhere.
 	for _, env := range []*guardEnv{g, bare} {
-		if v := runProtectedBash(t, env, p, "git -C $D checkout feature"); v.Decision != engine.Deny || !strings.Contains(v.Reason, "the repository it works in cannot be known here") {
-			t.Errorf("git -C $D checkout feature: got %q %q", v.Decision, v.Reason)
+		for _, cmd := range []string{"git -C $D checkout feature", "cd $D && git checkout feature"} {
+			if v := runProtectedBash(t, env, p, cmd); v.Decision != engine.Deny || !strings.Contains(v.Reason, "the repository it works in cannot be known here") {
+				t.Errorf("%s: got %q %q", cmd, v.Decision, v.Reason)
+			}
 		}
 	}
 	// Read-only git commands earlier on the line leave the targets as they are.
