@@ -36,9 +36,9 @@ type gitWrites struct {
 	// lists are git argument lists whose NUL-separated output names, from
 	// the top of the work tree, the files the command writes or deletes.
 	lists []gitList
-	// untracked, when not nil, are the pathspecs (empty: all) whose
-	// untracked files the command deletes; ignored ones too with ignored,
-	// only those with onlyIgnored.
+	// removesUntracked: the command deletes the untracked files within
+	// the pathspecs untracked (none: all); the ignored ones too with
+	// ignored, only those with onlyIgnore.
 	untracked           []string
 	removesUntracked    bool
 	ignored, onlyIgnore bool

@@ -388,6 +388,8 @@ func applyWrites(c *shellcmd.Command, l shellcmd.Line) *gitWrites {
 			args = append(args, name)
 		}
 	}
+	// A patch git apply --numstat cannot read (or a file that is not
+	// there) git apply refuses too: it lists nothing.
 	w := &gitWrites{numstat: true}
 	for _, p := range patches {
 		w.lists = append(w.lists, gitList{args: append(append(args[:len(args):len(args)], "--"), p.Value), optional: true})
