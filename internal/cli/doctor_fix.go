@@ -60,4 +60,3 @@ func lines(s string) []string {
 	}
 	return strings.Split(s, "\n")
 }
-

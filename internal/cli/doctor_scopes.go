@@ -88,21 +88,9 @@ func (d *doctorRun) settingsScopes() {
 func (d *doctorRun) settingsFile(name, path string) {
 	s := d.scope(name, path)
 	f, err := wiring.Read(path)
-	var syn *wiring.SyntaxError
-	var shape *wiring.ShapeError
 	switch {
-	case errors.As(err, &syn):
-		s.Present, s.Status = true, "invalid JSON"
-		d.add(s, syn.Line, "", doctor.Issue{Severity: doctor.Problem, Message: fmt.Sprintf(
-			"invalid JSON at %d:%d (%s); Claude Code cannot read this file, so none of its hooks run until it is fixed", syn.Line, syn.Col, syn.Msg)})
-		return
-	case errors.As(err, &shape):
-		s.Present, s.Status = true, "invalid"
-		d.add(s, shape.Line, "", doctor.Issue{Severity: doctor.Problem, Message: shape.Field + " " + shape.Msg + "; none of this file's hooks run until it is fixed"})
-		return
 	case err != nil:
-		s.Present, s.Status = true, "unreadable"
-		d.add(s, 0, "", doctor.Issue{Severity: doctor.Problem, Message: fmt.Sprintf("cannot be read (%v)", unwrapErr(err))})
+		d.fileError(s, err, "Claude Code")
 		return
 	case !f.Exists:
 		s.Status = "not present"
@@ -110,6 +98,24 @@ func (d *doctorRun) settingsFile(name, path string) {
 	}
 	s.Present = true
 	d.checkSettings(s, f)
+}
+
+// fileError reports a hook file cli cannot read.
+func (d *doctorRun) fileError(s *doctorScope, err error, cli string) {
+	var syn *wiring.SyntaxError
+	var shape *wiring.ShapeError
+	switch {
+	case errors.As(err, &syn):
+		s.Present, s.Status = true, "invalid JSON"
+		d.add(s, syn.Line, "", doctor.Issue{Severity: doctor.Problem, Message: fmt.Sprintf(
+			"invalid JSON at %d:%d (%s); %s cannot read this file, so none of its hooks run until it is fixed", syn.Line, syn.Col, syn.Msg, cli)})
+	case errors.As(err, &shape):
+		s.Present, s.Status = true, "invalid"
+		d.add(s, shape.Line, "", doctor.Issue{Severity: doctor.Problem, Message: shape.Field + " " + shape.Msg + "; none of this file's hooks run until it is fixed"})
+	default:
+		s.Present, s.Status = true, "unreadable"
+		d.add(s, 0, "", doctor.Issue{Severity: doctor.Problem, Message: fmt.Sprintf("cannot be read (%v)", unwrapErr(err))})
+	}
 }
 
 // configScope loads the project's massgen-hook config as the hooks do.

@@ -26,9 +26,7 @@ func (d *doctorRun) wiredScopes() {
 			s = d.scope(wf.name(), wf.path)
 			s.Present, s.Handlers = true, len(wf.ours)
 			if wf.err != nil {
-				s.Status = "invalid"
-				d.add(s, 0, "", doctor.Issue{Severity: doctor.Problem, Message: fmt.Sprintf(
-					"%v; %s cannot read this file, so none of its hooks run until it is fixed", unwrapErr(wf.err), wf.target.name)})
+				d.fileError(s, wf.err, cliNames[wf.target.name])
 				continue
 			}
 			if wf.target.name == "codex" {
@@ -45,6 +43,11 @@ func (d *doctorRun) wiredScopes() {
 				"massgen-hook's hooks here are not what init writes (%s); unless that is on purpose, run %s, or massgen-hook doctor --fix", differs, initLine(wf))})
 		}
 	}
+}
+
+// cliNames are the agent CLIs as their users call them.
+var cliNames = map[string]string{
+	"claude": "Claude Code", "codex": "Codex", "cursor": "Cursor", "gemini": "Gemini CLI", "copilot": "Copilot CLI",
 }
 
 func (d *doctorRun) scopeNamed(name string) *doctorScope {
