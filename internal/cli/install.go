@@ -151,7 +151,7 @@ func (a *app) runInstall(cmd *cobra.Command, o installOptions, uninstall bool) e
 	}
 	if uninstall {
 		if users := a.binaryUsers(project, p.binary, p.settings); len(users) > 0 {
-			w.say(p.binary, "binary kept: %s still run it; uninstall there too to remove it", strings.Join(users, ", "))
+			w.say(p.binary, "binary kept: still run by %s; uninstall there too to remove it", strings.Join(users, ", "))
 			return nil
 		}
 		return w.removeBinary(p.binary)
