@@ -23,7 +23,7 @@ func (a *app) doctorFix(project string) ([]string, error) {
 			continue
 		}
 		for _, h := range wf.ours {
-			if isProjectBinary(project, a.wiredProgram(h.Command, project)) || strings.HasPrefix(h.Command, wf.target.projectVar+"/"+projectBinary+" ") {
+			if isProjectBinary(project, a.wiredProgram(h.Command, project)) {
 				binWired = true
 			}
 		}

@@ -79,17 +79,18 @@ const maxProbeTime = 10 * time.Second
 // probes are the hook commands the wiring runs, each binary and arguments
 // once; with nothing wired, this binary's hooks as init would wire them
 // for Claude Code, so the config is still tried.
-func (d *doctorRun) probes(exe string) []probe {
+func (d *doctorRun) probes(exe string) ([]probe, []doctor.Finding) {
 	var out []probe
+	var notes []doctor.Finding
 	seen := map[string]bool{}
 	for _, wf := range d.wired {
 		for _, h := range wf.ours {
 			where := fmt.Sprintf("%s:%d (%s)", d.rel(wf.path), h.Line, wf.name())
 			bin := d.wiredProgram(h.Command, d.project)
 			if bin == "" {
-				d.findings = append(d.findings, placed{scope: len(d.scopes), Finding: doctor.Finding{Severity: doctor.Note,
+				notes = append(notes, doctor.Finding{Severity: doctor.Note,
 					Scope: "probe", File: d.rel(wf.path), Line: h.Line, Field: "hooks." + h.Event,
-					Message: "cannot tell which binary this command runs before the CLI runs it, so it was not tried"}})
+					Message: "cannot tell which binary this command runs before the CLI runs it, so it was not tried"})
 				continue
 			}
 			_, args := commandWords(h.Command)
@@ -109,7 +110,7 @@ func (d *doctorRun) probes(exe string) []probe {
 			out = append(out, p)
 		}
 	}
-	return out
+	return out, notes
 }
 
 func (d *doctorRun) probeFor(t target, bin string, args []string, event, where string) probe {
@@ -168,9 +169,8 @@ func (d *doctorRun) timeHooks() ([]doctorTiming, []doctor.Finding, error) {
 	}
 	// The children name the copy of the config; show the real one.
 	shown := strings.NewReplacer(filepath.Join(tmp, config.DefaultPath), cfgPath, tmp, d.project)
-	probes := d.probes(exe)
+	probes, findings := d.probes(exe)
 	var timings []doctorTiming
-	var findings []doctor.Finding
 	broken := map[string]bool{}
 	for _, bin := range binariesOf(probes) {
 		if is := d.checkBinary(exe, bin, tmp, env, probes); is != nil {

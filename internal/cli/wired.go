@@ -91,17 +91,21 @@ func (a *app) wiredSpec(t target) wiring.Spec {
 // CLI would find it in project; "" when that cannot be told before the
 // CLI runs it.
 func (a *app) wiredProgram(command, project string) string {
-	for _, t := range targets {
-		if strings.HasPrefix(command, t.projectVar+"/"+projectBinary+" ") {
-			return filepath.Join(project, projectBinary)
+	name, _ := commandWords(command)
+	home := a.getenv("HOME")
+	for _, v := range projectVars() {
+		if rest, ok := strings.CutPrefix(name, v+"/"); ok {
+			return filepath.Join(project, rest)
 		}
 	}
-	name, _ := commandWords(command)
+	for _, v := range []string{"~", "$HOME", "${HOME}"} {
+		if rest, ok := strings.CutPrefix(name, v+"/"); ok && home != "" {
+			return filepath.Join(home, rest)
+		}
+	}
 	switch {
 	case filepath.IsAbs(name):
 		return filepath.Clean(name)
-	case strings.HasPrefix(name, "~/") && a.getenv("HOME") != "":
-		return filepath.Join(a.getenv("HOME"), name[2:])
 	case name != "" && !strings.Contains(name, "/"):
 		for _, dir := range filepath.SplitList(a.getenv("PATH")) {
 			p := filepath.Join(dir, name)
@@ -111,6 +115,20 @@ func (a *app) wiredProgram(command, project string) string {
 		}
 	}
 	return ""
+}
+
+// projectVars are the ways a hook command names the project root, as
+// commandWords reads them (quotes removed): each CLI's variable, bare or
+// braced, and the forms init writes.
+func projectVars() []string {
+	var out []string
+	for _, t := range targets {
+		out = append(out, strings.ReplaceAll(t.projectVar, `"`, ""))
+	}
+	for _, d := range []string{"CLAUDE_PROJECT_DIR", "GEMINI_PROJECT_DIR", "CURSOR_PROJECT_DIR", "COPILOT_PROJECT_DIR"} {
+		out = append(out, "$"+d, "${"+d+"}")
+	}
+	return out
 }
 
 func without(list []string, drop string) []string {
