@@ -178,6 +178,8 @@ type doctorRun struct {
 	// command rules' programs, as written.
 	wired        []wiredFile
 	ruleHandlers []string
+	// plugin is set when a settings file enables the massgen-hook plugin.
+	plugin bool
 }
 
 // placed is a finding with where its scope sorts.

@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/tidwall/gjson"
+
 	"github.com/massgen/massgen-hook/doctor"
 	"github.com/massgen/massgen-hook/wiring"
 )
@@ -19,6 +21,9 @@ func (d *doctorRun) wiredScopes() {
 	d.wired = d.wiredFiles(d.project)
 	for _, wf := range d.wired {
 		s := d.scopeNamed(wf.name())
+		if wf.target.name == "claude" && wf.err == nil && s != nil {
+			d.pluginEnabled(s, wf)
+		}
 		if wf.target.name != "claude" {
 			if wf.err == nil && len(wf.ours) == 0 {
 				continue // another tool's hooks: not ours to judge
@@ -59,8 +64,26 @@ func (d *doctorRun) scopeNamed(name string) *doctorScope {
 	return nil
 }
 
-// wiredAnywhere reports whether some hook file doctor read runs massgen-hook.
+// pluginEnabled notes where a settings file enables the massgen-hook
+// Claude Code plugin (enabledPlugins: {"massgen-hook@MARKETPLACE": true}):
+// its hooks are wired from the plugin's folder, which doctor does not read.
+func (d *doctorRun) pluginEnabled(s *doctorScope, wf wiredFile) {
+	gjson.GetBytes(wf.file.Data, "enabledPlugins").ForEach(func(k, v gjson.Result) bool {
+		if strings.HasPrefix(k.Str, doctor.ProgramName+"@") && v.Type == gjson.True {
+			d.plugin = true
+			d.add(s, wiring.LineOf(wf.file.Data, k.Index), "enabledPlugins", doctor.Issue{Severity: doctor.Note, Message: fmt.Sprintf(
+				"enables the %s plugin: its hooks run from the plugin's folder, which doctor does not check or run", k.Str)})
+		}
+		return true
+	})
+}
+
+// wiredAnywhere reports whether some hook file doctor read runs
+// massgen-hook, or the plugin is enabled.
 func (d *doctorRun) wiredAnywhere() bool {
+	if d.plugin {
+		return true
+	}
 	for _, wf := range d.wired {
 		if len(wf.ours) > 0 {
 			return true
