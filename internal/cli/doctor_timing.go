@@ -20,6 +20,7 @@ import (
 	"github.com/massgen/massgen-hook/dialect"
 	"github.com/massgen/massgen-hook/doctor"
 	"github.com/massgen/massgen-hook/internal/hookfs"
+	"github.com/massgen/massgen-hook/protocol"
 )
 
 // doctorTiming is one wired hook command run on its probe event.
@@ -376,6 +377,9 @@ func runSample(p probe, dir string, env []string, sample string) (doctorTiming, 
 	case t.Exit != 0:
 		first, _, _ := strings.Cut(strings.TrimSpace(stderr.String()), "\n")
 		return problem("exits %d on a probe %s event: %s", t.Exit, p.event, first)
+	case stderr.Len() > 0 && failsWithExitZero(p):
+		first, _, _ := strings.Cut(strings.TrimSpace(stderr.String()), "\n")
+		return problem("fails on a probe %s event (exit 0 is how it lets a %s call proceed after a failure): %s", p.event, p.dialect, first)
 	}
 	out := bytes.TrimSpace(stdout.Bytes())
 	if len(out) == 0 {
@@ -392,6 +396,14 @@ func runSample(p probe, dir string, env []string, sample string) (doctorTiming, 
 		return problem("blocks a probe %s event that asks nothing risky (%s); it would block every such call", p.event, out)
 	}
 	return t, nil
+}
+
+// failsWithExitZero reports whether p's CLI takes exit 0 for a failure
+// that lets the call proceed (Copilot CLI denies on any other): there,
+// only stderr tells a failure.
+func failsWithExitZero(p probe) bool {
+	dl, err := dialect.Named(p.dialect)
+	return err == nil && dl.Exit(protocol.ExitError, p.claude) == protocol.ExitOK
 }
 
 // blocks reports whether an answer, in any CLI's shape, denies the call.
