@@ -174,10 +174,11 @@ func (d *doctorRun) timeHooks() ([]doctorTiming, []doctor.Finding, error) {
 	var timings []doctorTiming
 	broken := map[string]bool{}
 	for _, bin := range binariesOf(probes) {
-		if is := d.checkBinary(exe, bin, tmp, env, probes); is != nil {
+		is, runs := d.checkBinary(exe, bin, tmp, env, probes)
+		if is != nil {
 			findings = append(findings, doctor.Finding{Severity: is.Severity, Scope: "binary", File: d.rel(bin), Message: shown.Replace(is.Message)})
-			broken[bin] = is.Severity == doctor.Problem && !strings.Contains(is.Message, "stale")
 		}
+		broken[bin] = !runs
 	}
 	cwd, _ := json.Marshal(tmp)
 	absent, _ := json.Marshal(filepath.Join(tmp, "doctor-probe-absent.txt"))
@@ -223,9 +224,9 @@ func binariesOf(probes []probe) []string {
 }
 
 // checkBinary runs bin version: a binary that cannot run, or does not
-// answer as massgen-hook does, is a problem (and is not probed further);
-// one that reports another version than exe is stale.
-func (d *doctorRun) checkBinary(exe, bin, dir string, env []string, probes []probe) *doctor.Issue {
+// answer as massgen-hook does, is a problem, and runs is false (its hooks
+// are not probed); one that reports another version than exe is stale.
+func (d *doctorRun) checkBinary(exe, bin, dir string, env []string, probes []probe) (is *doctor.Issue, runs bool) {
 	var where []string
 	for _, p := range probes {
 		if p.bin == bin && !containsStr(where, p.where) {
@@ -238,7 +239,7 @@ func (d *doctorRun) checkBinary(exe, bin, dir string, env []string, probes []pro
 		fix = "put a working massgen-hook there, or run init --scope user with the one you mean"
 	}
 	if sameFile(bin, exe) {
-		return nil
+		return nil, true
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), maxProbeTime)
 	defer cancel()
@@ -248,15 +249,15 @@ func (d *doctorRun) checkBinary(exe, bin, dir string, env []string, probes []pro
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	cmd.WaitDelay = time.Second
 	err := cmd.Run()
-	problem := func(format string, args ...any) *doctor.Issue {
-		return &doctor.Issue{Severity: doctor.Problem, Message: fmt.Sprintf(format, args...) + wired}
+	problem := func(format string, args ...any) (*doctor.Issue, bool) {
+		return &doctor.Issue{Severity: doctor.Problem, Message: fmt.Sprintf(format, args...) + wired}, false
 	}
 	var exit *exec.ExitError
 	switch {
 	case ctx.Err() != nil:
 		return problem("did not answer `version` within %s; %s", maxProbeTime, fix)
 	case err != nil && !errors.As(err, &exit):
-		return problem("cannot be run (%v): every hook that runs it fails; %s", unwrapOS(err), fix)
+		return problem("cannot be run (%v): every hook that runs it fails; %s", unwrapErr(err), fix)
 	case err != nil:
 		first, _, _ := strings.Cut(strings.TrimSpace(stderr.String()), "\n")
 		return problem("exits %d when asked its version (%s), so it is no working massgen-hook; %s", exit.ExitCode(), first, fix)
@@ -268,12 +269,13 @@ func (d *doctorRun) checkBinary(exe, bin, dir string, env []string, probes []pro
 		return problem("answers `version` with %q, not as massgen-hook does; %s", first, fix)
 	}
 	if got != want {
-		return problem("is stale: it is %s, this binary is %s; %s", got, want, fix)
+		is, _ := problem("is stale: it is %s, this binary is %s; %s", got, want, fix)
+		return is, true
 	}
 	if !sameBytes(bin, exe) {
-		return &doctor.Issue{Severity: doctor.Note, Message: "reports this binary's version but is another build of it; " + fix + wired}
+		return &doctor.Issue{Severity: doctor.Note, Message: "reports this binary's version but is another build of it; " + fix + wired}, true
 	}
-	return nil
+	return nil, true
 }
 
 func containsStr(list []string, s string) bool {
@@ -295,16 +297,6 @@ func sameBytes(a, b string) bool {
 	x, errA := hookfs.ReadFile(a, maxBinaryBytes)
 	y, errB := hookfs.ReadFile(b, maxBinaryBytes)
 	return errA == nil && errB == nil && bytes.Equal(x, y)
-}
-
-func unwrapOS(err error) error {
-	for {
-		u := errors.Unwrap(err)
-		if u == nil {
-			return err
-		}
-		err = u
-	}
 }
 
 // throwawayProject copies the project's config into tmp, links each rule
@@ -373,7 +365,7 @@ func runSample(p probe, dir string, env []string, sample string) (doctorTiming, 
 	case ctx.Err() != nil:
 		return problem("did not answer a probe %s event within %s; the CLI would give up on it", p.event, p.timeout)
 	case err != nil && t.Exit <= 0:
-		return problem("could not be run on a probe %s event: %v", p.event, unwrapOS(err))
+		return problem("could not be run on a probe %s event: %v", p.event, unwrapErr(err))
 	case t.Exit != 0:
 		first, _, _ := strings.Cut(strings.TrimSpace(stderr.String()), "\n")
 		return problem("exits %d on a probe %s event: %s", t.Exit, p.event, first)
