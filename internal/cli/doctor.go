@@ -125,6 +125,7 @@ func (a *app) runDoctor(o doctorOptions) error {
 	d.duplicates()
 	d.configScope()
 	d.wiredScopes()
+	d.disableSwitch()
 	rep := &doctorReport{Project: project, Fixed: fixed, SetUp: d.wiredAnywhere(), Scopes: d.scopes, Findings: d.sorted(), Timings: []doctorTiming{}}
 	if !o.noTiming {
 		timings, findings, err := d.timeHooks()
@@ -156,6 +157,20 @@ func (a *app) runDoctor(o doctorOptions) error {
 		return errNotSetUp
 	}
 	return nil
+}
+
+// disableSwitch notes MASSGEN_HOOK_DISABLE set where doctor runs: an
+// agent CLI started from this shell runs the hooks it names as no-ops.
+func (d *doctorRun) disableSwitch() {
+	v := strings.TrimSpace(d.getenv(disableEnv))
+	switch strings.ToLower(v) {
+	case "", "0", "false", "no", "off":
+		return
+	}
+	s := d.scope("environment", "$"+disableEnv)
+	s.config = true
+	d.add(s, 0, "", doctor.Issue{Severity: doctor.Note, Message: fmt.Sprintf(
+		"is %q here: an agent CLI started from this shell skips those hooks (the probes run them regardless)", v)})
 }
 
 // errDoctorProblems says doctor found problems; the report is printed. It

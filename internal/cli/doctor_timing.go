@@ -311,7 +311,8 @@ func (d *doctorRun) throwawayProject(tmp string) ([]string, string, error) {
 	for _, kv := range d.environ() {
 		switch name, _, _ := strings.Cut(kv, "="); name {
 		case "CLAUDE_PROJECT_DIR", "MASSGEN_HOOK_CONFIG", "CLAUDE_ENV_FILE",
-			"GEMINI_PROJECT_DIR", "CURSOR_PROJECT_DIR", "COPILOT_PROJECT_DIR":
+			"GEMINI_PROJECT_DIR", "CURSOR_PROJECT_DIR", "COPILOT_PROJECT_DIR",
+			disableEnv: // the probes try the hooks, not this shell's switch
 			continue
 		}
 		env = append(env, kv)
