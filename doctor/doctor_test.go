@@ -252,3 +252,23 @@ func TestIdentity(t *testing.T) {
 		t.Error("an unknown program has an identity")
 	}
 }
+
+func TestSuggest(t *testing.T) {
+	known := []string{"guards", "inbox", "scratchpad"}
+	for in, want := range map[string]string{
+		"Guards":     "guards",     // case
+		"guard":      "guards",     // one letter short
+		"scrachpad":  "scratchpad", // one letter missing
+		"inobx":      "inbox",      // a swap
+		"scratch":    "scratchpad", // a prefix of three letters or more
+		"sc":         "",           // too short to be a prefix
+		"everything": "",
+	} {
+		if got := Suggest(in, known); got != want {
+			t.Errorf("Suggest(%q) = %q, want %q", in, got, want)
+		}
+	}
+	if got := SuggestEvent("Pre"); got != "" {
+		t.Errorf("SuggestEvent(Pre) = %q: event names take no prefixes", got)
+	}
+}

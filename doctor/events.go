@@ -52,15 +52,27 @@ func CheckEvent(name string) []Issue {
 
 // SuggestEvent is the known event name closest to name: one that differs
 // only in case, else one at edit distance 1 (case ignored); "" if none.
-func SuggestEvent(name string) string {
-	for _, e := range Events {
+func SuggestEvent(name string) string { return suggest(name, Events, false) }
+
+// Suggest is the word of known closest to name: one that differs only in
+// case, else one at edit distance 1 (case ignored), else one name begins
+// (three letters or more); "" if none.
+func Suggest(name string, known []string) string { return suggest(name, known, true) }
+
+func suggest(name string, known []string, prefix bool) string {
+	for _, e := range known {
 		if strings.EqualFold(e, name) {
 			return e
 		}
 	}
 	lower := strings.ToLower(name)
-	for _, e := range Events {
+	for _, e := range known {
 		if editDistanceOne(lower, strings.ToLower(e)) {
+			return e
+		}
+	}
+	for _, e := range known {
+		if prefix && len(lower) >= 3 && strings.HasPrefix(strings.ToLower(e), lower) {
 			return e
 		}
 	}

@@ -94,3 +94,32 @@ func TestInstallUsesTheLastDuplicateKey(t *testing.T) {
 		t.Fatalf("edited the first copy:\n%s", out)
 	}
 }
+
+// Ours lists exactly our handlers, with their line, in file order; the
+// command field is the spec's (Copilot's "bash").
+func TestOurs(t *testing.T) {
+	f := parse(t, othersHooks)
+	out, err := Install(f, testSpec, entries(60))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := Ours(&File{Path: f.Path, Data: out}, testSpec)
+	if len(got) != 2 || got[0].Event != "PreToolUse" || got[0].Key != "pre" || got[1].Event != "Stop" || got[1].Command != "ours stop" {
+		t.Fatalf("Ours = %+v", got)
+	}
+	// The line is the handler object's, where its { opens.
+	cmd := strings.Index(string(out), `"ours stop"`)
+	if line := LineOf(out, strings.LastIndex(string(out[:cmd]), "{")); got[1].Line != line {
+		t.Errorf("Stop handler on line %d, want %d", got[1].Line, line)
+	}
+	if got := Ours(f, testSpec); len(got) != 0 {
+		t.Errorf("Ours(others' hooks only) = %+v", got)
+	}
+	flat := Spec{Shape: Flat, CommandField: "bash", Ours: testSpec.Ours}
+	if got := Ours(&File{Data: []byte(`{"version":1,"hooks":{"agentStop":[{"type":"command","bash":"ours stop"},{"bash":"mine"}]}}`)}, flat); len(got) != 1 || got[0].Key != "stop" {
+		t.Errorf("Ours(flat, bash) = %+v", got)
+	}
+	if got := Ours(&File{Data: []byte("  ")}, testSpec); got != nil {
+		t.Errorf("Ours(blank) = %+v", got)
+	}
+}

@@ -1,6 +1,7 @@
 package wiring
 
 import (
+	"bytes"
 	"fmt"
 
 	"github.com/tidwall/gjson"
@@ -92,6 +93,28 @@ func handler(f *File, event string, matcher, h gjson.Result, field string) Handl
 	}
 	if t := h.Get("timeout"); t.Exists() {
 		out.Timeout, out.HasTimeout = t.Float(), true
+	}
+	return out
+}
+
+// Wired is one handler of ours, as Spec.Ours recognises it.
+type Wired struct {
+	Event string
+	// Key is what Spec.Ours returned: the subcommand and its arguments.
+	Key     string
+	Command string
+	Line    int
+}
+
+// Ours lists the handlers of ours in f, in file order.
+func Ours(f *File, spec Spec) []Wired {
+	if len(bytes.TrimSpace(f.Data)) == 0 {
+		return nil
+	}
+	var out []Wired
+	for _, l := range spec.ours(f.Data) {
+		out = append(out, Wired{Event: l.event, Key: l.key, Command: l.handler.Get(spec.commandField()).Str,
+			Line: LineOf(f.Data, l.handler.Index)})
 	}
 	return out
 }

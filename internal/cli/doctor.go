@@ -2,6 +2,7 @@ package cli
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"path/filepath"
@@ -14,15 +15,15 @@ import (
 )
 
 type doctorOptions struct {
-	format         *formatFlag
-	json, noTiming bool
+	format              *formatFlag
+	json, noTiming, fix bool
 }
 
 func (a *app) doctorCommand() *cobra.Command {
 	var o doctorOptions
 	cmd := &cobra.Command{
 		Use:   "doctor",
-		Short: "Check how the hooks are wired, and time each hook subcommand",
+		Short: "Check how the hooks are wired, and run each wired hook on a probe event",
 		Long: `Reads every Claude Code settings file that can wire hooks into this project
 (user: $CLAUDE_CONFIG_DIR/settings.json or ~/.claude/settings.json; project:
 .claude/settings.json; local: .claude/settings.local.json; a missing one is
@@ -41,22 +42,40 @@ hook from running as meant:
   - a Stop or SubagentStop hook (not massgen-hook's) whose script never reads
     stop_hook_active: it can keep the agent in a loop;
   - the same handler wired twice for one event, in one file or across them;
-  - where massgen-hook is wired for Codex (.codex/hooks.json,
-    $CODEX_HOME/hooks.json), each of its hooks that Codex would skip without
-    a word: not trusted, changed since trusted, disabled, or in a project
-    Codex does not trust.
+  - a command rule in the config whose handler is missing, not on PATH, not
+    executable, or no program (found as the rules find it: relative to the
+    project);
+  - the other agent CLIs' hook files init writes (Gemini CLI's, Codex's,
+    Cursor's, Copilot CLI's; project and user scope): one that is not valid
+    JSON, massgen-hook's hooks that differ from what init would write there
+    (one missing, changed, or wired twice), and, for Codex, each hook Codex
+    would skip without a word: not trusted, changed since trusted, disabled,
+    or in a project Codex does not trust.
 
-Then it runs each hook subcommand on a built-in sample event, in a throwaway
-copy of the project's config (nothing in the project changes), and reports
-its time and exit code. A rule in the config whose handler is an absolute
-path runs on the sample too; --no-timing skips this step.
+Then it asks each wired massgen-hook binary its version (a binary that
+cannot run, or another version than this one, is a problem), and runs each
+wired hook command as the CLI would, on a harmless probe event in that
+CLI's terms (for pre-tool-use a Read of a file that does not exist), in a
+throwaway project holding a copy of the config: nothing in the project
+changes. A run that fails, prints what is not one JSON object, blocks the
+probe, or outlasts its timeout is a problem. --no-timing skips this step.
+
+With nothing wired anywhere, doctor says "not set up" and exits 3.
+
+--fix makes the safe repairs first, then reports: it copies this binary
+over a project's .claude/hooks/massgen-hook that differs from it (stale,
+damaged or missing), and rewires a hook file whose massgen-hook hooks are not
+what init writes, as init would (the parts it wires stay; a FILE.bak is
+kept). Nobody else's hooks change; a second --fix changes nothing.
 
 Each finding is one line: FILE:LINE: problem|note: FIELD: what to fix.
 Notes say what doctor cannot check; only problems make it unhealthy.
 
-Exit status: 0 healthy (notes allowed), 1 problems found, 2 usage error.`,
+Exit status: 0 healthy (notes allowed), 1 problems found, 2 usage error,
+3 not set up (no massgen-hook hook wired in any file doctor reads).`,
 		Example: `  massgen-hook doctor
   massgen-hook doctor --no-timing          # the wiring only; runs nothing
+  massgen-hook doctor --fix                # re-copy a stale binary, rewire what init would write otherwise
   massgen-hook doctor --format json | jq '.findings[] | select(.severity == "problem")'`,
 		Args: noArgs(a),
 		RunE: func(cmd *cobra.Command, _ []string) error {
@@ -69,14 +88,18 @@ Exit status: 0 healthy (notes allowed), 1 problems found, 2 usage error.`,
 		},
 	}
 	o.format = addFormatFlag(cmd, true, "text", "json")
-	cmd.Flags().BoolVar(&o.noTiming, "no-timing", false, "do not run the hook subcommands on sample events")
+	cmd.Flags().BoolVar(&o.noTiming, "no-timing", false, "do not run the wired hooks on probe events")
+	cmd.Flags().BoolVar(&o.fix, "fix", false, "first re-copy a stale project binary and rewire what init would write otherwise")
 	return cmd
 }
 
 // doctorReport is everything doctor found.
 type doctorReport struct {
-	Project  string           `json:"project"`
+	Project string `json:"project"`
+	// Fixed are the repairs --fix made, one line each.
+	Fixed    []string         `json:"fixed,omitempty"`
 	Healthy  bool             `json:"healthy"`
+	SetUp    bool             `json:"set_up"`
 	Problems int              `json:"problems"`
 	Notes    int              `json:"notes"`
 	Scopes   []*doctorScope   `json:"scopes"`
@@ -89,14 +112,21 @@ func (a *app) runDoctor(o doctorOptions) error {
 	if err != nil {
 		return &usageError{err: err}
 	}
+	var fixed []string
+	if o.fix {
+		if fixed, err = a.doctorFix(project); err != nil {
+			return err
+		}
+	}
 	d := &doctorRun{app: a, project: project, env: doctor.Env{
 		Project: project, Home: a.getenv("HOME"), Path: a.getenv("PATH"),
 	}}
 	d.settingsScopes()
 	d.duplicates()
 	d.configScope()
-	d.codexScopes()
-	rep := &doctorReport{Project: project, Scopes: d.scopes, Findings: d.sorted(), Timings: []doctorTiming{}}
+	d.wiredScopes()
+	d.disableSwitch()
+	rep := &doctorReport{Project: project, Fixed: fixed, SetUp: d.wiredAnywhere(), Scopes: d.scopes, Findings: d.sorted(), Timings: []doctorTiming{}}
 	if !o.noTiming {
 		timings, findings, err := d.timeHooks()
 		if err != nil {
@@ -120,15 +150,36 @@ func (a *app) runDoctor(o doctorOptions) error {
 	if err := write(a.stdout, rep); err != nil {
 		return err
 	}
-	if !rep.Healthy {
+	switch {
+	case !rep.Healthy:
 		return errDoctorProblems
+	case !rep.SetUp:
+		return errNotSetUp
 	}
 	return nil
+}
+
+// disableSwitch notes MASSGEN_HOOK_DISABLE set where doctor runs: an
+// agent CLI started from this shell runs the hooks it names as no-ops.
+func (d *doctorRun) disableSwitch() {
+	v := strings.TrimSpace(d.getenv(disableEnv))
+	switch strings.ToLower(v) {
+	case "", "0", "false", "no", "off":
+		return
+	}
+	s := d.scope("environment", "$"+disableEnv)
+	s.config = true
+	d.add(s, 0, "", doctor.Issue{Severity: doctor.Note, Message: fmt.Sprintf(
+		"is %q here: an agent CLI started from this shell skips those hooks (the probes run them regardless)", v)})
 }
 
 // errDoctorProblems says doctor found problems; the report is printed. It
 // wraps errViolations for exit status 1 and no further message.
 var errDoctorProblems = fmt.Errorf("doctor: %w", errViolations)
+
+// errNotSetUp says doctor found no massgen-hook hook wired: exit 3, the
+// report already printed.
+var errNotSetUp = errors.New("doctor: not set up")
 
 // doctorRun gathers the findings of one doctor run.
 type doctorRun struct {
@@ -138,6 +189,12 @@ type doctorRun struct {
 	scopes   []*doctorScope
 	findings []placed
 	handlers []wiredHandler
+	// wired are the hook files of every CLI; ruleHandlers the config's
+	// command rules' programs, as written.
+	wired        []wiredFile
+	ruleHandlers []string
+	// plugin is set when a settings file enables the massgen-hook plugin.
+	plugin bool
 }
 
 // placed is a finding with where its scope sorts.
@@ -182,6 +239,9 @@ func (d *doctorRun) sorted() []doctor.Finding {
 }
 
 func writeDoctorText(w io.Writer, rep *doctorReport) error {
+	for _, line := range rep.Fixed {
+		fmt.Fprintln(w, "fixed: "+line)
+	}
 	for _, f := range rep.Findings {
 		where := f.File
 		if f.Line > 0 {
@@ -197,7 +257,11 @@ func writeDoctorText(w io.Writer, rep *doctorReport) error {
 		fmt.Fprintf(w, "%s: %s: %s\n", s.Name, s.File, s.summary())
 	}
 	for _, t := range rep.Timings {
-		fmt.Fprintf(w, "timing: %s: %.1f ms, exit %d\n", t.Subcommand, t.Ms, t.Exit)
+		bin := ""
+		if t.Binary != projectBinary && t.Binary != doctor.ProgramName {
+			bin = " (" + t.Binary + ")"
+		}
+		fmt.Fprintf(w, "timing: %s%s: %.1f ms, exit %d\n", t.Subcommand, bin, t.Ms, t.Exit)
 	}
 	_, err := fmt.Fprintln(w, "doctor: "+doctorVerdict(rep))
 	return err
@@ -208,7 +272,10 @@ func doctorVerdict(rep *doctorReport) string {
 	if rep.Notes > 0 {
 		notes = ", " + plural(rep.Notes, "note")
 	}
-	if rep.Healthy {
+	switch {
+	case rep.Healthy && !rep.SetUp:
+		return "not set up" + notes + ": no massgen-hook hook is wired in any agent CLI's hook file here; run massgen-hook init"
+	case rep.Healthy:
 		return "healthy" + notes
 	}
 	return plural(rep.Problems, "problem") + notes

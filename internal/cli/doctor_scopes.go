@@ -3,6 +3,7 @@ package cli
 import (
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -10,6 +11,7 @@ import (
 
 	"github.com/massgen/massgen-hook/config"
 	"github.com/massgen/massgen-hook/doctor"
+	"github.com/massgen/massgen-hook/internal/hookfs"
 	"github.com/massgen/massgen-hook/wiring"
 )
 
@@ -86,21 +88,9 @@ func (d *doctorRun) settingsScopes() {
 func (d *doctorRun) settingsFile(name, path string) {
 	s := d.scope(name, path)
 	f, err := wiring.Read(path)
-	var syn *wiring.SyntaxError
-	var shape *wiring.ShapeError
 	switch {
-	case errors.As(err, &syn):
-		s.Present, s.Status = true, "invalid JSON"
-		d.add(s, syn.Line, "", doctor.Issue{Severity: doctor.Problem, Message: fmt.Sprintf(
-			"invalid JSON at %d:%d (%s); Claude Code cannot read this file, so none of its hooks run until it is fixed", syn.Line, syn.Col, syn.Msg)})
-		return
-	case errors.As(err, &shape):
-		s.Present, s.Status = true, "invalid"
-		d.add(s, shape.Line, "", doctor.Issue{Severity: doctor.Problem, Message: shape.Field + " " + shape.Msg + "; none of this file's hooks run until it is fixed"})
-		return
 	case err != nil:
-		s.Present, s.Status = true, "unreadable"
-		d.add(s, 0, "", doctor.Issue{Severity: doctor.Problem, Message: fmt.Sprintf("cannot be read (%v)", unwrapErr(err))})
+		d.fileError(s, err, "Claude Code")
 		return
 	case !f.Exists:
 		s.Status = "not present"
@@ -108,6 +98,24 @@ func (d *doctorRun) settingsFile(name, path string) {
 	}
 	s.Present = true
 	d.checkSettings(s, f)
+}
+
+// fileError reports a hook file cli cannot read.
+func (d *doctorRun) fileError(s *doctorScope, err error, cli string) {
+	var syn *wiring.SyntaxError
+	var shape *wiring.ShapeError
+	switch {
+	case errors.As(err, &syn):
+		s.Present, s.Status = true, "invalid JSON"
+		d.add(s, syn.Line, "", doctor.Issue{Severity: doctor.Problem, Message: fmt.Sprintf(
+			"invalid JSON at %d:%d (%s); %s cannot read this file, so none of its hooks run until it is fixed", syn.Line, syn.Col, syn.Msg, cli)})
+	case errors.As(err, &shape):
+		s.Present, s.Status = true, "invalid"
+		d.add(s, shape.Line, "", doctor.Issue{Severity: doctor.Problem, Message: shape.Field + " " + shape.Msg + "; none of this file's hooks run until it is fixed"})
+	default:
+		s.Present, s.Status = true, "unreadable"
+		d.add(s, 0, "", doctor.Issue{Severity: doctor.Problem, Message: fmt.Sprintf("cannot be read (%v)", unwrapErr(err))})
+	}
 }
 
 // configScope loads the project's massgen-hook config as the hooks do.
@@ -120,8 +128,9 @@ func (d *doctorRun) configScope() {
 		return
 	}
 	s.Present = true
-	_, _, err := d.loadConfig(d.project)
+	cfg, _, err := d.loadConfig(d.project)
 	if err == nil {
+		d.checkRuleHandlers(s, cfg)
 		return
 	}
 	errs := []error{err}
@@ -148,4 +157,94 @@ func unwrapErr(err error) error {
 		return pe.Err
 	}
 	return err
+}
+
+// checkRuleHandlers checks that the program of every command rule (not a
+// shell: one) is there and can run, found as the engine finds it: a path
+// with a slash relative to the project, a bare name on PATH.
+func (d *doctorRun) checkRuleHandlers(s *doctorScope, cfg config.Config) {
+	scopes := []*config.Hooks{&cfg.Hooks}
+	for i := range cfg.Agents {
+		scopes = append(scopes, &cfg.Agents[i].Hooks, &cfg.Agents[i].Backend.Hooks)
+	}
+	for _, hs := range scopes {
+		for _, event := range []string{"PreToolUse", "PostToolUse", "PostToolUseFailure"} {
+			for _, h := range hs.For(event).Hooks {
+				if h.Type != config.TypeCommand || h.Shell != "" || h.Disabled || h.Handler == "" {
+					continue
+				}
+				d.ruleHandlers = append(d.ruleHandlers, h.Handler)
+				if msg := d.ruleHandlerProblem(h.Handler); msg != "" {
+					d.add(s, h.LineOf("handler"), h.Key+".handler", doctor.Issue{Severity: doctor.Problem,
+						Message: msg + "; the rule fails on every call it matches (and denies it) until it is fixed"})
+					if h.File != "" {
+						d.findings[len(d.findings)-1].File = d.rel(h.File)
+					}
+				}
+			}
+		}
+	}
+}
+
+// ruleHandlerProblem says what keeps handler from running; "" if nothing.
+func (d *doctorRun) ruleHandlerProblem(handler string) string {
+	path := handler
+	switch {
+	case !strings.Contains(handler, "/"):
+		found := ""
+		for _, dir := range filepath.SplitList(d.getenv("PATH")) {
+			p := filepath.Join(dir, handler)
+			if info, err := os.Stat(p); dir != "" && err == nil && !info.IsDir() && info.Mode().Perm()&0o111 != 0 {
+				found = p
+				break
+			}
+		}
+		if found == "" {
+			return fmt.Sprintf("handler %s is not found on PATH; install it, or name it by its path", handler)
+		}
+		path = found
+	case !filepath.IsAbs(handler):
+		path = filepath.Join(d.project, handler)
+	}
+	info, err := os.Stat(path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return fmt.Sprintf("handler %s does not exist (looked for %s); create it or fix the path", handler, d.rel(path))
+	case err != nil:
+		return fmt.Sprintf("handler %s cannot be reached (%v)", handler, unwrapErr(err))
+	case info.IsDir():
+		return fmt.Sprintf("handler %s is a directory; name the program to run", handler)
+	case info.Mode().Perm()&0o111 == 0:
+		return fmt.Sprintf("handler %s is not executable; run chmod +x on it", handler)
+	}
+	if head, err := fileHead(path, 4); err == nil && !isProgram(head) {
+		return fmt.Sprintf("handler %s is not a program the system can start (no #! line, not a binary); give it a #! line", handler)
+	}
+	return ""
+}
+
+// isProgram reports whether a file starting with head can be exec'd:
+// a script with #!, or an ELF or Mach-O binary.
+func isProgram(head []byte) bool {
+	for _, magic := range []string{"#!", "\x7fELF", "\xcf\xfa\xed\xfe", "\xce\xfa\xed\xfe", "\xca\xfe\xba\xbe"} {
+		if strings.HasPrefix(string(head), magic) {
+			return true
+		}
+	}
+	return false
+}
+
+// fileHead reads the first n bytes of the regular file at path.
+func fileHead(path string, n int) ([]byte, error) {
+	f, _, err := hookfs.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	buf := make([]byte, n)
+	k, err := io.ReadFull(f, buf)
+	if errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF) {
+		err = nil
+	}
+	return buf[:k], err
 }

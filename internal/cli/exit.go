@@ -52,6 +52,8 @@ func exitCode(err error) int {
 		return code
 	case errors.Is(err, errViolations):
 		return 1
+	case errors.Is(err, errNotSetUp):
+		return 3
 	case errors.As(err, &usage), errors.As(err, &cfg):
 		return 2
 	default:
@@ -62,7 +64,7 @@ func exitCode(err error) int {
 // report prints err for a person: one line per problem, each starting
 // "massgen-hook:". A fail-closed hook says so, since its exit 2 blocks.
 func report(w io.Writer, err error) {
-	if err == nil || errors.Is(err, errViolations) {
+	if err == nil || errors.Is(err, errViolations) || errors.Is(err, errNotSetUp) {
 		return
 	}
 	msg := err.Error()

@@ -109,7 +109,7 @@ func TestGeminiHookCommandRuns(t *testing.T) {
 	g := targets["gemini"]
 	for _, name := range projectNames {
 		project := fakeProject(t, name)
-		for _, e := range g.entries(g.projectVar + "/" + projectBinary) {
+		for _, e := range g.entries(g.projectVar+"/"+projectBinary, nil) {
 			command := geminiExpand(handlerCommand(t, e.Handler), project, "/tmp/plans dir", "s-1")
 			out, err := runHookCommand(t, project, command,
 				"GEMINI_PROJECT_DIR="+project, "GEMINI_CWD="+project, "CLAUDE_PROJECT_DIR="+project)
@@ -137,7 +137,7 @@ func TestCopilotHookCommandRuns(t *testing.T) {
 	c := targets["copilot"]
 	for _, name := range projectNames {
 		project := fakeProject(t, name)
-		for _, e := range c.entries(c.projectVar + "/" + projectBinary) {
+		for _, e := range c.entries(c.projectVar+"/"+projectBinary, nil) {
 			out, err := runHookCommand(t, project, handlerCommand(t, e.Handler), "COPILOT_PROJECT_DIR="+project)
 			if want := "RAN " + e.Key + "\n"; err != nil || out != want {
 				t.Errorf("project %q, %s: ran as %v %q, want %q", name, e.Event, err, out, want)
@@ -151,7 +151,7 @@ func TestCopilotHookCommandRuns(t *testing.T) {
 	if out, err := exec.Command("git", "init", "-q", project).CombinedOutput(); err != nil {
 		t.Fatal(err, string(out))
 	}
-	e := c.entries(c.projectVar + "/" + projectBinary)[0]
+	e := c.entries(c.projectVar+"/"+projectBinary, nil)[0]
 	out, err := runHookCommand(t, project, handlerCommand(t, e.Handler), "COPILOT_PROJECT_DIR=")
 	if want := "RAN " + e.Key + "\n"; err != nil || out != want {
 		t.Errorf("without COPILOT_PROJECT_DIR: ran as %v %q, want %q", err, out, want)

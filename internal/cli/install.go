@@ -16,6 +16,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/massgen/massgen-hook/config"
+	"github.com/massgen/massgen-hook/doctor"
 	"github.com/massgen/massgen-hook/internal/hookfs"
 	"github.com/massgen/massgen-hook/scratchpad"
 	"github.com/massgen/massgen-hook/state"
@@ -23,8 +24,8 @@ import (
 )
 
 type installOptions struct {
-	scope, agent, binary string
-	dryRun, noBinary     bool
+	scope, agent, binary, only string
+	dryRun, noBinary           bool
 }
 
 func (a *app) initCommand() *cobra.Command {
@@ -45,18 +46,27 @@ For the project and local scopes it also copies the binary to
 cannot break them), writes a starter .claude/massgen-hook.yaml if there is
 none, and creates the scratchpad folders.
 
+--only wires some parts, a comma list: guards (pre-tool-use: the guards
+and PreToolUse rules), scratchpad (session-start, subagent-start,
+subagent-stop, stop, permission-request) and inbox (post-tool-use,
+post-tool-use-failure: messages and the PostToolUse rules). The hooks of the
+other parts are taken out, so running init again with another --only (or
+none: every part) adjusts the wiring.
+
 Exit status: 0 done (or nothing to do), 1 a file could not be written,
 2 usage error or a settings file that is not valid JSON (left untouched).`,
 		Example: `  massgen-hook init --dry-run            # show the diff, change nothing
   massgen-hook init                      # .claude/settings.json, committed with the project
   massgen-hook init --scope local        # .claude/settings.local.json, only for you
-  massgen-hook init --agent cursor       # .cursor/hooks.json`,
+  massgen-hook init --agent cursor       # .cursor/hooks.json
+  massgen-hook init --only guards        # the guards alone`,
 		Args: noArgs(a),
 		RunE: func(cmd *cobra.Command, _ []string) error { return a.runInstall(cmd, o, false) },
 	}
 	a.installFlags(cmd, &o)
 	cmd.Flags().StringVar(&o.binary, "binary", "", "the massgen-hook binary the hooks run (default: this one)")
 	cmd.Flags().BoolVar(&o.noBinary, "no-binary", false, "do not copy the binary into the project (you put it there yourself)")
+	cmd.Flags().StringVar(&o.only, "only", "", "wire only these parts, a comma list of "+strings.Join(partNames(), ", ")+" (default: all)")
 	return cmd
 }
 
@@ -66,8 +76,10 @@ func (a *app) uninstallCommand() *cobra.Command {
 		Use:   "uninstall",
 		Short: "Remove exactly the hooks init added",
 		Long: `Removes massgen-hook's own hook entries from the scope's settings file (and
-the groups and events only they filled), and the binary init copied. Every
-other hook stays. The config file and the scratchpads are yours and stay.
+the groups and events only they filled), and the binary init copied, unless
+another scope or agent CLI's hook file in sight still runs it: then the
+binary stays, and uninstall says which files use it. Every other hook stays.
+The config file and the scratchpads are yours and stay.
 
 Exit status as for init.`,
 		Example: `  massgen-hook uninstall --dry-run
@@ -99,6 +111,10 @@ func (a *app) runInstall(cmd *cobra.Command, o installOptions, uninstall bool) e
 	if !ok {
 		return a.usage(cmd, fmt.Errorf("--agent %q: use %s", o.agent, strings.Join(targetNames(), ", ")))
 	}
+	ps, err := parseParts(o.only)
+	if err != nil {
+		return a.usage(cmd, err)
+	}
 	project, err := a.resolveProjectHere()
 	if err != nil {
 		return &usageError{err: err}
@@ -120,7 +136,7 @@ func (a *app) runInstall(cmd *cobra.Command, o installOptions, uninstall bool) e
 	empty := false
 	if uninstall {
 		out, empty = wiring.Uninstall(f, t.specFor(p.command))
-	} else if out, err = wiring.Install(f, t.specFor(p.command), t.entries(p.command)); err != nil {
+	} else if out, err = wiring.Install(f, t.specFor(p.command), t.entries(p.command, ps)); err != nil {
 		return a.settingsError(err)
 	}
 	w := &installer{app: a, project: project, dryRun: o.dryRun, uninstall: uninstall}
@@ -134,6 +150,10 @@ func (a *app) runInstall(cmd *cobra.Command, o installOptions, uninstall bool) e
 		return nil
 	}
 	if uninstall {
+		if users := a.binaryUsers(project, p.binary, p.settings); len(users) > 0 {
+			w.say(p.binary, "binary kept: still run by %s; uninstall there too to remove it", strings.Join(users, ", "))
+			return nil
+		}
 		return w.removeBinary(p.binary)
 	}
 	if !o.noBinary {
@@ -141,7 +161,64 @@ func (a *app) runInstall(cmd *cobra.Command, o installOptions, uninstall bool) e
 			return err
 		}
 	}
-	return w.starterFiles()
+	return w.starterFiles(ps.has("stop"))
+}
+
+// parseParts reads --only: "" is every part.
+func parseParts(only string) (partSet, error) {
+	if only == "" {
+		return nil, nil
+	}
+	ps := partSet{}
+	for _, name := range strings.Split(only, ",") {
+		name = strings.TrimSpace(name)
+		if _, ok := parts[name]; !ok {
+			hint := ""
+			if s := doctor.Suggest(name, partNames()); s != "" {
+				hint = fmt.Sprintf("did you mean %q? ", s)
+			}
+			return nil, fmt.Errorf("--only %q: unknown part; %sthe parts are %s", name, hint, strings.Join(partNames(), ", "))
+		}
+		ps[name] = true
+	}
+	return ps, nil
+}
+
+// binaryUsers are the hook files other than settings that still run bin,
+// as "FILE (scope)": uninstall keeps a binary they need.
+func (a *app) binaryUsers(project, bin, settings string) []string {
+	var out []string
+	for _, wf := range a.wiredFiles(project) {
+		if sameFile(wf.path, settings) {
+			continue
+		}
+		for _, h := range wf.ours {
+			if p := a.wiredProgram(h.Command, project); p != "" && sameFile(p, bin) {
+				out = append(out, fmt.Sprintf("%s (%s)", relTo(project, wf.path), wf.name()))
+				break
+			}
+		}
+	}
+	return out
+}
+
+// sameFile reports whether a and b are one file: the same path, or links
+// to the same file.
+func sameFile(a, b string) bool {
+	if filepath.Clean(a) == filepath.Clean(b) {
+		return true
+	}
+	ia, errA := os.Stat(a)
+	ib, errB := os.Stat(b)
+	return errA == nil && errB == nil && os.SameFile(ia, ib)
+}
+
+// relTo shows path relative to project when it is inside it.
+func relTo(project, path string) string {
+	if r, err := filepath.Rel(project, path); err == nil && !strings.HasPrefix(r, "..") {
+		return r
+	}
+	return path
 }
 
 // settingsError is a settings file init will not touch: exit 2, file:line:col.
@@ -361,8 +438,8 @@ func (w *installer) removeBinary(path string) error {
 }
 
 // starterFiles writes the starter config when there is none, and the
-// scratchpad folders.
-func (w *installer) starterFiles() error {
+// scratchpad folders when the scratchpad part is wired.
+func (w *installer) starterFiles(scratchpads bool) error {
 	cfgPath := filepath.Join(w.project, config.DefaultPath)
 	if _, err := os.Stat(cfgPath); errors.Is(err, fs.ErrNotExist) {
 		if w.dryRun {
@@ -376,6 +453,9 @@ func (w *installer) starterFiles() error {
 			}
 			w.say(cfgPath, "starter config written")
 		}
+	}
+	if !scratchpads {
+		return nil
 	}
 	cfg, _, err := w.loadConfig(w.project)
 	if err != nil {

@@ -59,7 +59,7 @@ func TestAdvEveryWiredCommandIsOurs(t *testing.T) {
 			bins = append(bins, shellQuote(b))
 		}
 		for _, bin := range bins {
-			for _, e := range tg.entries(bin) {
+			for _, e := range tg.entries(bin, nil) {
 				cmd := commandOf(t, tg, e.Handler)
 				key, ok := tg.specFor(bin).Ours(cmd)
 				if !ok || key != e.Key {
@@ -68,7 +68,7 @@ func TestAdvEveryWiredCommandIsOurs(t *testing.T) {
 			}
 			// And through the whole file: install, install again,
 			// uninstall.
-			out, err := wiring.Install(&wiring.File{Path: "x"}, tg.specFor(bin), tg.entries(bin))
+			out, err := wiring.Install(&wiring.File{Path: "x"}, tg.specFor(bin), tg.entries(bin, nil))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -76,7 +76,7 @@ func TestAdvEveryWiredCommandIsOurs(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			again, err := wiring.Install(f, tg.specFor(bin), tg.entries(bin))
+			again, err := wiring.Install(f, tg.specFor(bin), tg.entries(bin, nil))
 			if err != nil || !bytes.Equal(again, out) {
 				t.Errorf("%s %s: second install changed the file:\n%s\n---\n%s", name, bin, out, again)
 			}
@@ -91,9 +91,9 @@ func TestAdvEveryWiredCommandIsOurs(t *testing.T) {
 // place (the subcommand is the key, not the path).
 func TestAdvUserBinaryMovedUpdatesInPlace(t *testing.T) {
 	tg := targets["claude"]
-	out, _ := wiring.Install(&wiring.File{Path: "x"}, tg.specFor(shellQuote("/old/massgen-hook")), tg.entries(shellQuote("/old/massgen-hook")))
+	out, _ := wiring.Install(&wiring.File{Path: "x"}, tg.specFor(shellQuote("/old/massgen-hook")), tg.entries(shellQuote("/old/massgen-hook"), nil))
 	f, _ := wiring.Parse("x", out, 0o644)
-	upd, err := wiring.Install(f, tg.specFor(shellQuote("/new place/massgen-hook")), tg.entries(shellQuote("/new place/massgen-hook")))
+	upd, err := wiring.Install(f, tg.specFor(shellQuote("/new place/massgen-hook")), tg.entries(shellQuote("/new place/massgen-hook"), nil))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -114,7 +114,7 @@ func TestAdvUserBinaryMovedUpdatesInPlace(t *testing.T) {
 func TestRegression_UserScopeBinaryNotNamedMassgenHook(t *testing.T) {
 	tg := targets["claude"]
 	for _, b := range []string{"/opt/bin/massgen-hook-v2", "/dl/massgen-hook_linux_amd64", `C:\tools\massgen-hook.exe`, "/usr/bin/mgh"} {
-		for _, e := range tg.entries(shellQuote(b))[:1] {
+		for _, e := range tg.entries(shellQuote(b), nil)[:1] {
 			cmd := commandOf(t, tg, e.Handler)
 			if _, ok := tg.specFor(shellQuote(b)).Ours(cmd); !ok {
 				t.Errorf("init --scope user --binary %s writes %q, which init does not recognise as its own", b, cmd)

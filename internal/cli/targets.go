@@ -44,9 +44,47 @@ func (t target) key(w wire) string {
 	return w.sub + " --dialect " + t.name
 }
 
-func (t target) entries(bin string) []wiring.Entry {
+// parts are what init --only wires, by the subcommands that serve each.
+// permission-request is the scratchpad's: it lets an agent write its own
+// scratchpad without a prompt. session-start shows the scratchpads (and
+// messages left undelivered); the inbox hands messages over after tool calls.
+var parts = map[string][]string{
+	"guards":     {"pre-tool-use"},
+	"scratchpad": {"session-start", "subagent-start", "subagent-stop", "stop", "permission-request"},
+	"inbox":      {"post-tool-use", "post-tool-use-failure"},
+}
+
+func partNames() []string { return slices.Sorted(maps.Keys(parts)) }
+
+// partOf is the part sub serves.
+func partOf(sub string) string {
+	for name, subs := range parts {
+		if slices.Contains(subs, sub) {
+			return name
+		}
+	}
+	return ""
+}
+
+// partSet is a set of parts; nil is every part.
+type partSet map[string]bool
+
+func (ps partSet) has(sub string) bool { return ps == nil || ps[partOf(sub)] }
+
+func (ps partSet) String() string {
+	if ps == nil {
+		return strings.Join(partNames(), ",")
+	}
+	return strings.Join(slices.Sorted(maps.Keys(ps)), ",")
+}
+
+// entries are the handlers init writes for the parts in ps.
+func (t target) entries(bin string, ps partSet) []wiring.Entry {
 	out := make([]wiring.Entry, 0, len(t.wires))
 	for _, w := range t.wires {
+		if !ps.has(w.sub) {
+			continue
+		}
 		out = append(out, wiring.Entry{Event: w.event, Key: t.key(w), Matcher: w.matcher,
 			Handler: t.handler(w, bin+" "+t.key(w))})
 	}

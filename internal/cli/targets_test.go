@@ -27,7 +27,7 @@ func TestGeneratedWiringFiles(t *testing.T) {
 	for _, g := range generated {
 		spec := targets["claude"].specFor(g.bin)
 		spec.Skeleton = g.skeleton
-		want, err := wiring.Install(&wiring.File{Path: g.path}, spec, targets["claude"].entries(g.bin))
+		want, err := wiring.Install(&wiring.File{Path: g.path}, spec, targets["claude"].entries(g.bin, nil))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -22,6 +22,12 @@ func versionString() string {
 	return "(devel)"
 }
 
+// versionLine is what version prints after the program name: the version,
+// Go's, and the platform, which doctor compares with a wired binary's.
+func versionLine() string {
+	return fmt.Sprintf("%s (%s %s/%s)", versionString(), runtime.Version(), runtime.GOOS, runtime.GOARCH)
+}
+
 func (a *app) versionCommand() *cobra.Command {
 	return &cobra.Command{
 		Use:     "version",
@@ -29,7 +35,7 @@ func (a *app) versionCommand() *cobra.Command {
 		Example: "  massgen-hook version",
 		Args:    noArgs(a),
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			_, err := fmt.Fprintf(a.stdout, "massgen-hook %s (%s %s/%s)\n", versionString(), runtime.Version(), runtime.GOOS, runtime.GOARCH)
+			_, err := fmt.Fprintf(a.stdout, "massgen-hook %s\n", versionLine())
 			return err
 		},
 	}
