@@ -78,6 +78,8 @@ func codeSource(c *shellcmd.Command, code *shellcmd.Code) string {
 		return "the output of " + raw
 	case "heredoc", "here-string":
 		return "a " + code.From + " with substitutions in it"
+	case "command name":
+		return "its program and arguments are " + raw + ", which this command line sets from a command's output or its input"
 	case "parallel input":
 		return "command lines parallel reads from its input"
 	case "parallel option":

@@ -17,7 +17,8 @@ type Code struct {
 	Lang string
 	// From says where the text comes from: "-c", "-e", "heredoc",
 	// "here-string", "pipe", "file" (< FILE or a script this command line
-	// wrote), "<(...)", "eval", "source".
+	// wrote), "<(...)", "eval", "source", "command name" (a command
+	// named by data, runtime_name.go).
 	From string
 	// Text is the program; Known is false when it is only known at run
 	// time (a command's output, a variable, a download).

@@ -24,6 +24,12 @@ func (w *walker) scanAssigned(f *syntax.File) {
 	for name := range assignedIn(f) {
 		w.assigned[name] = true
 	}
+	if w.fromData == nil {
+		w.fromData = map[string]bool{}
+	}
+	for name := range dataValued(f) {
+		w.fromData[name] = true
+	}
 }
 
 // assignedIn lists the names node may assign: assignments, declarations,

@@ -25,6 +25,9 @@ type walker struct {
 	// (vars.go); assigned names every variable the line may assign.
 	vars     map[string]Word
 	assigned map[string]bool
+	// fromData names the variables the line may assign from data
+	// (runtime_name.go).
+	fromData map[string]bool
 	// unknownVars: something ran that may have set any variable (a
 	// script sourced from disk, read with an unknown name).
 	unknownVars bool
@@ -227,6 +230,11 @@ func (w *walker) callExpr(ce *syntax.CallExpr, redirs []*syntax.Redirect, c ctx,
 	}
 	if len(env) > 0 {
 		c.env = appendClip(c.env, env...)
+	}
+	if !words[0].Known && w.dataName(ce.Args[0]) {
+		w.emitCode(words[0], words[1:], c.redirs.plus(io.redirs), c.wrappers, c, dir,
+			&Code{Lang: "sh", From: "command name", Text: words[0]})
+		return dir
 	}
 	return w.run(words, c.redirs.plus(io.redirs), c, dir)
 }
