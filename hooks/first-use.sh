@@ -2,7 +2,7 @@
 # Puts the plugin's bin/massgen-hook in place on first use (see
 # massgen-hook.sh); exit 0 when it is there, 1 with one line on stderr when
 # not. MASSGEN_HOOK_RELEASE_URL overrides where releases are downloaded
-# from; MASSGEN_HOOK_BUILD_WAIT (seconds, default 8) is how long a call
+# from; MASSGEN_HOOK_BUILD_WAIT (seconds, default 5) is how long a call
 # waits for a build before it proceeds without massgen-hook.
 root=$1
 bin=$root/bin/massgen-hook
@@ -59,7 +59,7 @@ if mkdir "$lock" 2>/dev/null; then
 		rmdir "$lock"
 	) </dev/null >/dev/null 2>&1 &
 fi
-wait=${MASSGEN_HOOK_BUILD_WAIT:-8}
+wait=${MASSGEN_HOOK_BUILD_WAIT:-5}
 while [ "$wait" -gt 0 ] && [ -d "$lock" ]; do
 	sleep 1
 	wait=$((wait - 1))

@@ -23,7 +23,7 @@ import (
 // this machine (make release builds six the same way), then the dist folder
 // is served over loopback HTTP as a published release to the scripts that
 // download releases: fetch-release.sh, the GitHub Action's install step and
-// the plugin launcher's first use.
+// the plugin launcher's first use; and pre-commit runs it as a hook.
 
 const testRelease = "v0.0.0-test"
 
@@ -71,6 +71,7 @@ func TestRelease(t *testing.T) {
 	t.Run("Fetch", r.testFetch)
 	t.Run("ActionInstall", r.testActionInstall)
 	t.Run("PluginFirstUse", r.testPluginFirstUse)
+	t.Run("PreCommit", r.testPreCommit)
 }
 
 type release struct {
