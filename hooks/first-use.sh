@@ -51,7 +51,7 @@ lock=$root/bin/.building
 if mkdir "$lock" 2>/dev/null; then
 	(
 		tmp=$root/bin/.massgen-hook.$$
-		if (cd "$root" && CGO_ENABLED=0 go build -trimpath -o "$tmp" ./cmd/massgen-hook) >"$root/bin/build.log" 2>&1; then
+		if (cd "$root" && CGO_ENABLED=0 go build -trimpath -ldflags "-s -w" -o "$tmp" ./cmd/massgen-hook) >"$root/bin/build.log" 2>&1; then
 			mv -f "$tmp" "$bin"
 		else
 			rm -f "$tmp"
