@@ -141,7 +141,7 @@ func (r *release) testDist(t *testing.T) {
 			t.Error("the binary has DWARF: not built with -w")
 		}
 	}
-	out, err := exec.Command(r.binary, "version", "--json").Output()
+	out, err := exec.Command(r.binary, "version", "--format", "json").Output()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -150,13 +150,13 @@ func (r *release) testDist(t *testing.T) {
 		Settings              map[string]string
 	}
 	if err := json.Unmarshal(out, &facts); err != nil {
-		t.Fatalf("version --json: %v\n%s", err, out)
+		t.Fatalf("version --format json: %v\n%s", err, out)
 	}
 	if facts.Version != testRelease || facts.Go != info.GoVersion || facts.OS != runtime.GOOS || facts.Arch != runtime.GOARCH {
-		t.Errorf("version --json: %+v", facts)
+		t.Errorf("version --format json: %+v", facts)
 	}
 	if fmt.Sprint(facts.Settings) != fmt.Sprint(settings) {
-		t.Errorf("version --json settings %v, the binary's build information %v", facts.Settings, settings)
+		t.Errorf("version --format json settings %v, the binary's build information %v", facts.Settings, settings)
 	}
 	out, err = exec.Command(r.binary, "--version").Output()
 	if want := "massgen-hook " + testRelease + " (" + info.GoVersion + " " + runtime.GOOS + "/" + runtime.GOARCH + ")\n"; err != nil || !strings.HasPrefix(string(out), want) {

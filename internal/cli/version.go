@@ -104,38 +104,31 @@ func (f buildFacts) writeJSON(w io.Writer) error {
 }
 
 func (a *app) versionCommand() *cobra.Command {
-	var format string
-	var asJSON bool
+	var format *formatFlag
 	cmd := &cobra.Command{
 		Use:   "version",
 		Short: "Print the version and how this binary was built",
 		Long: `Prints the version, the source revision (and whether the tree had
-uncommitted changes), the Go version and the platform. --format json (or
---json) prints one object that adds every build setting the go command
-recorded (-trimpath, CGO_ENABLED, -ldflags, ...). massgen-hook --version
-prints the text form.`,
+uncommitted changes), the Go version and the platform. --format json prints
+one object that adds every build setting the go command recorded
+(-trimpath, CGO_ENABLED, GOOS, vcs.*, ...). massgen-hook --version prints
+the text form.`,
 		Example: `  massgen-hook version
   massgen-hook version --format json | jq -r .revision`,
 		Args: noArgs(a),
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if asJSON && cmd.Flags().Changed("format") && format != "json" {
-				return a.usage(cmd, fmt.Errorf("--json and --format %q disagree", format))
-			}
-			if asJSON {
-				format = "json"
+			f, err := format.get(cmd)
+			if err != nil {
+				return a.usage(cmd, err)
 			}
 			facts := readBuildFacts()
-			switch format {
-			case "text":
-				return facts.writeText(a.stdout)
-			case "json":
+			if f == "json" {
 				return facts.writeJSON(a.stdout)
 			}
-			return a.usage(cmd, fmt.Errorf("--format %q: use text or json", format))
+			return facts.writeText(a.stdout)
 		},
 	}
-	cmd.Flags().StringVar(&format, "format", "text", "output format: text or json")
-	cmd.Flags().BoolVar(&asJSON, "json", false, "same as --format json")
+	format = addFormatFlag(cmd, false, "text", "json")
 	return cmd
 }
 
