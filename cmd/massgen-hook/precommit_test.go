@@ -11,8 +11,9 @@ import (
 
 // testPreCommit runs the hooks of .pre-commit-hooks.yaml with the real
 // pre-commit tool, as a user's project would (pre-commit try-repo), on a
-// scratchpad that breaks the protocol (exit 1, the violation shown) and
-// then on one that keeps it (exit 0). The system hook runs the release
+// project with no scratchpad yet (exit 0), on a scratchpad that breaks the
+// protocol (exit 1, the violation shown) and then on one that keeps it
+// (exit 0). The system hook runs the release
 // binary from PATH; the golang hook, which builds every command of the
 // module (a minute on a busy machine), runs when
 // MASSGEN_HOOK_TEST_PRECOMMIT_GOLANG=1 (.ci/run sets it).
@@ -75,6 +76,11 @@ func (r *release) testPreCommit(t *testing.T) {
 				return out.String(), res.code
 			}
 			git("init", "-q")
+			writeFile(t, project, "README.md", "a project\n")
+			git("add", "-A")
+			if out, code := try(); code != 0 || !strings.Contains(out, "Passed") {
+				t.Fatalf("no scratchpads yet: exit %d, want 0; output:\n%s", code, out)
+			}
 			writeFile(t, project, ".claude/scratchpad/tester/2026-11-20.md", "## What I did\n")
 			git("add", "-A")
 			out, code := try()
