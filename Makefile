@@ -7,11 +7,17 @@ VERSION  ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev
 LDFLAGS  := -s -w -X github.com/massgen/massgen-hook/internal/cli.version=$(VERSION)
 GOFLAGS_BUILD := -trimpath -ldflags "$(LDFLAGS)"
 
-.PHONY: build test lint unit unit-race unit-e2e test-real demo bench peer fuzz schema clean
+.PHONY: build release test lint unit unit-race unit-e2e test-real demo bench peer fuzz schema clean
 
 ## build: the static binary bin/massgen-hook (CGO_ENABLED=0).
 build:
 	CGO_ENABLED=0 go build $(GOFLAGS_BUILD) -o $(BIN) $(PKG)
+
+## release: static binaries for linux and darwin on amd64 and arm64 in
+## dist/, named massgen-hook_VERSION_OS_ARCH[.exe], with dist/SHA256SUMS.
+## PLATFORMS picks others (PLATFORMS=linux/amd64 make release).
+release:
+	VERSION=$(VERSION) sh scripts/release.sh
 
 ## test: drift checks (gofmt, vet, go.mod), then every test: each package's own tests with the
 ## race detector, and beside them the end-to-end package (cmd/massgen-hook: testscripts and
@@ -71,4 +77,4 @@ schema:
 	go run $(PKG) config schema > docs/config.schema.json
 
 clean:
-	rm -rf bin
+	rm -rf bin dist

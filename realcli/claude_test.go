@@ -61,6 +61,7 @@ func init() {
 		{Name: "default-guards/read-env", Project: quoted, Run: claudeReadEnv},
 		{Name: "default-guards/write-env", Project: quoted, Run: claudeWriteEnv},
 		{Name: "default-guards/config-typo", Run: claudeConfigTypo},
+		{Name: "plugin/first-use", Project: quoted, Run: claudePluginFirstUse},
 		{Name: "audit/silent-pass", Run: claudeSilentPass},
 		{Name: "session-start/context", Run: claudeSessionStart},
 		{Name: "permission-request/scratchpad-writes", Project: quoted, Run: claudeScratchpadPermissions},

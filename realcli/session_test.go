@@ -43,6 +43,9 @@ type Session struct {
 	// choice among the CLI's settings (the model, for a tool only some
 	// models are offered).
 	Env []string
+	// Args are added to the CLI's own arguments in every run (a plugin
+	// folder to load).
+	Args []string
 
 	trap       *trap
 	mu         sync.Mutex
@@ -354,6 +357,7 @@ func (s *Session) Run(prompt string) *Run {
 		s.Fatalf("%s has no headless run or fake model API yet", s.CLI.Name)
 	}
 	args, cliEnv := s.CLI.Command(s, prompt)
+	args = append(args, s.Args...)
 	timeout := s.CLI.Timeout
 	if timeout == 0 {
 		timeout = 3 * time.Minute

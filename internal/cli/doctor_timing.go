@@ -265,11 +265,11 @@ func (d *doctorRun) checkBinary(exe, bin, dir string, env []string, probes []pro
 		first, _, _ := strings.Cut(strings.TrimSpace(stderr.String()), "\n")
 		return problem("exits %d when asked its version (%s), so it is no working massgen-hook; %s", exit.ExitCode(), first, fix)
 	}
-	got := strings.TrimSpace(stdout.String())
+	// The first line names the version; a revision line may follow.
+	got, _, _ := strings.Cut(strings.TrimSpace(stdout.String()), "\n")
 	want := "massgen-hook " + versionLine()
 	if !strings.HasPrefix(got, "massgen-hook ") {
-		first, _, _ := strings.Cut(got, "\n")
-		return problem("answers `version` with %q, not as massgen-hook does; %s", first, fix)
+		return problem("answers `version` with %q, not as massgen-hook does; %s", got, fix)
 	}
 	if got != want {
 		is, _ := problem("is stale: it is %s, this binary is %s; %s", got, want, fix)

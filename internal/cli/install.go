@@ -154,10 +154,16 @@ func (a *app) runInstall(cmd *cobra.Command, o installOptions, uninstall bool) e
 			w.say(p.binary, "binary kept: still run by %s; uninstall there too to remove it", strings.Join(users, ", "))
 			return nil
 		}
+		if err := w.unignoreBinary(p.binary); err != nil {
+			return err
+		}
 		return w.removeBinary(p.binary)
 	}
 	if !o.noBinary {
 		if err := w.copyBinary(o.binary, p.binary); err != nil {
+			return err
+		}
+		if err := w.ignoreBinary(p.binary); err != nil {
 			return err
 		}
 	}

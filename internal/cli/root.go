@@ -142,6 +142,7 @@ its decision as JSON on stdout. "check" verifies a project in CI.`,
 	for _, sc := range subcommands() {
 		root.AddCommand(sc.make(a))
 	}
+	a.versionFlag(root)
 	return root
 }
 
