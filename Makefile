@@ -20,9 +20,10 @@ release:
 	VERSION=$(VERSION) sh scripts/release.sh
 
 ## test: drift checks (gofmt, vet, go.mod), then every test: each package's own tests with the
-## race detector, and beside them the end-to-end package (cmd/massgen-hook: testscripts and
-## multi-process tests, about 1,500 hook processes) without it, since a race-instrumented hook
-## process starts about 7 times slower and races live in the in-process tests.
+## race detector, and beside them the packages that drive whole hook processes (cmd/massgen-hook's
+## testscripts and multi-process tests, the peer tables, the Python yardstick: thousands of
+## processes) without it: their work is in the processes they start, and a race-instrumented
+## test harness only slows them down.
 test: lint unit
 
 lint:
@@ -30,12 +31,13 @@ lint:
 	go vet ./...
 	go mod tidy -diff
 
-E2E := ./cmd/massgen-hook
+E2E := ./cmd/massgen-hook ./bench/peer ./bench/python
+E2E_RE := /(cmd/massgen-hook|bench/peer|bench/python)$$
 unit:
 	@$(MAKE) --no-print-directory -j2 unit-race unit-e2e
 
 unit-race:
-	go test -race -count=1 -timeout 25m $$(go list ./... | grep -v '/cmd/massgen-hook$$')
+	go test -race -count=1 -timeout 25m $$(go list ./... | grep -v -E '$(E2E_RE)')
 
 unit-e2e:
 	go test -count=1 -timeout 25m -parallel 8 $(E2E)

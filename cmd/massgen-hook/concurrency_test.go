@@ -23,6 +23,7 @@ import (
 
 // TestConcurrency builds massgen-hook once for its subtests.
 func TestConcurrency(t *testing.T) {
+	t.Parallel() // processes of its own, in a project of its own
 	bin := buildHook(t)
 	t.Run("StopCounters", func(t *testing.T) { testConcurrencyStopCounters(t, bin) })
 	t.Run("SmartRetryStreak", func(t *testing.T) { testConcurrencySmartRetry(t, bin) })

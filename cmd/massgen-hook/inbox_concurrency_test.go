@@ -42,6 +42,7 @@ func inboxRun(bin string, env []string, project, stdin string, args ...string) h
 
 // TestInboxConcurrency is the figure above, with real processes.
 func TestInboxConcurrency(t *testing.T) {
+	t.Parallel() // processes of its own, in a project of its own
 	bin := buildHook(t)
 	project := budgetProject(t, 1000) // any project; its config only adds a PreToolUse rule
 	var env []string

@@ -29,6 +29,7 @@ const testRelease = "v0.0.0-test"
 
 // TestRelease builds one release binary and runs its subtests against it.
 func TestRelease(t *testing.T) {
+	t.Parallel() // processes of its own, in a project of its own
 	if testing.Short() {
 		t.Skip("builds a release binary; skipped in -short mode")
 	}
