@@ -77,10 +77,8 @@ func dataValued(node syntax.Node) map[string]bool {
 			}
 		case *syntax.CallExpr:
 			if len(x.Args) > 0 && dataSetters[x.Args[0].Lit()] {
-				for _, a := range x.Args[1:] {
-					if l := a.Lit(); syntax.ValidName(l) {
-						names[l] = true
-					}
+				for _, l := range nameOperands(x) {
+					names[l] = true
 				}
 			}
 		}

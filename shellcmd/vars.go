@@ -60,16 +60,25 @@ func assignedIn(node syntax.Node) map[string]bool {
 			}
 		case *syntax.CallExpr:
 			if len(x.Args) > 0 && setters[x.Args[0].Lit()] {
-				for _, a := range x.Args[1:] {
-					if l := a.Lit(); syntax.ValidName(l) {
-						names[l] = true
-					}
+				for _, l := range nameOperands(x) {
+					names[l] = true
 				}
 			}
 		}
 		return true
 	})
 	return names
+}
+
+// nameOperands are the operands of call that are plain variable names.
+func nameOperands(call *syntax.CallExpr) []string {
+	var out []string
+	for _, a := range call.Args[1:] {
+		if l := a.Lit(); syntax.ValidName(l) {
+			out = append(out, l)
+		}
+	}
+	return out
 }
 
 // setters are the builtins whose name operands they assign (or unset).
