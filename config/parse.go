@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/massgen/massgen-hook/internal/suggest"
 )
 
 // Parse decodes YAML config text over the defaults and validates it. path is
@@ -123,7 +125,7 @@ func yamlError(path string, err error, doc *yaml.Node) error {
 					key = fm[1]
 				}
 				e.Msg = fmt.Sprintf("unknown key %q", key)
-				if s := suggestKey(fm[1], keysOf(fm[2])); s != "" {
+				if s := suggest.Closest(fm[1], keysOf(fm[2])); s != "" {
 					e.Msg += fmt.Sprintf(" (did you mean %q?)", s)
 				}
 			} else if key != "" {

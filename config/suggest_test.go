@@ -3,6 +3,8 @@ package config
 import (
 	"slices"
 	"testing"
+
+	"github.com/massgen/massgen-hook/internal/suggest"
 )
 
 func TestSuggestKey(t *testing.T) {
@@ -21,8 +23,8 @@ func TestSuggestKey(t *testing.T) {
 		{"Config", "hook", "hooks"},
 		{"Config", "xyz", ""},
 	} {
-		if got := suggestKey(c.typo, keysOf(c.typ)); got != c.want {
-			t.Errorf("suggestKey(%q in %s) = %q, want %q", c.typo, c.typ, got, c.want)
+		if got := suggest.Closest(c.typo, keysOf(c.typ)); got != c.want {
+			t.Errorf("Closest(%q in %s) = %q, want %q", c.typo, c.typ, got, c.want)
 		}
 	}
 }
@@ -40,16 +42,5 @@ func TestKeysOfEveryStruct(t *testing.T) {
 	}
 	if keys := keysOf("NoSuchType"); keys != nil {
 		t.Errorf("keysOf(NoSuchType) = %q, want none", keys)
-	}
-}
-
-func TestEditDistance(t *testing.T) {
-	for _, c := range []struct {
-		a, b string
-		want int
-	}{{"", "", 0}, {"abc", "", 3}, {"kitten", "sitting", 3}, {"ab", "ba", 1}, {"fail_closd", "fail_closed", 1}} {
-		if got := editDistance(c.a, c.b); got != c.want {
-			t.Errorf("editDistance(%q, %q) = %d, want %d", c.a, c.b, got, c.want)
-		}
 	}
 }

@@ -3,6 +3,8 @@ package doctor
 import (
 	"fmt"
 	"strings"
+
+	"github.com/massgen/massgen-hook/internal/suggest"
 )
 
 // Events are the hook events Claude Code fires: HOOK_EVENTS of
@@ -52,14 +54,14 @@ func CheckEvent(name string) []Issue {
 
 // SuggestEvent is the known event name closest to name: one that differs
 // only in case, else one at edit distance 1 (case ignored); "" if none.
-func SuggestEvent(name string) string { return suggest(name, Events, false) }
+func SuggestEvent(name string) string { return closest(name, Events, false) }
 
 // Suggest is the word of known closest to name: one that differs only in
 // case, else one at edit distance 1 (case ignored), else one name begins
 // (three letters or more); "" if none.
-func Suggest(name string, known []string) string { return suggest(name, known, true) }
+func Suggest(name string, known []string) string { return closest(name, known, true) }
 
-func suggest(name string, known []string, prefix bool) string {
+func closest(name string, known []string, prefix bool) string {
 	for _, e := range known {
 		if strings.EqualFold(e, name) {
 			return e
@@ -67,7 +69,7 @@ func suggest(name string, known []string, prefix bool) string {
 	}
 	lower := strings.ToLower(name)
 	for _, e := range known {
-		if editDistanceOne(lower, strings.ToLower(e)) {
+		if suggest.Distance(lower, strings.ToLower(e)) == 1 {
 			return e
 		}
 	}
@@ -77,37 +79,4 @@ func suggest(name string, known []string, prefix bool) string {
 		}
 	}
 	return ""
-}
-
-// editDistanceOne reports whether a becomes b by one insertion, deletion,
-// substitution, or swap of two neighbouring characters.
-func editDistanceOne(a, b string) bool {
-	ra, rb := []rune(a), []rune(b)
-	if len(ra) > len(rb) {
-		ra, rb = rb, ra
-	}
-	switch len(rb) - len(ra) {
-	case 0:
-		var diff []int
-		for i := range ra {
-			if ra[i] != rb[i] {
-				diff = append(diff, i)
-			}
-		}
-		switch len(diff) {
-		case 1:
-			return true
-		case 2:
-			i, j := diff[0], diff[1]
-			return j == i+1 && ra[i] == rb[j] && ra[j] == rb[i]
-		}
-		return false
-	case 1:
-		i := 0
-		for i < len(ra) && ra[i] == rb[i] {
-			i++
-		}
-		return string(ra[i:]) == string(rb[i+1:])
-	}
-	return false
 }
