@@ -78,6 +78,10 @@ func codeSource(c *shellcmd.Command, code *shellcmd.Code) string {
 		return "the output of " + raw
 	case "heredoc", "here-string":
 		return "a " + code.From + " with substitutions in it"
+	case "awk":
+		return "its program " + raw + " runs commands (system(), or a pipe to or from a command) built at run time"
+	case "sed":
+		return "its script " + raw + " runs commands (the e command, or the e flag of s///) taken from its input"
 	case "command name":
 		return "its program and arguments are " + raw + ", which this command line sets from a command's output or its input"
 	case "parallel input":

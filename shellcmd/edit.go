@@ -26,10 +26,17 @@ func sedEffects(c *Command) []Effect {
 	if !l.Has('e', "expression") && !l.Has('f', "file") && len(files) > 0 {
 		files = files[1:]
 	}
-	if l.Has('i', "in-place") {
-		return all(Write, false, files)
+	var prog []Effect
+	for _, sc := range sedScripts(c.Args) {
+		if sc.Known {
+			e, _ := sedProgram(sc.Value)
+			prog = append(prog, e...)
+		}
 	}
-	return all(Read, false, files)
+	if l.Has('i', "in-place") {
+		return append(all(Write, false, files), prog...)
+	}
+	return append(all(Read, false, files), prog...)
 }
 
 // bsdInPlace drops the separate suffix of BSD (macOS) sed -i, as in
@@ -83,6 +90,10 @@ func awkEffects(c *Command) []Effect {
 		if !isAssign(o) {
 			out = append(out, Effect{Op: Read, Path: o})
 		}
+	}
+	if prog, ok := awkScript(c.Args); ok && prog.Known {
+		e, _ := awkProgram(prog.Value)
+		out = append(out, e...)
 	}
 	return out
 }

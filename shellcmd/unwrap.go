@@ -93,6 +93,8 @@ loop:
 				code = cd
 			} else if lang := interpreterLang(base); lang != "" {
 				code = w.interpreterProgram(lang, args, c, cmdDir)
+			} else if cd := editorCode(base, args); cd != nil {
+				code = cd
 			} else if base == "git" {
 				w.gitLines(words, redirs, c, wrappers, cmdDir)
 			} else if strings.Contains(words[0].Value, "/") {
