@@ -491,7 +491,10 @@ func jsImportCall(s *scanner, c *call) val {
 	return v
 }
 
-func init() {
+func init() { langSpecBuilders[JavaScript] = javascriptSpec }
+
+// javascriptSpec builds JavaScript's tables, on the first scan of JavaScript code.
+func javascriptSpec() *langSpec {
 	t := map[string]sink{}
 	// The file functions of fs, by their synchronous names; each has an
 	// asynchronous twin without "Sync", which fs/promises has alone.
@@ -582,7 +585,7 @@ func init() {
 		m[name] = t["vm."+name]
 	}
 
-	langSpecs[JavaScript] = (&langSpec{
+	return (&langSpec{
 		member: map[string]bool{".": true, "?.": true}, concat: "+", values: true,
 		sinks: t, methods: m, pathMethods: pm,
 		known: map[string]bool{"console": true, "JSON": true, "Math": true, "path": true, "os": true,

@@ -697,7 +697,10 @@ func perlCan(s *scanner, c *call) val {
 	return val{}
 }
 
-func init() {
+func init() { langSpecBuilders[Perl] = perlSpec }
+
+// perlSpec builds Perl's tables, on the first scan of Perl code.
+func perlSpec() *langSpec {
 	t := map[string]sink{}
 	sinks(t, kRisky, onPaths(Delete, false, 0), "unlink", "rmdir")
 	sinks(t, kRisky, onPaths(Delete, true, 0), "rmtree", "remove_tree", "File.Path.rmtree", "File.Path.remove_tree")
@@ -750,7 +753,7 @@ func init() {
 		m[n] = pm[n]
 	}
 
-	langSpecs[Perl] = (&langSpec{
+	return (&langSpec{
 		member: map[string]bool{"->": true}, concat: ".", parenless: true,
 		sinks: t, methods: m, pathMethods: pm,
 		resolve:   perlResolve,

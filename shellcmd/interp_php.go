@@ -490,7 +490,10 @@ func phpOpen(s *scanner, c *call) val {
 	return val{}
 }
 
-func init() {
+func init() { langSpecBuilders[PHP] = phpSpec }
+
+// phpSpec builds PHP's tables, on the first scan of PHP code.
+func phpSpec() *langSpec {
 	t := map[string]sink{}
 	sinks(t, kRisky, onPath(Delete, false, 0, ""), "unlink", "rmdir")
 	sinks(t, kRisky, movePaths(0, "", 1, ""), "rename")
@@ -522,7 +525,7 @@ func init() {
 	sinks(t, kOpaque, cannotFollow("C functions called through FFI"), "ffi")
 	sinks(t, kRisky, cannotFollow("a PHP extension loaded at run time"), "dl")
 
-	langSpecs[PHP] = (&langSpec{
+	return (&langSpec{
 		member: map[string]bool{"->": true, "?->": true, "::": true}, concat: ".",
 		sinks: t, methods: map[string]sink{}, pathMethods: map[string]sink{},
 		resolve:   phpResolve,

@@ -396,7 +396,10 @@ func (s *scanner) hasText(a arg, text string) bool {
 	return false
 }
 
-func init() {
+func init() { langSpecBuilders[Python] = pythonSpec }
+
+// pythonSpec builds Python's tables, on the first scan of Python code.
+func pythonSpec() *langSpec {
 	t := map[string]sink{}
 	// Deletes.
 	sinks(t, kRisky, onPath(Delete, false, 0, "path"), "os.remove", "os.unlink", "os.rmdir")
@@ -501,7 +504,7 @@ func init() {
 		}
 	}
 
-	langSpecs[Python] = (&langSpec{
+	return (&langSpec{
 		member: map[string]bool{".": true}, concat: "+", adjacent: true, values: true,
 		sinks: t, methods: m, pathMethods: pm,
 		known: map[string]bool{"platform": true, "sys": true, "json": true, "re": true, "math": true,

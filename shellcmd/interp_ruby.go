@@ -523,7 +523,10 @@ func rubyAliasMethod(s *scanner, c *call) val {
 	return val{}
 }
 
-func init() {
+func init() { langSpecBuilders[Ruby] = rubySpec }
+
+// rubySpec builds Ruby's tables, on the first scan of Ruby code.
+func rubySpec() *langSpec {
 	t := map[string]sink{}
 	fu := func(names ...string) []string {
 		var out []string
@@ -586,7 +589,7 @@ func init() {
 		m[n] = t[n]
 	}
 
-	langSpecs[Ruby] = (&langSpec{
+	return (&langSpec{
 		member: map[string]bool{".": true, "&.": true, "::": true}, concat: "+", adjacent: true,
 		parenless: true, values: true,
 		sinks: t, methods: m, pathMethods: pm,

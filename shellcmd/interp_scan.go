@@ -1,6 +1,9 @@
 package shellcmd
 
-import "strings"
+import (
+	"strings"
+	"sync"
+)
 
 // The scan over tokens. It follows call chains (os.path.join(...),
 // require('fs').rmSync(...), Path("x").unlink()) through a few kinds of
@@ -110,8 +113,20 @@ type langSpec struct {
 	sensitive map[string]bool
 }
 
-// langSpecs is filled by each language's file.
-var langSpecs = map[Lang]*langSpec{}
+// langSpecBuilders are registered by each language's file. The tables
+// are built on the first scan of interpreter code, not at start-up: they
+// are the biggest part of the package's initialisation, and most hook
+// calls scan no interpreter code at all.
+var langSpecBuilders = map[Lang]func() *langSpec{}
+
+// langSpecs are every language's tables, built once.
+var langSpecs = sync.OnceValue(func() map[Lang]*langSpec {
+	specs := make(map[Lang]*langSpec, len(langSpecBuilders))
+	for lang, build := range langSpecBuilders {
+		specs[lang] = build()
+	}
+	return specs
+})
 
 // finish computes what a spec derives from its tables.
 func (sp *langSpec) finish() *langSpec {
