@@ -99,7 +99,8 @@ func (a *app) writeValidation(path string, loadErr error) error {
 	return nil
 }
 
-// configErrors splits a load error into its problems.
+// configErrors splits a load error into its problems, each with the
+// file and line a config.Error names (config validate and doctor).
 func configErrors(err error) []configProblem {
 	if err == nil {
 		return nil

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/massgen/massgen-hook/config"
 	"github.com/massgen/massgen-hook/dialect"
 	"github.com/massgen/massgen-hook/protocol"
 )
@@ -47,8 +48,7 @@ func isHookName(name string) bool {
 			return true
 		}
 	}
-	for _, e := range []string{protocol.SessionStart, protocol.SubagentStart, protocol.SubagentStop, protocol.Stop,
-		protocol.PermissionRequest, protocol.PreToolUse, protocol.PostToolUse, protocol.PostToolUseFailure} {
+	for _, e := range config.RecordEvents { // every event massgen-hook has a hook for
 		if strings.EqualFold(name, e) {
 			return true
 		}

@@ -133,20 +133,11 @@ func (d *doctorRun) configScope() {
 		d.checkRuleHandlers(s, cfg)
 		return
 	}
-	errs := []error{err}
-	if j, ok := err.(interface{ Unwrap() []error }); ok {
-		errs = j.Unwrap()
-	}
-	for _, e := range errs {
-		var ce *config.Error
-		msg, line := e.Error(), 0
-		if errors.As(e, &ce) {
-			msg, line = ce.Msg, ce.Line
-		}
-		d.add(s, line, "", doctor.Issue{Severity: doctor.Problem,
-			Message: msg + "; until it is fixed, every hook ignores this config and runs only the built-in defaults (default guards on)"})
-		if ce != nil && ce.Path != "" {
-			d.findings[len(d.findings)-1].File = d.rel(ce.Path)
+	for _, p := range configErrors(err) {
+		d.add(s, p.Line, "", doctor.Issue{Severity: doctor.Problem,
+			Message: p.Message + "; until it is fixed, every hook ignores this config and runs only the built-in defaults (default guards on)"})
+		if p.File != "" {
+			d.findings[len(d.findings)-1].File = d.rel(p.File)
 		}
 	}
 }
