@@ -15,9 +15,9 @@ import (
 // (they are built from the input), so the guards refuse it. A program from
 // a file (-f) is a script on disk, which is not read.
 
-// awkScript returns awk's program from the command line, if it has one.
-func awkScript(args []Word) (Word, bool) {
-	l := awkOptions.Parse(args)
+// awkScript returns awk's program from the command line, if it has one;
+// l is args parsed by awkOptions.
+func awkScript(l Line, args []Word) (Word, bool) {
 	if l.Has('f', "file") || l.Has('E', "exec") {
 		return Word{}, false
 	}
@@ -30,9 +30,9 @@ func awkScript(args []Word) (Word, bool) {
 	return Word{}, false
 }
 
-// sedScripts returns sed's scripts from the command line.
-func sedScripts(args []Word) []Word {
-	l := sedOptions.Parse(bsdInPlace(args))
+// sedScripts returns sed's scripts from the command line; l is its
+// arguments parsed by sedOptions (after bsdInPlace).
+func sedScripts(l Line) []Word {
 	if scripts := l.Vals('e', "expression"); len(scripts) > 0 || l.Has('f', "file") {
 		return scripts
 	}
@@ -199,7 +199,7 @@ func (s *sedScanner) substitution() (flags, file string) {
 func editorCode(base string, args []Word) *Code {
 	switch base {
 	case "awk", "gawk", "mawk", "nawk":
-		prog, ok := awkScript(args)
+		prog, ok := awkScript(awkOptions.Parse(args), args)
 		if !ok {
 			return nil
 		}
@@ -207,7 +207,7 @@ func editorCode(base string, args []Word) *Code {
 			return &Code{Lang: "sh", From: "awk", Text: Word{Raw: prog.Raw, Value: prog.Raw}}
 		}
 	case "sed", "gsed":
-		for _, sc := range sedScripts(args) {
+		for _, sc := range sedScripts(sedOptions.Parse(bsdInPlace(args))) {
 			if _, runs := sedProgram(sc.Value); runs || !sc.Known {
 				return &Code{Lang: "sh", From: "sed", Text: Word{Raw: sc.Raw, Value: sc.Raw}}
 			}

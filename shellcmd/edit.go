@@ -27,7 +27,7 @@ func sedEffects(c *Command) []Effect {
 		files = files[1:]
 	}
 	var prog []Effect
-	for _, sc := range sedScripts(c.Args) {
+	for _, sc := range sedScripts(l) {
 		if sc.Known {
 			e, _ := sedProgram(sc.Value)
 			prog = append(prog, e...)
@@ -91,7 +91,7 @@ func awkEffects(c *Command) []Effect {
 			out = append(out, Effect{Op: Read, Path: o})
 		}
 	}
-	if prog, ok := awkScript(c.Args); ok && prog.Known {
+	if prog, ok := awkScript(l, c.Args); ok && prog.Known {
 		e, _ := awkProgram(prog.Value)
 		out = append(out, e...)
 	}
