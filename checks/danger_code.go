@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/massgen/massgen-hook/internal/lazy"
 	"github.com/massgen/massgen-hook/shellcmd"
 )
 
@@ -98,13 +99,15 @@ func codeSource(c *shellcmd.Command, code *shellcmd.Code) string {
 // (eval "$(ssh-agent -s)", eval "$(pyenv init -)"): the code is the
 // program's own, as a script on disk is. Each maps to the subcommands
 // that print it ("" for any).
-var setupGenerators = map[string][]string{
-	"ssh-agent": {""}, "dircolors": {""}, "keychain": {""},
-	"pyenv": {"init", "virtualenv-init"}, "rbenv": {"init"}, "nodenv": {"init"}, "jenv": {"init"}, "goenv": {"init"},
-	"direnv": {"hook", "export"}, "brew": {"shellenv"}, "conda": {"shell.bash", "shell.zsh", "shell.posix"},
-	"opam": {"env", "config"}, "fnm": {"env"}, "mise": {"activate", "env"}, "zoxide": {"init"},
-	"starship": {"init"}, "luarocks": {"path"}, "kubectl": {"completion"}, "gh": {"completion"}, "helm": {"completion"},
-}
+var setupGenerators = &lazy.Value[map[string][]string]{New: func() map[string][]string {
+	return map[string][]string{
+		"ssh-agent": {""}, "dircolors": {""}, "keychain": {""},
+		"pyenv": {"init", "virtualenv-init"}, "rbenv": {"init"}, "nodenv": {"init"}, "jenv": {"init"}, "goenv": {"init"},
+		"direnv": {"hook", "export"}, "brew": {"shellenv"}, "conda": {"shell.bash", "shell.zsh", "shell.posix"},
+		"opam": {"env", "config"}, "fnm": {"env"}, "mise": {"activate", "env"}, "zoxide": {"init"},
+		"starship": {"init"}, "luarocks": {"path"}, "kubectl": {"completion"}, "gh": {"completion"}, "helm": {"completion"},
+	}
+}}
 
 // generatedSetup reports code that is the whole output of setup
 // generators: eval "$(pyenv init -)", source <(kubectl completion bash).
@@ -119,7 +122,7 @@ func generatedSetup(code *shellcmd.Code) bool {
 		return false
 	}
 	for _, in := range code.Text.Inner {
-		subs, ok := setupGenerators[in.Base()]
+		subs, ok := setupGenerators.Get()[in.Base()]
 		if !ok || len(in.Wrappers) != len(code.Text.Inner[0].Wrappers) {
 			return false
 		}

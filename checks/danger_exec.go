@@ -5,24 +5,29 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/massgen/massgen-hook/internal/lazy"
 	"github.com/massgen/massgen-hook/shellcmd"
 )
 
 // The pipe-to-shell rule: code downloaded and run unread.
 
-var downloaders = map[string]bool{"curl": true, "wget": true, "fetch": true, "aria2c": true}
+var downloaders = &lazy.Value[map[string]bool]{New: func() map[string]bool {
+	return map[string]bool{"curl": true, "wget": true, "fetch": true, "aria2c": true}
+}}
 
 // interpreters run a script from stdin when given no script operand. Each
 // maps to the short options that give the program on the command line
 // instead (sh -c, python -c/-m, perl -e, node -e/-p, php -r).
-var interpreters = map[string]string{
-	"sh": "c", "bash": "c", "zsh": "c", "dash": "c", "ksh": "c", "mksh": "c", "fish": "c",
-	"python": "cm", "python3": "cm", "python2": "cm", "perl": "eE", "ruby": "e", "node": "ep", "php": "r",
-}
+var interpreters = &lazy.Value[map[string]string]{New: func() map[string]string {
+	return map[string]string{
+		"sh": "c", "bash": "c", "zsh": "c", "dash": "c", "ksh": "c", "mksh": "c", "fish": "c",
+		"python": "cm", "python3": "cm", "python2": "cm", "perl": "eE", "ruby": "e", "node": "ep", "php": "r",
+	}
+}}
 
 func pipeToShell(_ context.Context, d *dangerCall, c *shellcmd.Command) (string, string) {
 	base := c.Base()
-	_, isInterpreter := interpreters[base]
+	_, isInterpreter := interpreters.Get()[base]
 	runsCode := isInterpreter || base == "eval" || base == "source" || base == "."
 	if !runsCode {
 		return "", ""
@@ -30,17 +35,17 @@ func pipeToShell(_ context.Context, d *dangerCall, c *shellcmd.Command) (string,
 	// An argument built from a download: bash <(curl ...), sh -c "$(curl ...)", eval "$(wget ...)".
 	for _, a := range c.Args {
 		for _, in := range a.Inner {
-			if downloaders[in.Base()] {
+			if downloaders.Get()[in.Base()] {
 				return fmt.Sprintf("%s runs code downloaded by %s without anyone reading it", quoteCmd(c), in.Base()), instead
 			}
 		}
 	}
 	// A pipeline: curl ... | sh.
-	if c.Stage == 0 || !isInterpreter || !readsScriptFromStdin(c, interpreters[base]) {
+	if c.Stage == 0 || !isInterpreter || !readsScriptFromStdin(c, interpreters.Get()[base]) {
 		return "", ""
 	}
 	for _, o := range d.script.Commands {
-		if o.Pipeline == c.Pipeline && o.Stage < c.Stage && downloaders[o.Base()] {
+		if o.Pipeline == c.Pipeline && o.Stage < c.Stage && downloaders.Get()[o.Base()] {
 			return fmt.Sprintf("%s | %s runs code downloaded by %s without anyone reading it", o.Base(), base, o.Base()), instead
 		}
 	}

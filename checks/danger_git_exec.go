@@ -6,6 +6,7 @@ import (
 	"path"
 	"strings"
 
+	"github.com/massgen/massgen-hook/internal/lazy"
 	"github.com/massgen/massgen-hook/shellcmd"
 )
 
@@ -17,27 +18,37 @@ import (
 // is --exec-path, which swaps git's own programs for a folder's.
 
 // gitCommandVars are the environment variables whose value git runs.
-var gitCommandVars = map[string]bool{
-	"GIT_SSH_COMMAND": true, "GIT_SSH": true, "GIT_PAGER": true, "PAGER": true, "GIT_EDITOR": true,
-	"EDITOR": true, "VISUAL": true, "GIT_SEQUENCE_EDITOR": true, "GIT_EXTERNAL_DIFF": true,
-	"GIT_ASKPASS": true, "SSH_ASKPASS": true, "GIT_PROXY_COMMAND": true,
-}
+var gitCommandVars = &lazy.Value[map[string]bool]{New: func() map[string]bool {
+	return map[string]bool{
+		"GIT_SSH_COMMAND": true, "GIT_SSH": true, "GIT_PAGER": true, "PAGER": true, "GIT_EDITOR": true,
+		"EDITOR": true, "VISUAL": true, "GIT_SEQUENCE_EDITOR": true, "GIT_EXTERNAL_DIFF": true,
+		"GIT_ASKPASS": true, "SSH_ASKPASS": true, "GIT_PROXY_COMMAND": true,
+	}
+}}
 
 // gitCommandOpts are, per subcommand, the options whose argument git runs.
-var gitCommandOpts = map[string][]struct {
+var gitCommandOpts = &lazy.Value[map[string][]struct {
 	short byte
 	long  string
-}{
-	"fetch":     {{0, "upload-pack"}},
-	"pull":      {{0, "upload-pack"}},
-	"clone":     {{'u', "upload-pack"}},
-	"ls-remote": {{0, "upload-pack"}, {0, "exec"}},
-	"push":      {{0, "receive-pack"}, {0, "exec"}},
-	"archive":   {{0, "exec"}},
-	"rebase":    {{'x', "exec"}},
-	"difftool":  {{'x', "extcmd"}},
-	"grep":      {{'O', "open-files-in-pager"}},
-}
+}]{New: func() map[string][]struct {
+	short byte
+	long  string
+} {
+	return map[string][]struct {
+		short byte
+		long  string
+	}{
+		"fetch":     {{0, "upload-pack"}},
+		"pull":      {{0, "upload-pack"}},
+		"clone":     {{'u', "upload-pack"}},
+		"ls-remote": {{0, "upload-pack"}, {0, "exec"}},
+		"push":      {{0, "receive-pack"}, {0, "exec"}},
+		"archive":   {{0, "exec"}},
+		"rebase":    {{'x', "exec"}},
+		"difftool":  {{'x', "extcmd"}},
+		"grep":      {{'O', "open-files-in-pager"}},
+	}
+}}
 
 // maxGitNesting bounds how deep command lines inside git command lines
 // (an alias running git with a pager running git ...) are followed.
@@ -104,7 +115,7 @@ func (j gitJudge) env(ctx context.Context) (string, string) {
 		name, _, _ := strings.Cut(e.Value, "=")
 		value := vars[name]
 		switch {
-		case gitCommandVars[name]:
+		case gitCommandVars.Get()[name]:
 			if what, instead := j.line(ctx, value, name); what != "" {
 				return what, instead
 			}
@@ -255,7 +266,7 @@ func isGitBool(v string) bool {
 // subcommands that run a command line of their own.
 func (j gitJudge) options(ctx context.Context) (string, string) {
 	l := j.g.Line
-	for _, o := range gitCommandOpts[j.g.Sub] {
+	for _, o := range gitCommandOpts.Get()[j.g.Sub] {
 		for _, v := range l.Vals(o.short, o.long) {
 			if what, instead := j.line(ctx, v, "--"+o.long); what != "" {
 				return what, instead
@@ -298,7 +309,7 @@ func (j gitJudge) words(ctx context.Context, args []shellcmd.Word, where string)
 // the user's configuration makes it an alias.
 func (j gitJudge) alias(ctx context.Context) (string, string) {
 	sub := j.g.Sub
-	if gitCommands[sub] || strings.HasPrefix(sub, "-") || configSet(j.g.Config, "alias."+sub) || j.g.Dir == "" {
+	if gitCommands.Get()[sub] || strings.HasPrefix(sub, "-") || configSet(j.g.Config, "alias."+sub) || j.g.Dir == "" {
 		return "", ""
 	}
 	value, err := repoOf(j.g).alias(ctx, sub)
@@ -357,9 +368,8 @@ func (j gitJudge) line(ctx context.Context, src shellcmd.Word, where string) (st
 
 // gitCommands are git 2.39's own commands (git --list-cmds=main and the
 // scripts packaged apart): no alias can take their name.
-var gitCommands = map[string]bool{}
-
-func init() {
+var gitCommands = &lazy.Value[map[string]bool]{New: func() map[string]bool {
+	commands := map[string]bool{}
 	for _, c := range strings.Fields(`add am annotate apply archimport archive bisect blame branch bugreport bundle
 		cat-file check-attr check-ignore check-mailmap check-ref-format checkout checkout-index cherry
 		cherry-pick citool clean clone column commit commit-graph commit-tree config count-objects credential
@@ -377,6 +387,7 @@ func init() {
 		sparse-checkout stage stash status stripspace submodule subtree svn switch symbolic-ref tag
 		unpack-file unpack-objects update-index update-ref update-server-info upload-archive upload-pack var
 		verify-commit verify-pack verify-tag version web--browse whatchanged worktree write-tree`) {
-		gitCommands[c] = true
+		commands[c] = true
 	}
-}
+	return commands
+}}

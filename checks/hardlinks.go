@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/massgen/massgen-hook/fspath"
+	"github.com/massgen/massgen-hook/internal/lazy"
 )
 
 // Hard links: after `ln .env notes`, notes is .env under another name, and
@@ -23,11 +24,11 @@ var hardLinkBudget = 20000
 // (pnpm, uv) fill them with hard links to their stores, so a file in them
 // is often linked, and no file of the user's that needs protecting lives
 // there.
-var hardLinkSkipped = map[string]bool{"node_modules": true, ".venv": true}
+var hardLinkSkipped = &lazy.Value[map[string]bool]{New: func() map[string]bool { return map[string]bool{"node_modules": true, ".venv": true} }}
 
 // homeCredentialFolders are the folders of the home directory searched
 // for protected files, besides the home directory itself.
-var homeCredentialFolders = map[string]bool{".ssh": true, ".aws": true, ".gnupg": true}
+var homeCredentialFolders = &lazy.Value[map[string]bool]{New: func() map[string]bool { return map[string]bool{".ssh": true, ".aws": true, ".gnupg": true} }}
 
 // hardLinked returns the protected file (and its pattern) that rp is
 // another name of: one of the project's files that patterns protect, one
@@ -55,7 +56,7 @@ func (g *guard) hardLinked(rp fspath.Path, patterns []string) (same, pattern str
 	if g.home != "" {
 		home := fspath.Real(g.home)
 		s := fspath.Search{Root: home, Budget: hardLinkBudget,
-			Enter: func(rel string) bool { return homeCredentialFolders[rel] },
+			Enter: func(rel string) bool { return homeCredentialFolders.Get()[rel] },
 			Want:  func(rel string) bool { return g.protects(patterns, g.formOf(filepath.Join(home, rel)), rp.Fold) != "" }}
 		if rel, _ := s.Find(f); rel != "" {
 			p := filepath.Join(home, filepath.FromSlash(rel))
@@ -63,7 +64,7 @@ func (g *guard) hardLinked(rp fspath.Path, patterns []string) (same, pattern str
 		}
 	}
 	s := fspath.Search{Root: g.project.real, Budget: hardLinkBudget,
-		Enter: func(rel string) bool { return !hardLinkSkipped[path.Base(rel)] },
+		Enter: func(rel string) bool { return !hardLinkSkipped.Get()[path.Base(rel)] },
 		Want:  func(rel string) bool { return g.protects(patterns, rel, rp.Fold) != "" }}
 	rel, complete := s.Find(f)
 	if rel != "" {

@@ -186,7 +186,7 @@ func (o *observe) job(call *engine.Call) (*observerJob, string) {
 	tool := call.Event.ToolName
 	job := &observerJob{Folder: o.folder, Time: call.Now.UTC().Format(time.RFC3339Nano),
 		Session: call.Event.SessionID, Agent: call.Agent, Tool: tool, ToolUseID: call.Event.ToolUseID}
-	if ft, ok := fileTools[tool]; ok && ft.write {
+	if ft, ok := fileTools.Get()[tool]; ok && ft.write {
 		if o.workProducts == nil {
 			return nil, ""
 		}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/tidwall/gjson"
 
+	"github.com/massgen/massgen-hook/internal/lazy"
 	"github.com/massgen/massgen-hook/protocol"
 	"github.com/massgen/massgen-hook/scratchpad"
 )
@@ -13,7 +14,7 @@ import (
 // scratchpadWriters are the tools a scratchpad is written with. Bash is
 // not among them: what a command writes cannot be told from its text with
 // the certainty a permission needs.
-var scratchpadWriters = map[string]bool{"Write": true, "Edit": true, "MultiEdit": true}
+var scratchpadWriters = &lazy.Value[map[string]bool]{New: func() map[string]bool { return map[string]bool{"Write": true, "Edit": true, "MultiEdit": true} }}
 
 // PermissionRequest grants the one permission the scratchpad protocol
 // needs. Claude Code treats every file under .claude/ as sensitive and asks
@@ -25,7 +26,7 @@ var scratchpadWriters = map[string]bool{"Write": true, "Edit": true, "MultiEdit"
 // scratchpad.Layout.IsFile), and is recorded in the audit trail. Every
 // other request, and plan mode, gets no opinion: Claude Code asks as usual.
 func PermissionRequest(env *Env, ev *protocol.Event) (protocol.Output, error) {
-	if !scratchpadWriters[ev.ToolName] || ev.PermissionMode == "plan" {
+	if !scratchpadWriters.Get()[ev.ToolName] || ev.PermissionMode == "plan" {
 		return protocol.Output{}, nil
 	}
 	path := protocol.View(ev.ToolInput).Get("file_path")

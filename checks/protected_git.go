@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/massgen/massgen-hook/fspath"
+	"github.com/massgen/massgen-hook/internal/lazy"
 	"github.com/massgen/massgen-hook/shellcmd"
 )
 
@@ -81,7 +82,7 @@ func (g *guard) gitRewrite(ctx context.Context, cmds []*shellcmd.Command, i int)
 		return nil
 	}
 	gc, ok := c.Git("") // c.Dir: "" after a cd that cannot be known
-	if !ok || gc.Help || !gitRewriters[gc.Sub] {
+	if !ok || gc.Help || !gitRewriters.Get()[gc.Sub] {
 		return nil
 	}
 	r := repoOf(gc)
@@ -113,23 +114,27 @@ func (g *guard) gitRewrite(ctx context.Context, cmds []*shellcmd.Command, i int)
 }
 
 // gitRewriters are the subcommands gitWritesOf models.
-var gitRewriters = map[string]bool{
-	"checkout": true, "switch": true, "restore": true, "reset": true, "merge": true, "pull": true,
-	"rebase": true, "cherry-pick": true, "revert": true, "am": true, "apply": true, "stash": true,
-	"sparse-checkout": true, "read-tree": true, "checkout-index": true, "rm": true, "clean": true,
-}
+var gitRewriters = &lazy.Value[map[string]bool]{New: func() map[string]bool {
+	return map[string]bool{
+		"checkout": true, "switch": true, "restore": true, "reset": true, "merge": true, "pull": true,
+		"rebase": true, "cherry-pick": true, "revert": true, "am": true, "apply": true, "stash": true,
+		"sparse-checkout": true, "read-tree": true, "checkout-index": true, "rm": true, "clean": true,
+	}
+}}
 
 // gitReadOnly are the subcommands that change no branch, HEAD or index:
 // what an earlier one on the line did cannot make a later rewrite's
 // targets stale.
-var gitReadOnly = map[string]bool{
-	"status": true, "log": true, "diff": true, "show": true, "ls-files": true, "ls-tree": true,
-	"rev-parse": true, "rev-list": true, "cat-file": true, "describe": true, "blame": true,
-	"grep": true, "shortlog": true, "for-each-ref": true, "show-ref": true, "merge-base": true,
-	"name-rev": true, "diff-tree": true, "diff-index": true, "diff-files": true, "help": true,
-	"version": true, "var": true, "check-ignore": true, "check-attr": true, "count-objects": true,
-	"whatchanged": true, "config": true, "remote": true, "ls-remote": true, "push": true, "archive": true,
-}
+var gitReadOnly = &lazy.Value[map[string]bool]{New: func() map[string]bool {
+	return map[string]bool{
+		"status": true, "log": true, "diff": true, "show": true, "ls-files": true, "ls-tree": true,
+		"rev-parse": true, "rev-list": true, "cat-file": true, "describe": true, "blame": true,
+		"grep": true, "shortlog": true, "for-each-ref": true, "show-ref": true, "merge-base": true,
+		"name-rev": true, "diff-tree": true, "diff-index": true, "diff-files": true, "help": true,
+		"version": true, "var": true, "check-ignore": true, "check-attr": true, "count-objects": true,
+		"whatchanged": true, "config": true, "remote": true, "ls-remote": true, "push": true, "archive": true,
+	}
+}}
 
 // earlierGitWrite names the first of cmds that is a git command able to
 // move a branch, HEAD or the index ("" if none): the hook judges the line
@@ -144,7 +149,7 @@ func earlierGitWrite(cmds []*shellcmd.Command) string {
 		if !ok {
 			return quoteCmd(c)
 		}
-		if gc.Help || gitReadOnly[gc.Sub] || gc.Sub == "stash" && (gc.Verb == "list" || gc.Verb == "show") ||
+		if gc.Help || gitReadOnly.Get()[gc.Sub] || gc.Sub == "stash" && (gc.Verb == "list" || gc.Verb == "show") ||
 			gc.Sub == "branch" && len(gc.Line.Operands) == 0 {
 			continue
 		}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/massgen/massgen-hook/engine"
 	"github.com/massgen/massgen-hook/fspath"
+	"github.com/massgen/massgen-hook/internal/lazy"
 	"github.com/massgen/massgen-hook/shellcmd"
 )
 
@@ -145,16 +146,24 @@ func newProtectedPaths(options *yaml.Node) (engine.Builtin, error) {
 
 // fileTools are the built-in tools that name one path, with its field and
 // whether they write it. Glob and LS list names, not content: not reads.
-var fileTools = map[string]struct {
+var fileTools = &lazy.Value[map[string]struct {
 	field string
 	write bool
-}{
-	"Read":         {"file_path", false},
-	"Write":        {"file_path", true},
-	"Edit":         {"file_path", true},
-	"MultiEdit":    {"file_path", true},
-	"NotebookEdit": {"notebook_path", true},
-}
+}]{New: func() map[string]struct {
+	field string
+	write bool
+} {
+	return map[string]struct {
+		field string
+		write bool
+	}{
+		"Read":         {"file_path", false},
+		"Write":        {"file_path", true},
+		"Edit":         {"file_path", true},
+		"MultiEdit":    {"file_path", true},
+		"NotebookEdit": {"notebook_path", true},
+	}
+}}
 
 func (p *protectedPaths) Check(ctx context.Context, call *engine.Call) (engine.Verdict, error) {
 	g := p.guardFor(call)
@@ -164,7 +173,7 @@ func (p *protectedPaths) Check(ctx context.Context, call *engine.Call) (engine.V
 	if v, found := g.toolPaths(ctx, call); found {
 		return v, nil
 	}
-	if ft, ok := fileTools[call.Event.ToolName]; ok {
+	if ft, ok := fileTools.Get()[call.Event.ToolName]; ok {
 		path := gjson.GetBytes(call.ToolInput, ft.field)
 		if path.Type != gjson.String || path.Str == "" {
 			return engine.Verdict{}, nil

@@ -9,6 +9,7 @@ import (
 
 	"github.com/massgen/massgen-hook/applypatch"
 	"github.com/massgen/massgen-hook/engine"
+	"github.com/massgen/massgen-hook/internal/lazy"
 )
 
 // listTools are the tools, as the dialects name them, with an argument
@@ -17,13 +18,21 @@ import (
 // and globs are read whole: readMany), nor has the insert
 // command of Copilot CLI's str_replace_editor (its other commands become
 // Read, Write and Edit).
-var listTools = map[string]struct {
+var listTools = &lazy.Value[map[string]struct {
 	field string
 	write bool
-}{
-	"read_many_files":    {"include", false},
-	"str_replace_editor": {"path", true},
-}
+}]{New: func() map[string]struct {
+	field string
+	write bool
+} {
+	return map[string]struct {
+		field string
+		write bool
+	}{
+		"read_many_files":    {"include", false},
+		"str_replace_editor": {"path", true},
+	}
+}}
 
 // applyPatchTool is Codex's patch tool (Copilot CLI offers it to GPT
 // models too): its tool_input.command is the patch, which names the files.
@@ -36,7 +45,7 @@ func (g *guard) toolPaths(ctx context.Context, call *engine.Call) (v engine.Verd
 	if call.Event.ToolName == applyPatchTool {
 		return g.applyPatch(call), true
 	}
-	list, ok := listTools[call.Event.ToolName]
+	list, ok := listTools.Get()[call.Event.ToolName]
 	if !ok {
 		return engine.Verdict{}, false
 	}

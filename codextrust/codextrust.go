@@ -22,6 +22,8 @@ import (
 	"strings"
 
 	toml "github.com/pelletier/go-toml/v2"
+
+	"github.com/massgen/massgen-hook/internal/lazy"
 )
 
 // Status is what Codex makes of one hook.
@@ -53,16 +55,18 @@ type hooksFile struct {
 }
 
 // eventLabels are Codex's labels of its events in trust keys and hashes.
-var eventLabels = map[string]string{
-	"PreToolUse": "pre_tool_use", "PermissionRequest": "permission_request", "PostToolUse": "post_tool_use",
-	"PreCompact": "pre_compact", "PostCompact": "post_compact", "SessionStart": "session_start",
-	"UserPromptSubmit": "user_prompt_submit", "SubagentStart": "subagent_start",
-	"SubagentStop": "subagent_stop", "Stop": "stop",
-}
+var eventLabels = &lazy.Value[map[string]string]{New: func() map[string]string {
+	return map[string]string{
+		"PreToolUse": "pre_tool_use", "PermissionRequest": "permission_request", "PostToolUse": "post_tool_use",
+		"PreCompact": "pre_compact", "PostCompact": "post_compact", "SessionStart": "session_start",
+		"UserPromptSubmit": "user_prompt_submit", "SubagentStart": "subagent_start",
+		"SubagentStop": "subagent_stop", "Stop": "stop",
+	}
+}}
 
 // matcherless are the events whose matcher Codex ignores (and leaves out
 // of the fingerprint).
-var matcherless = map[string]bool{"UserPromptSubmit": true, "Stop": true}
+var matcherless = &lazy.Value[map[string]bool]{New: func() map[string]bool { return map[string]bool{"UserPromptSubmit": true, "Stop": true} }}
 
 // Hooks returns the command handlers of the hooks.json at path (its
 // content is data) that ours picks, keyed and fingerprinted as Codex does.
@@ -74,7 +78,7 @@ func Hooks(path string, data []byte, ours func(command string) bool) ([]Hook, er
 	}
 	var out []Hook
 	for event, groups := range f.Hooks {
-		label, ok := eventLabels[event]
+		label, ok := eventLabels.Get()[event]
 		if !ok {
 			continue
 		}
@@ -85,7 +89,7 @@ func Hooks(path string, data []byte, ours func(command string) bool) ([]Hook, er
 					continue
 				}
 				matcher := g.Matcher
-				if matcherless[event] {
+				if matcherless.Get()[event] {
 					matcher = nil
 				}
 				out = append(out, Hook{Event: event, Command: command,

@@ -3,21 +3,25 @@ package config
 import (
 	"reflect"
 	"strings"
+
+	"github.com/massgen/massgen-hook/internal/lazy"
 )
 
 // customKeys are the keys of the types that decode themselves (their
 // struct fields carry no yaml tags to read them from).
-var customKeys = map[string][]string{
-	"EventHooks": {"override", "hooks"},
-	"Hook":       hookKeys,
-	"Record":     {"dir", "events"},
-}
+var customKeys = &lazy.Value[map[string][]string]{New: func() map[string][]string {
+	return map[string][]string{
+		"EventHooks": {"override", "hooks"},
+		"Hook":       hookKeys,
+		"Record":     {"dir", "events"},
+	}
+}}
 
 // keysOf returns the keys a mapping of the named config type accepts, read
 // from the yaml tags of the types reachable from Config, so a key added to
 // a struct is suggested without another list to keep.
 func keysOf(typeName string) []string {
-	if keys, ok := customKeys[typeName]; ok {
+	if keys, ok := customKeys.Get()[typeName]; ok {
 		return keys
 	}
 	var found []string
@@ -27,7 +31,7 @@ func keysOf(typeName string) []string {
 		for t.Kind() == reflect.Pointer || t.Kind() == reflect.Slice {
 			t = t.Elem()
 		}
-		if t.Kind() != reflect.Struct || seen[t] || customKeys[t.Name()] != nil {
+		if t.Kind() != reflect.Struct || seen[t] || customKeys.Get()[t.Name()] != nil {
 			return
 		}
 		seen[t] = true

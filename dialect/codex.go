@@ -7,7 +7,7 @@ import "github.com/massgen/massgen-hook/protocol"
 // does not support. On PreToolUse an unsupported field fails the hook run
 // and the call PROCEEDS, so an ask would let it through unasked; an allow
 // is unsupported unless it carries a rewrite.
-var Codex = register(&Dialect{
+var Codex = &Dialect{
 	Name: "codex",
 	events: map[string]string{
 		protocol.SessionStart:      protocol.SessionStart,
@@ -30,7 +30,7 @@ var Codex = register(&Dialect{
 	// with Codex 0.169.0 under -s read-only, a rewritten `touch` still
 	// fails "Read-only file system".
 	JudgesRewrites: true,
-})
+}
 
 func codexOut(n Native, o protocol.Output) (any, bool) {
 	h := o.HookSpecificOutput

@@ -3,6 +3,7 @@ package dialect
 import (
 	"encoding/json"
 
+	"github.com/massgen/massgen-hook/internal/lazy"
 	"github.com/massgen/massgen-hook/protocol"
 )
 
@@ -10,7 +11,7 @@ import (
 // camelCase payloads (sessionId, toolName, toolArgs) carry no event name,
 // so the hook's own event names it. A preToolUse hook that exits with any
 // status but 0 denies the call, so failing open is exit 0.
-var Copilot = register(&Dialect{
+var Copilot = &Dialect{
 	Name: "copilot",
 	events: map[string]string{
 		"sessionStart":        protocol.SessionStart,
@@ -33,7 +34,7 @@ var Copilot = register(&Dialect{
 	// own permissions judge the rewritten call (1.0.102: under
 	// --allow-all-tools it runs); an ask is a deny under -p.
 	JudgesRewrites: true,
-})
+}
 
 // copilotTool is one of Copilot CLI's tools under Claude Code's name, with
 // the arguments whose names differ. A call that lacks the first renamed
@@ -49,23 +50,27 @@ type copilotTool struct {
 // file_text, old_str, new_str); grep and rg keep their "paths" (a string or
 // a list), which protected paths judges one by one. web_fetch has no
 // prompt, so it keeps its name, as do the tools Claude Code lacks.
-var copilotTools = map[string]copilotTool{
-	"bash":      {name: "Bash"},
-	"view":      {"Read", [][2]string{{"path", "file_path"}}},
-	"read_file": {"Read", [][2]string{{"filePath", "file_path"}}},
-	"create":    {"Write", [][2]string{{"path", "file_path"}, {"file_text", "content"}}},
-	"edit":      {"Edit", [][2]string{{"path", "file_path"}, {"old_str", "old_string"}, {"new_str", "new_string"}}},
-	"grep":      {name: "Grep"},
-	"rg":        {name: "Grep"},
-	"glob":      {name: "Glob"},
-	"task":      {"Task", [][2]string{{"agent_type", "subagent_type"}}},
-}
+var copilotTools = &lazy.Value[map[string]copilotTool]{New: func() map[string]copilotTool {
+	return map[string]copilotTool{
+		"bash":      {name: "Bash"},
+		"view":      {"Read", [][2]string{{"path", "file_path"}}},
+		"read_file": {"Read", [][2]string{{"filePath", "file_path"}}},
+		"create":    {"Write", [][2]string{{"path", "file_path"}, {"file_text", "content"}}},
+		"edit":      {"Edit", [][2]string{{"path", "file_path"}, {"old_str", "old_string"}, {"new_str", "new_string"}}},
+		"grep":      {name: "Grep"},
+		"rg":        {name: "Grep"},
+		"glob":      {name: "Glob"},
+		"task":      {"Task", [][2]string{{"agent_type", "subagent_type"}}},
+	}
+}}
 
 // copilotEditor are the commands of str_replace_editor, the one file tool
 // some models are offered, by the tool each is. Its insert has no Claude
 // Code counterpart: it keeps the editor's name, and protected paths judges
 // its path as written.
-var copilotEditor = map[string]string{"view": "view", "create": "create", "str_replace": "edit"}
+var copilotEditor = &lazy.Value[map[string]string]{New: func() map[string]string {
+	return map[string]string{"view": "view", "create": "create", "str_replace": "edit"}
+}}
 
 func copilotIn(ev object, n *Native) error {
 	// In order: agentType wins over agentName for agent_type.
@@ -92,9 +97,9 @@ func copilotIn(ev object, n *Native) error {
 	}
 	name := ev.str("tool_name")
 	if in, ok := ev.input(); ok && name == "str_replace_editor" {
-		name = copilotEditor[in.str("command")]
+		name = copilotEditor.Get()[in.str("command")]
 	}
-	t, ok := copilotTools[name]
+	t, ok := copilotTools.Get()[name]
 	if !ok {
 		return nil
 	}

@@ -3,13 +3,14 @@ package dialect
 import (
 	"encoding/json"
 
+	"github.com/massgen/massgen-hook/internal/lazy"
 	"github.com/massgen/massgen-hook/protocol"
 )
 
 // Cursor speaks Cursor's hooks (.cursor/hooks.json, version 1): lowerCamel
 // events, conversation_id for the session, permission/user_message/
 // agent_message to gate, additional_context and followup_message to talk.
-var Cursor = register(&Dialect{
+var Cursor = &Dialect{
 	Name: "cursor",
 	events: map[string]string{
 		"sessionStart":         protocol.SessionStart,
@@ -33,10 +34,10 @@ var Cursor = register(&Dialect{
 	out:          cursorOut,
 	failOpenExit: protocol.ExitError,
 	ProjectEnv:   "CURSOR_PROJECT_DIR",
-})
+}
 
 // cursorTools are Cursor's tool types under Claude Code's names.
-var cursorTools = map[string]string{"Shell": "Bash"}
+var cursorTools = &lazy.Value[map[string]string]{New: func() map[string]string { return map[string]string{"Shell": "Bash"} }}
 
 func cursorIn(ev object, n *Native) error {
 	native := n.Event
@@ -67,7 +68,7 @@ func cursorIn(ev object, n *Native) error {
 		ev.set("tool_input", map[string]any{"file_path": ev.str("file_path"), "edits": ev["edits"]})
 		ev.set("tool_response", map[string]any{})
 	case "preToolUse", "postToolUse", "postToolUseFailure":
-		ev.mapTool(cursorTools)
+		ev.mapTool(cursorTools.Get())
 		ev.unstring("tool_input")
 		ev.rename("tool_output", "tool_response")
 		ev.unstring("tool_response")

@@ -6,15 +6,18 @@ import (
 
 	"github.com/tidwall/gjson"
 
+	"github.com/massgen/massgen-hook/internal/lazy"
 	"github.com/massgen/massgen-hook/protocol"
 )
 
 // markers are top-level fields only one CLI sends, for events that carry
 // no name (Copilot's camelCase payloads).
-var markers = map[string]*Dialect{
-	"conversation_id": Cursor, "generation_id": Cursor, "cursor_version": Cursor,
-	"sessionId": Copilot, "toolName": Copilot, "toolArgs": Copilot, "toolResult": Copilot,
-}
+var markers = &lazy.Value[map[string]*Dialect]{New: func() map[string]*Dialect {
+	return map[string]*Dialect{
+		"conversation_id": Cursor, "generation_id": Cursor, "cursor_version": Cursor,
+		"sessionId": Copilot, "toolName": Copilot, "toolArgs": Copilot, "toolResult": Copilot,
+	}
+}}
 
 // Detect names the CLI that sent raw, where the event says so beyond doubt:
 // an event name only that CLI uses (Gemini CLI's; Cursor's lowerCamel), or,
@@ -37,7 +40,7 @@ func Detect(raw []byte) *Dialect {
 		return d
 	}
 	protocol.View(raw).ForEach(func(key, _ gjson.Result) bool {
-		if m, ok := markers[key.Str]; ok {
+		if m, ok := markers.Get()[key.Str]; ok {
 			d = m
 			return false
 		}

@@ -9,7 +9,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"maps"
 	"slices"
 	"strings"
 
@@ -55,27 +54,32 @@ type Dialect struct {
 	DelegationTool string
 }
 
-var all = map[string]*Dialect{}
-
-func register(d *Dialect) *Dialect {
-	all[d.Name] = d
-	return d
-}
+// all are the dialects, sorted by name. (A function, not a table built at
+// start-up: most hook calls never look a dialect up by name.)
+func all() []*Dialect { return []*Dialect{Claude, Codex, Copilot, Cursor, Gemini} }
 
 // Claude is Claude Code: events and answers pass through untouched.
-var Claude = register(&Dialect{Name: "claude", failOpenExit: protocol.ExitError, ProjectEnv: "CLAUDE_PROJECT_DIR",
-	PlainContext: true, JudgesRewrites: true, ShapesOutput: true, FileToolScratchpad: true})
+var Claude = &Dialect{Name: "claude", failOpenExit: protocol.ExitError, ProjectEnv: "CLAUDE_PROJECT_DIR",
+	PlainContext: true, JudgesRewrites: true, ShapesOutput: true, FileToolScratchpad: true}
 
 // Named returns the dialect called name.
 func Named(name string) (*Dialect, error) {
-	if d, ok := all[name]; ok {
-		return d, nil
+	for _, d := range all() {
+		if d.Name == name {
+			return d, nil
+		}
 	}
 	return nil, fmt.Errorf("unknown dialect %q: use %s", name, strings.Join(Names(), ", "))
 }
 
 // Names lists the dialects, sorted.
-func Names() []string { return slices.Sorted(maps.Keys(all)) }
+func Names() []string {
+	var names []string
+	for _, d := range all() {
+		names = append(names, d.Name)
+	}
+	return names
+}
 
 // Native is what the answer to one event must know of the CLI's own
 // event: its name, which decides the answer's shape, and how its tool

@@ -4,6 +4,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/massgen/massgen-hook/internal/lazy"
 	"github.com/massgen/massgen-hook/protocol"
 )
 
@@ -11,7 +12,7 @@ import (
 // names and tool names, decision deny/block at the top level, and timeouts
 // in milliseconds. Gemini CLI HTML-escapes the context it is given, and
 // runs a failed hook's stderr as the deny reason of any exit but 0 and 1.
-var Gemini = register(&Dialect{
+var Gemini = &Dialect{
 	Name: "gemini",
 	events: map[string]string{
 		"BeforeTool":   protocol.PreToolUse,
@@ -39,7 +40,7 @@ var Gemini = register(&Dialect{
 	// subagent's calls carry no agent id: its delegation is seen only as
 	// the main agent's invoke_agent call.
 	DelegationTool: "invoke_agent",
-})
+}
 
 // geminiTool is one of Gemini CLI's built-in tools under Claude Code's
 // name, with the arguments whose names differ.
@@ -54,23 +55,25 @@ type geminiTool struct {
 // holds the URL, write_todos' items, invoke_agent's agent_name) keep their
 // own names: rules match them by those, and no schema of Claude Code's
 // judges them.
-var geminiTools = map[string]geminiTool{
-	"run_shell_command":   {name: "Bash"},
-	"write_file":          {name: "Write"},
-	"replace":             {name: "Edit"},
-	"read_file":           {name: "Read"},
-	"glob":                {"Glob", [][2]string{{"dir_path", "path"}}},
-	"grep_search":         {"Grep", [][2]string{{"dir_path", "path"}}},
-	"search_file_content": {"Grep", [][2]string{{"dir_path", "path"}}}, // before 0.61
-	"list_directory":      {"LS", [][2]string{{"dir_path", "path"}}},
-	"google_web_search":   {name: "WebSearch"},
-}
+var geminiTools = &lazy.Value[map[string]geminiTool]{New: func() map[string]geminiTool {
+	return map[string]geminiTool{
+		"run_shell_command":   {name: "Bash"},
+		"write_file":          {name: "Write"},
+		"replace":             {name: "Edit"},
+		"read_file":           {name: "Read"},
+		"glob":                {"Glob", [][2]string{{"dir_path", "path"}}},
+		"grep_search":         {"Grep", [][2]string{{"dir_path", "path"}}},
+		"search_file_content": {"Grep", [][2]string{{"dir_path", "path"}}}, // before 0.61
+		"list_directory":      {"LS", [][2]string{{"dir_path", "path"}}},
+		"google_web_search":   {name: "WebSearch"},
+	}
+}}
 
 func geminiIn(ev object, n *Native) error {
 	if n.Event == "AfterTool" {
 		geminiFailure(ev)
 	}
-	t, ok := geminiTools[ev.str("tool_name")]
+	t, ok := geminiTools.Get()[ev.str("tool_name")]
 	if !ok {
 		return nil
 	}
@@ -106,8 +109,10 @@ func geminiFailure(ev object) {
 // shellTrailer are the lines run_shell_command puts after the command's
 // output for the model, each only when it applies; true for those that
 // say it failed.
-var shellTrailer = map[string]bool{"Error: ": false, "Exit Code: ": true, "Signal: ": true,
-	"Background PIDs: ": false, "Process Group PGID: ": false}
+var shellTrailer = &lazy.Value[map[string]bool]{New: func() map[string]bool {
+	return map[string]bool{"Error: ": false, "Exit Code: ": true, "Signal: ": true,
+		"Background PIDs: ": false, "Process Group PGID: ": false}
+}}
 
 // shellFailure reads run_shell_command's text for the model
 // ("<untrusted_context>\nOutput: ...\nExit Code: 2\nProcess Group PGID:
@@ -126,7 +131,7 @@ func shellFailure(tool, content string) (msg string, failed bool) {
 	lines := strings.Split(content, "\n")
 	for i := len(lines) - 1; i > 0; i-- {
 		label, _, ok := strings.Cut(lines[i], ": ")
-		fails, trailer := shellTrailer[label+": "]
+		fails, trailer := shellTrailer.Get()[label+": "]
 		if !ok || !trailer {
 			break
 		}

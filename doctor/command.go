@@ -10,6 +10,8 @@ import (
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/massgen/massgen-hook/internal/lazy"
 )
 
 // Program is one program a hook command runs.
@@ -42,22 +44,28 @@ type Command struct {
 }
 
 // interpreters run a script file named by their first operand.
-var interpreters = map[string]bool{
-	"sh": true, "bash": true, "zsh": true, "dash": true, "ksh": true,
-	"python": true, "python3": true, "node": true, "ruby": true, "perl": true,
-	"deno": true, "bun": true, "php": true,
-}
+var interpreters = &lazy.Value[map[string]bool]{New: func() map[string]bool {
+	return map[string]bool{
+		"sh": true, "bash": true, "zsh": true, "dash": true, "ksh": true,
+		"python": true, "python3": true, "node": true, "ruby": true, "perl": true,
+		"deno": true, "bun": true, "php": true,
+	}
+}}
 
 // builtins are shell builtins and keywords a hook command may start with.
-var builtins = map[string]bool{
-	"cd": true, "echo": true, "printf": true, "exit": true, "true": true, "false": true,
-	":": true, "test": true, "[": true, "export": true, "set": true, "read": true,
-	"source": true, ".": true, "eval": true, "return": true, "shift": true, "unset": true,
-	"trap": true, "wait": true, "type": true, "ulimit": true, "umask": true,
-}
+var builtins = &lazy.Value[map[string]bool]{New: func() map[string]bool {
+	return map[string]bool{
+		"cd": true, "echo": true, "printf": true, "exit": true, "true": true, "false": true,
+		":": true, "test": true, "[": true, "export": true, "set": true, "read": true,
+		"source": true, ".": true, "eval": true, "return": true, "shift": true, "unset": true,
+		"trap": true, "wait": true, "type": true, "ulimit": true, "umask": true,
+	}
+}}
 
 // wrappers run the command in their operands.
-var wrappers = map[string]bool{"exec": true, "command": true, "nohup": true, "builtin": true, "time": true}
+var wrappers = &lazy.Value[map[string]bool]{New: func() map[string]bool {
+	return map[string]bool{"exec": true, "command": true, "nohup": true, "builtin": true, "time": true}
+}}
 
 // CheckCommand checks a shell-form hook command as `sh -c` would run it.
 func CheckCommand(src string, env Env) Command {
@@ -101,7 +109,7 @@ func CheckArgs(args []string, env Env) Command {
 	} else {
 		p.Path = w.resolve(value{s: args[0], known: true}, args[0], true, "args[0]")
 	}
-	if interpreters[p.Base()] && p.Known {
+	if interpreters.Get()[p.Base()] && p.Known {
 		for _, a := range args[1:] {
 			if a == "-c" || a == "-e" || a == "-m" {
 				break
@@ -146,7 +154,7 @@ func (w *cmdWalker) call(x *syntax.CallExpr) {
 	for len(words) > 0 {
 		v := w.env.eval(words[0])
 		switch {
-		case v.known && wrappers[v.s]:
+		case v.known && wrappers.Get()[v.s]:
 			words = words[1:]
 			for len(words) > 0 && strings.HasPrefix(w.env.eval(words[0]).s, "-") {
 				words = words[1:]
@@ -181,11 +189,11 @@ func (w *cmdWalker) call(x *syntax.CallExpr) {
 	case v.known && v.s == "cd":
 		w.cdTo(words[1:])
 		p.Builtin = true
-	case v.known && !strings.Contains(v.s, "/") && builtins[v.s]:
+	case v.known && !strings.Contains(v.s, "/") && builtins.Get()[v.s]:
 		p.Builtin = true
 	default:
 		p.Path = w.resolve(v, p.Word, true, "the program")
-		if v.known && interpreters[p.Base()] {
+		if v.known && interpreters.Get()[p.Base()] {
 			p.Script = w.script(words[1:])
 		}
 	}

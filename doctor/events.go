@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/massgen/massgen-hook/internal/lazy"
 	"github.com/massgen/massgen-hook/internal/suggest"
 )
 
@@ -24,11 +25,11 @@ var Events = []string{
 }
 
 // matcherIgnored are the events whose matcher Claude Code ignores.
-var matcherIgnored = map[string]bool{"Stop": true, "UserPromptSubmit": true}
+var matcherIgnored = &lazy.Value[map[string]bool]{New: func() map[string]bool { return map[string]bool{"Stop": true, "UserPromptSubmit": true} }}
 
 // StopEvents are the events whose block makes the agent go on, so a
 // handler that blocks needs a loop guard.
-var StopEvents = map[string]bool{"Stop": true, "SubagentStop": true}
+var StopEvents = &lazy.Value[map[string]bool]{New: func() map[string]bool { return map[string]bool{"Stop": true, "SubagentStop": true} }}
 
 // IsEvent reports whether name is an event Claude Code fires.
 func IsEvent(name string) bool {

@@ -4,19 +4,20 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
-	"sync"
+
+	"github.com/massgen/massgen-hook/internal/lazy"
 )
 
 // exactForm is Claude Code's test for a matcher of exact names: only
 // letters, digits, _, -, spaces, commas and bars. Anything else is an
 // unanchored JavaScript regex.
-var exactForm = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9_\- ,|]*$`) })
+var exactForm = &lazy.Value[*regexp.Regexp]{New: func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9_\- ,|]*$`) }}
 
 // MatchesAll reports whether m matches every name ("", "*").
 func MatchesAll(m string) bool { return m == "" || m == "*" }
 
 // IsExact reports whether Claude Code reads m as a list of exact names.
-func IsExact(m string) bool { return exactForm().MatchString(m) }
+func IsExact(m string) bool { return exactForm.Get().MatchString(m) }
 
 // ExactNames splits an exact-form matcher into its names.
 func ExactNames(m string) []string {
@@ -31,7 +32,7 @@ func ExactNames(m string) []string {
 
 // jsOnly finds regex constructs JavaScript has and Go's RE2 lacks:
 // lookahead, lookbehind, backreferences.
-var jsOnly = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\(\?<?[=!]|\\[1-9]|\\k<`) })
+var jsOnly = &lazy.Value[*regexp.Regexp]{New: func() *regexp.Regexp { return regexp.MustCompile(`\(\?<?[=!]|\\[1-9]|\\k<`) }}
 
 // CheckMatcher checks the matcher of a group of event's handlers, with
 // Claude Code's semantics (PROTOCOL §1). has is false when there is none.
@@ -39,7 +40,7 @@ func CheckMatcher(event, m string, has bool) []Issue {
 	if !has || MatchesAll(m) {
 		return nil
 	}
-	if matcherIgnored[event] {
+	if matcherIgnored.Get()[event] {
 		return []Issue{note(fmt.Sprintf("Claude Code ignores the matcher of %s (%q): the handlers run on every %s; remove the matcher", event, m, event))}
 	}
 	if IsExact(m) {
@@ -52,7 +53,7 @@ func CheckMatcher(event, m string, has bool) []Issue {
 		return nil
 	}
 	if _, err := regexp.Compile(m); err != nil {
-		if c := jsOnly().FindString(m); c != "" {
+		if c := jsOnly.Get().FindString(m); c != "" {
 			return []Issue{note(fmt.Sprintf("cannot check the regex %q: it uses %s, which JavaScript has and Go's regexp lacks", m, c))}
 		}
 		msg := fmt.Sprintf("%q is not a valid regular expression (%s), so it never matches as meant", m, regexError(err))
@@ -87,7 +88,7 @@ func globToRegex(m string) string {
 // matchers of one event). Two different regexes are taken not to overlap:
 // that cannot be told in general.
 func MatchersOverlap(event, a, b string) bool {
-	if matcherIgnored[event] || MatchesAll(a) || MatchesAll(b) || a == b {
+	if matcherIgnored.Get()[event] || MatchesAll(a) || MatchesAll(b) || a == b {
 		return true
 	}
 	if IsExact(b) && !IsExact(a) {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/massgen/massgen-hook/internal/lazy"
 	"github.com/massgen/massgen-hook/protocol"
 )
 
@@ -164,7 +165,7 @@ type aggregate struct {
 
 func newAggregate(call *Call) *aggregate { return &aggregate{call: call} }
 
-var rank = map[string]int{"": 0, Allow: 1, Ask: 2, Defer: 3}
+var rank = &lazy.Value[map[string]int]{New: func() map[string]int { return map[string]int{"": 0, Allow: 1, Ask: 2, Defer: 3} }}
 
 // add takes in one rule's verdict; it returns notes for the rule's record.
 func (a *aggregate) add(r *Rule, v Verdict) (notes []string) {
@@ -221,7 +222,7 @@ func (a *aggregate) add(r *Rule, v Verdict) (notes []string) {
 	switch {
 	case v.Decision == Deny:
 		a.deny, a.denyReason = r.Name, v.Reason
-	case rank[v.Decision] > rank[a.decision]:
+	case rank.Get()[v.Decision] > rank.Get()[a.decision]:
 		a.decision, a.reasons = v.Decision, nil
 		fallthrough
 	case v.Decision != "" && v.Decision == a.decision:

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+
+	"github.com/massgen/massgen-hook/internal/lazy"
 )
 
 // conformOutput gives replacement, a rule's updatedToolOutput, the shape
@@ -60,17 +62,29 @@ func jsonKind(raw json.RawMessage) byte {
 
 // textFields are the tools whose output's text is one known field, as a
 // path of object keys, and how a string becomes its value.
-var textFields = map[string]struct {
+var textFields = &lazy.Value[map[string]struct {
 	path []string
 	wrap func(text json.RawMessage) json.RawMessage
 	// clear are sibling fields that held more of the text: emptied.
 	clear []string
-}{
-	"Bash":  {path: []string{"stdout"}, clear: []string{"stderr"}},
-	"Read":  {path: []string{"file", "content"}},
-	"Agent": {path: []string{"content"}, wrap: textBlocks},
-	"Task":  {path: []string{"content"}, wrap: textBlocks},
-}
+}]{New: func() map[string]struct {
+	path []string
+	wrap func(text json.RawMessage) json.RawMessage
+	// clear are sibling fields that held more of the text: emptied.
+	clear []string
+} {
+	return map[string]struct {
+		path []string
+		wrap func(text json.RawMessage) json.RawMessage
+		// clear are sibling fields that held more of the text: emptied.
+		clear []string
+	}{
+		"Bash":  {path: []string{"stdout"}, clear: []string{"stderr"}},
+		"Read":  {path: []string{"file", "content"}},
+		"Agent": {path: []string{"content"}, wrap: textBlocks},
+		"Task":  {path: []string{"content"}, wrap: textBlocks},
+	}
+}}
 
 // textBlocks is text as the content blocks the Agent tool returns.
 func textBlocks(text json.RawMessage) json.RawMessage {
@@ -80,7 +94,7 @@ func textBlocks(text json.RawMessage) json.RawMessage {
 // intoTextField puts the string text in tool's text field of original,
 // where that field exists with the type it will get.
 func intoTextField(tool string, original, text json.RawMessage) (json.RawMessage, bool) {
-	f, ok := textFields[tool]
+	f, ok := textFields.Get()[tool]
 	if !ok {
 		return nil, false
 	}

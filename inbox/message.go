@@ -17,11 +17,11 @@ import (
 	"regexp"
 	"slices"
 	"strings"
-	"sync"
 	"time"
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/massgen/massgen-hook/internal/lazy"
 	"github.com/massgen/massgen-hook/match"
 	"github.com/massgen/massgen-hook/protocol"
 )
@@ -113,12 +113,12 @@ func (m *Message) Matches(tool string) bool {
 // then random hex. Names in the inbox are used only when they have it, so
 // nothing read from disk can steer a path. Compiled on first use: every
 // hook process links this package, few of them read an inbox.
-var idPattern = sync.OnceValue(func() *regexp.Regexp {
+var idPattern = &lazy.Value[*regexp.Regexp]{New: func() *regexp.Regexp {
 	return regexp.MustCompile(`^[0-9]{8}T[0-9]{6}\.[0-9]{9}Z-[0-9a-f]{8}$`)
-})
+}}
 
 // ValidID reports whether id has the shape of a message id.
-func ValidID(id string) bool { return idPattern().MatchString(id) }
+func ValidID(id string) bool { return idPattern.Get().MatchString(id) }
 
 // idLayout is the time part of an id.
 const idLayout = "20060102T150405.000000000Z"

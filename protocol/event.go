@@ -7,6 +7,8 @@ import (
 	"io"
 
 	"github.com/tidwall/gjson"
+
+	"github.com/massgen/massgen-hook/internal/lazy"
 )
 
 // Event is one hook input. Only the fields massgen-hook reads are decoded;
@@ -87,27 +89,29 @@ func (k kind) String() string {
 
 // fieldKinds holds the fields Event decodes and the type each must have. A
 // field Claude Code may add tomorrow is not here, and so is never an error.
-var fieldKinds = map[string]kind{
-	"hook_event_name":  kString,
-	"session_id":       kString,
-	"transcript_path":  kString,
-	"cwd":              kString,
-	"permission_mode":  kString,
-	"agent_id":         kString,
-	"agent_type":       kString,
-	"source":           kString,
-	"stop_hook_active": kBool,
-	"background_tasks": kArray,
-	"tool_name":        kString,
-	"tool_use_id":      kString,
-	"turn_id":          kString,
-	// tool_input is an object from a sane client; anything else reaches
-	// the malformed_tool_call check, which tells the agent what to fix,
-	// rather than failing the hook.
-	"tool_input":    kAny,
-	"tool_response": kAny,
-	"error":         kAny,
-}
+var fieldKinds = &lazy.Value[map[string]kind]{New: func() map[string]kind {
+	return map[string]kind{
+		"hook_event_name":  kString,
+		"session_id":       kString,
+		"transcript_path":  kString,
+		"cwd":              kString,
+		"permission_mode":  kString,
+		"agent_id":         kString,
+		"agent_type":       kString,
+		"source":           kString,
+		"stop_hook_active": kBool,
+		"background_tasks": kArray,
+		"tool_name":        kString,
+		"tool_use_id":      kString,
+		"turn_id":          kString,
+		// tool_input is an object from a sane client; anything else reaches
+		// the malformed_tool_call check, which tells the agent what to fix,
+		// rather than failing the hook.
+		"tool_input":    kAny,
+		"tool_response": kAny,
+		"error":         kAny,
+	}
+}}
 
 var bom = []byte{0xEF, 0xBB, 0xBF}
 
@@ -187,7 +191,7 @@ func decodeFields(raw, body []byte) (ev *Event, repeated bool, err error) {
 
 // set decodes one top-level field into ev after checking its type.
 func (ev *Event) set(key string, v gjson.Result, body []byte) error {
-	want, known := fieldKinds[key]
+	want, known := fieldKinds.Get()[key]
 	if !known || v.Type == gjson.Null {
 		return nil
 	}

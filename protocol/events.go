@@ -1,5 +1,7 @@
 package protocol
 
+import "github.com/massgen/massgen-hook/internal/lazy"
+
 // Hook event names, as Claude Code spells them in hook_event_name.
 const (
 	PreToolUse         = "PreToolUse"
@@ -18,36 +20,42 @@ const (
 
 // canBlock lists the events whose action a hook can stop, by a JSON decision
 // or by exit code 2. On the others exit 2 only shows stderr to the user.
-var canBlock = map[string]bool{
-	PreToolUse:        true,
-	PostToolUse:       true,
-	PermissionRequest: true,
-	UserPromptSubmit:  true,
-	Stop:              true,
-	SubagentStop:      true,
-}
+var canBlock = &lazy.Value[map[string]bool]{New: func() map[string]bool {
+	return map[string]bool{
+		PreToolUse:        true,
+		PostToolUse:       true,
+		PermissionRequest: true,
+		UserPromptSubmit:  true,
+		Stop:              true,
+		SubagentStop:      true,
+	}
+}}
 
 // CanBlock reports whether a hook can block the action behind event.
-func CanBlock(event string) bool { return canBlock[event] }
+func CanBlock(event string) bool { return canBlock.Get()[event] }
 
 // takesTopLevelBlock lists the events where `decision: "block"` + `reason` at
 // the top level is the current (not deprecated) way to block. PreToolUse
 // blocks through hookSpecificOutput.permissionDecision instead.
-var takesTopLevelBlock = map[string]bool{
-	PostToolUse:      true,
-	UserPromptSubmit: true,
-	Stop:             true,
-	SubagentStop:     true,
-}
+var takesTopLevelBlock = &lazy.Value[map[string]bool]{New: func() map[string]bool {
+	return map[string]bool{
+		PostToolUse:      true,
+		UserPromptSubmit: true,
+		Stop:             true,
+		SubagentStop:     true,
+	}
+}}
 
 // takesContext lists the events whose hookSpecificOutput carries additionalContext.
-var takesContext = map[string]bool{
-	PreToolUse:         true,
-	PostToolUse:        true,
-	PostToolUseFailure: true,
-	UserPromptSubmit:   true,
-	Stop:               true,
-	SubagentStart:      true,
-	SubagentStop:       true,
-	SessionStart:       true,
-}
+var takesContext = &lazy.Value[map[string]bool]{New: func() map[string]bool {
+	return map[string]bool{
+		PreToolUse:         true,
+		PostToolUse:        true,
+		PostToolUseFailure: true,
+		UserPromptSubmit:   true,
+		Stop:               true,
+		SubagentStart:      true,
+		SubagentStop:       true,
+		SessionStart:       true,
+	}
+}}

@@ -107,7 +107,7 @@ func (o Output) Validate(event string) error {
 			return bad("reason without decision \"block\"")
 		}
 	case "block":
-		if !takesTopLevelBlock[event] {
+		if !takesTopLevelBlock.Get()[event] {
 			return bad("decision \"block\" is not how %s blocks", event)
 		}
 		if o.Reason == "" {
@@ -126,7 +126,7 @@ func (o Output) Validate(event string) error {
 	if h.HookEventName != "" && h.HookEventName != event {
 		return bad("hookSpecificOutput.hookEventName is %q", h.HookEventName)
 	}
-	if h.AdditionalContext != "" && !takesContext[event] {
+	if h.AdditionalContext != "" && !takesContext.Get()[event] {
 		return bad("additionalContext is not read on %s", event)
 	}
 	if h.PermissionDecision != "" || h.PermissionDecisionReason != "" || h.UpdatedInput != nil {

@@ -17,7 +17,15 @@ import (
 const MaxDepth = 10000
 
 // ErrTooDeep says JSON nests arrays or objects more than MaxDepth levels.
-var ErrTooDeep = fmt.Errorf("JSON nested more than %d levels deep", MaxDepth)
+// (A type, not fmt.Errorf: formatting at start-up would be paid by every
+// hook process.)
+var ErrTooDeep error = tooDeepError{}
+
+type tooDeepError struct{}
+
+func (tooDeepError) Error() string {
+	return fmt.Sprintf("JSON nested more than %d levels deep", MaxDepth)
+}
 
 // errTokens says text handed to Tokens is not JSON after all.
 var errTokens = errors.New("not JSON: brackets do not match")

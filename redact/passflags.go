@@ -3,6 +3,8 @@ package redact
 import (
 	"path"
 	"strings"
+
+	"github.com/massgen/massgen-hook/internal/lazy"
 )
 
 // Rule 6: passwords that programs take by a flag whose name says nothing
@@ -28,21 +30,25 @@ type passFlags struct {
 var (
 	loginFlags   = &passFlags{next: []string{"-p"}, attached: "-p", sub: "login"}
 	mysqlFlags   = &passFlags{attached: "-p"} // -p alone prompts, and -p NAME names the database
-	passPrograms = map[string]*passFlags{
-		"redis-cli": {next: []string{"-a", "--pass"}},
-		"sshpass":   {next: []string{"-p"}, attached: "-p", opts: true, valued: []string{"-f", "-d", "-P"}},
-		"docker":    loginFlags, "podman": loginFlags, "nerdctl": loginFlags, "buildah": loginFlags,
-		"mysql": mysqlFlags, "mysqldump": mysqlFlags, "mysqladmin": mysqlFlags, "mysqlimport": mysqlFlags,
-		"mysqlshow": mysqlFlags, "mysqlcheck": mysqlFlags, "mysqlpump": mysqlFlags, "mysqlslap": mysqlFlags,
-		"mysqlbinlog": mysqlFlags, "mariadb": mysqlFlags, "mariadb-dump": mysqlFlags,
-		"mariadb-admin": mysqlFlags, "mariadb-import": mysqlFlags, "mariadb-show": mysqlFlags,
-		"mariadb-check": mysqlFlags, "mariadb-slap": mysqlFlags,
-	}
+	passPrograms = &lazy.Value[map[string]*passFlags]{New: func() map[string]*passFlags {
+		return map[string]*passFlags{
+			"redis-cli": {next: []string{"-a", "--pass"}},
+			"sshpass":   {next: []string{"-p"}, attached: "-p", opts: true, valued: []string{"-f", "-d", "-P"}},
+			"docker":    loginFlags, "podman": loginFlags, "nerdctl": loginFlags, "buildah": loginFlags,
+			"mysql": mysqlFlags, "mysqldump": mysqlFlags, "mysqladmin": mysqlFlags, "mysqlimport": mysqlFlags,
+			"mysqlshow": mysqlFlags, "mysqlcheck": mysqlFlags, "mysqlpump": mysqlFlags, "mysqlslap": mysqlFlags,
+			"mysqlbinlog": mysqlFlags, "mariadb": mysqlFlags, "mariadb-dump": mysqlFlags,
+			"mariadb-admin": mysqlFlags, "mariadb-import": mysqlFlags, "mariadb-show": mysqlFlags,
+			"mariadb-check": mysqlFlags, "mariadb-slap": mysqlFlags,
+		}
+	}}
 	// wrappers run the command after them (and their own options).
-	wrappers = map[string]bool{
-		"sudo": true, "doas": true, "env": true, "exec": true, "nohup": true, "time": true,
-		"command": true, "nice": true, "ionice": true, "timeout": true, "stdbuf": true, "xargs": true,
-	}
+	wrappers = &lazy.Value[map[string]bool]{New: func() map[string]bool {
+		return map[string]bool{
+			"sudo": true, "doas": true, "env": true, "exec": true, "nohup": true, "time": true,
+			"command": true, "nice": true, "ionice": true, "timeout": true, "stdbuf": true, "xargs": true,
+		}
+	}}
 )
 
 // maxQuoteDepth bounds how deep quoted command lines are read
@@ -131,12 +137,12 @@ func maskPasswordFlags(s string, depth int) string {
 // its option (or the option's value), or the program itself.
 func (c *cmdState) program(word string) {
 	base := path.Base(unquote(word))
-	if p, ok := passPrograms[base]; ok {
+	if p, ok := passPrograms.Get()[base]; ok {
 		c.prefix, c.prog, c.inSub = false, p, p.sub == ""
 		return
 	}
 	switch {
-	case isAssign(word), wrappers[base]:
+	case isAssign(word), wrappers.Get()[base]:
 		c.afterOpt = false
 	case strings.HasPrefix(word, "-"):
 		c.afterOpt = !strings.Contains(word, "=")

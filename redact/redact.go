@@ -25,8 +25,9 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
-	"sync"
 	"unicode/utf8"
+
+	"github.com/massgen/massgen-hook/internal/lazy"
 )
 
 // Mask replaces every secret. Its brackets end any name or token next to it,
@@ -240,7 +241,7 @@ func String(s string) string {
 func once(s string, h uint8) string {
 	if h&hintName != 0 {
 		if strings.Contains(s, "PRIVATE KEY") {
-			s = privateKeyRe().ReplaceAllLiteralString(s, Mask)
+			s = privateKeyRe.Get().ReplaceAllLiteralString(s, Mask)
 		}
 		s = maskAssignments(s)
 	}
@@ -248,13 +249,13 @@ func once(s string, h uint8) string {
 		s = maskSchemes(s)
 	}
 	if h&hintShape != 0 {
-		s = tokenRe().ReplaceAllLiteralString(s, Mask)
+		s = tokenRe.Get().ReplaceAllLiteralString(s, Mask)
 	}
 	if h&hintHook != 0 {
-		s = webhookRe().ReplaceAllString(s, "${1}${2}"+Mask)
+		s = webhookRe.Get().ReplaceAllString(s, "${1}${2}"+Mask)
 	}
 	if h&hintURL != 0 {
-		s = urlCredRe().ReplaceAllString(s, "${1}:"+Mask+"@")
+		s = urlCredRe.Get().ReplaceAllString(s, "${1}:"+Mask+"@")
 	}
 	if h&hintProg != 0 {
 		s = maskPasswordFlags(s, 0)
@@ -268,20 +269,20 @@ var (
 	// The label between BEGIN and PRIVATE KEY varies (RSA, EC, OPENSSH,
 	// ENCRYPTED, PGP … BLOCK). A block cut short by truncation upstream
 	// is masked to the end of the text rather than left readable.
-	privateKeyRe = sync.OnceValue(func() *regexp.Regexp {
+	privateKeyRe = &lazy.Value[*regexp.Regexp]{New: func() *regexp.Regexp {
 		return regexp.MustCompile(`-----BEGIN[A-Z0-9 ]*PRIVATE KEY[A-Z ]*-----(?s:.*?)(?:-----END[A-Z0-9 ]*PRIVATE KEY[A-Z ]*-----|$)`)
-	})
+	}}
 	// Scheme names are case-insensitive in HTTP, but spelt out in ASCII
 	// here: (?i) would also fold in 'ſ' and the Kelvin sign, which the
 	// fast path does not look for. The credential must start with a
 	// letter or digit so that "Basic /usr/share" and the mask itself are
 	// not taken for one.
-	schemeRe = sync.OnceValue(func() *regexp.Regexp {
+	schemeRe = &lazy.Value[*regexp.Regexp]{New: func() *regexp.Regexp {
 		return regexp.MustCompile(`\b(?:[Bb][Ee][Aa][Rr][Ee][Rr]|[Bb][Aa][Ss][Ii][Cc]|[Tt][Oo][Kk][Ee][Nn])[ \t]+([A-Za-z0-9][A-Za-z0-9._~+/=-]{7,})`)
-	})
+	}}
 	// \b keeps "task-…" and "disk-…" from reading as sk- keys and
 	// "weighs_…" as a ghs_ token.
-	tokenRe = sync.OnceValue(func() *regexp.Regexp {
+	tokenRe = &lazy.Value[*regexp.Regexp]{New: func() *regexp.Regexp {
 		return regexp.MustCompile(`\b(?:` +
 			`gh[pousr]_[A-Za-z0-9]{20,}` +
 			`|github_pat_[A-Za-z0-9_]{20,}` +
@@ -295,25 +296,25 @@ var (
 			`|AIza[0-9A-Za-z_-]{35}` +
 			`|eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}` +
 			`)`)
-	})
+	}}
 	// A webhook URL is its own secret: the host and kind stay, to show
 	// what was called.
-	webhookRe = sync.OnceValue(func() *regexp.Regexp {
+	webhookRe = &lazy.Value[*regexp.Regexp]{New: func() *regexp.Regexp {
 		return regexp.MustCompile(`(hooks\.slack\.com/(?:services|workflows|triggers)/)[A-Za-z0-9_/-]{8,}` +
 			`|(discord(?:app)?\.com/api/webhooks/)[0-9]+/[A-Za-z0-9_-]{16,}`)
-	})
+	}}
 	// The password part runs to the last '@' before the host, so an
 	// unencoded '@' inside a password is masked too.
-	urlCredRe = sync.OnceValue(func() *regexp.Regexp {
+	urlCredRe = &lazy.Value[*regexp.Regexp]{New: func() *regexp.Regexp {
 		return regexp.MustCompile(`([A-Za-z][A-Za-z0-9+.-]*://[^\s/?#@:]*):([^\s/?#]+)@`)
-	})
+	}}
 )
 
 // maskSchemes applies rule 3. A scheme word alone is not enough: "token
 // validation" and "Basic authentication" are prose. Real credentials are
 // random, so a value must look random (see credentialLike).
 func maskSchemes(s string) string {
-	ms := schemeRe().FindAllStringSubmatchIndex(s, -1)
+	ms := schemeRe.Get().FindAllStringSubmatchIndex(s, -1)
 	var b []byte
 	copied := 0
 	for _, m := range ms {

@@ -4,14 +4,15 @@ import (
 	"bytes"
 	"regexp"
 	"strings"
-	"sync"
+
+	"github.com/massgen/massgen-hook/internal/lazy"
 )
 
 // HTML block rules, as CommonMark defines them and goldmark (the reference
 // the differential test compares with) writes them. They are compiled the
 // first time a line starts with '<', so a hook whose scratchpad has no HTML
 // never pays for them.
-var htmlPatterns = sync.OnceValue(func() *htmlRules {
+var htmlPatterns = &lazy.Value[*htmlRules]{New: func() *htmlRules {
 	const attr = `(?:[ \t]+[a-zA-Z_:][a-zA-Z0-9:._-]*(?:[ \t]*=[ \t]*(?:[^"'=<>` + "`" + `\x00-\x20]+|'[^']*'|"[^"]*"))?)`
 	return &htmlRules{
 		type1Open:  regexp.MustCompile(`(?i)^[ ]{0,3}<(script|pre|style|textarea)(?:\s.*|>.*|/>.*|)$`),
@@ -20,7 +21,7 @@ var htmlPatterns = sync.OnceValue(func() *htmlRules {
 		type6:      regexp.MustCompile(`^[ ]{0,3}<(?:/[ ]*)?([a-zA-Z]+[a-zA-Z0-9\-]*)(?:[ ].*|>.*|/>.*|)$`),
 		type7:      regexp.MustCompile(`^[ ]{0,3}<(/[ ]*)?([a-zA-Z]+[a-zA-Z0-9\-]*)(` + attr + `*)[ ]*(?:>|/>)[ ]*$`),
 	}
-})
+}}
 
 type htmlRules struct{ type1Open, type1Close, type4Open, type6, type7 *regexp.Regexp }
 
@@ -36,7 +37,7 @@ type htmlEnd struct {
 // block, and how that block ends. Headings inside one ("<!-- ## x -->") are
 // not headings.
 func htmlBlockStart(line []byte, inParagraph bool) (htmlEnd, bool) {
-	rules := htmlPatterns()
+	rules := htmlPatterns.Get()
 	switch {
 	case rules.type1Open.Match(line):
 		return htmlEnd{closeRe: rules.type1Close}, true
@@ -53,14 +54,14 @@ func htmlBlockStart(line []byte, inParagraph bool) (htmlEnd, bool) {
 		closing := m[2] > -1
 		hasAttr := m[6] != m[7]
 		tag := strings.ToLower(string(line[m[4]:m[5]]))
-		if blockTags[tag] {
+		if blockTags.Get()[tag] {
 			return htmlEnd{blankLine: true}, true
 		}
 		if tag != "script" && tag != "style" && tag != "pre" && !inParagraph && !(closing && hasAttr) {
 			return htmlEnd{blankLine: true}, true
 		}
 	}
-	if m := rules.type6.FindSubmatchIndex(line); m != nil && blockTags[strings.ToLower(string(line[m[2]:m[3]]))] {
+	if m := rules.type6.FindSubmatchIndex(line); m != nil && blockTags.Get()[strings.ToLower(string(line[m[2]:m[3]]))] {
 		return htmlEnd{blankLine: true}, true
 	}
 	return htmlEnd{}, false
@@ -87,14 +88,16 @@ func hasPrefixAfterIndent(line []byte, prefix string) bool {
 }
 
 // blockTags are CommonMark's HTML block type 6 tag names.
-var blockTags = map[string]bool{
-	"address": true, "article": true, "aside": true, "base": true, "basefont": true, "blockquote": true,
-	"body": true, "caption": true, "center": true, "col": true, "colgroup": true, "dd": true, "details": true,
-	"dialog": true, "dir": true, "div": true, "dl": true, "dt": true, "fieldset": true, "figcaption": true,
-	"figure": true, "footer": true, "form": true, "frame": true, "frameset": true, "h1": true, "h2": true,
-	"h3": true, "h4": true, "h5": true, "h6": true, "head": true, "header": true, "hr": true, "html": true,
-	"iframe": true, "legend": true, "li": true, "link": true, "main": true, "menu": true, "menuitem": true,
-	"nav": true, "noframes": true, "ol": true, "optgroup": true, "option": true, "p": true, "param": true,
-	"search": true, "section": true, "summary": true, "table": true, "tbody": true, "td": true,
-	"tfoot": true, "th": true, "thead": true, "title": true, "tr": true, "track": true, "ul": true,
-}
+var blockTags = &lazy.Value[map[string]bool]{New: func() map[string]bool {
+	return map[string]bool{
+		"address": true, "article": true, "aside": true, "base": true, "basefont": true, "blockquote": true,
+		"body": true, "caption": true, "center": true, "col": true, "colgroup": true, "dd": true, "details": true,
+		"dialog": true, "dir": true, "div": true, "dl": true, "dt": true, "fieldset": true, "figcaption": true,
+		"figure": true, "footer": true, "form": true, "frame": true, "frameset": true, "h1": true, "h2": true,
+		"h3": true, "h4": true, "h5": true, "h6": true, "head": true, "header": true, "hr": true, "html": true,
+		"iframe": true, "legend": true, "li": true, "link": true, "main": true, "menu": true, "menuitem": true,
+		"nav": true, "noframes": true, "ol": true, "optgroup": true, "option": true, "p": true, "param": true,
+		"search": true, "section": true, "summary": true, "table": true, "tbody": true, "td": true,
+		"tfoot": true, "th": true, "thead": true, "title": true, "tr": true, "track": true, "ul": true,
+	}
+}}

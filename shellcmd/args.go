@@ -1,6 +1,10 @@
 package shellcmd
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/massgen/massgen-hook/internal/lazy"
+)
 
 // nameOnly are the programs that handle the names they are given without
 // reading what is in the files: printing a name, listing, testing, moving
@@ -9,16 +13,18 @@ import "strings"
 //
 // source and . run a file in the shell without printing it; what the
 // script then prints is not seen here.
-var nameOnly = map[string]bool{
-	"echo": true, "printf": true, "ls": true, "stat": true, "test": true, "[": true,
-	"basename": true, "dirname": true, "realpath": true, "readlink": true, "which": true,
-	"type": true, "command": true, "hash": true, "du": true, "true": true, "false": true,
-	"cd": true, "pushd": true, "popd": true, "exit": true, "return": true,
-	"source": true, ".": true, "set": true, "shopt": true, "unset": true,
-	"export": true, "declare": true, "local": true, "readonly": true, "typeset": true,
-	"alias": true, "unalias": true, "sleep": true, "wait": true, "kill": true,
-	"mktemp": true, "date": true, "pwd": true, "whoami": true, "id": true, "env": true,
-}
+var nameOnly = &lazy.Value[map[string]bool]{New: func() map[string]bool {
+	return map[string]bool{
+		"echo": true, "printf": true, "ls": true, "stat": true, "test": true, "[": true,
+		"basename": true, "dirname": true, "realpath": true, "readlink": true, "which": true,
+		"type": true, "command": true, "hash": true, "du": true, "true": true, "false": true,
+		"cd": true, "pushd": true, "popd": true, "exit": true, "return": true,
+		"source": true, ".": true, "set": true, "shopt": true, "unset": true,
+		"export": true, "declare": true, "local": true, "readonly": true, "typeset": true,
+		"alias": true, "unalias": true, "sleep": true, "wait": true, "kill": true,
+		"mktemp": true, "date": true, "pwd": true, "whoami": true, "id": true, "env": true,
+	}
+}}
 
 // argumentReads lists what a program this package does not know may read:
 // every argument that is not an option, and the paths hidden in the forms

@@ -3,7 +3,8 @@ package shellcmd
 import (
 	"regexp"
 	"strings"
-	"sync"
+
+	"github.com/massgen/massgen-hook/internal/lazy"
 )
 
 // awk and sed programs can do what their command line does not show: awk
@@ -44,17 +45,19 @@ func sedScripts(l Line) []Word {
 
 // awkPatterns are compiled on first use: a hook that never sees awk never
 // pays for them.
-var awkPatterns = sync.OnceValue(func() (p struct{ runs, writes, reads *regexp.Regexp }) {
+var awkPatterns = &lazy.Value[awkRegexps]{New: func() (p awkRegexps) {
 	p.runs = regexp.MustCompile(`\bsystem\s*\(|\|\s*getline|\|&|\b(?:print|printf)\b[^;{}\n]*[^|]\|[^|]`)
 	p.writes = regexp.MustCompile(`\b(?:print|printf)\b[^;{}\n]*?>>?\s*"([^"]*)"`)
 	p.reads = regexp.MustCompile(`\bgetline\b[^;{}\n]*?<\s*"([^"]*)"`)
 	return p
-})
+}}
+
+type awkRegexps struct{ runs, writes, reads *regexp.Regexp }
 
 // awkProgram reads a known awk program: the files it names, and whether
 // it runs commands.
 func awkProgram(text string) (effects []Effect, runs bool) {
-	p := awkPatterns()
+	p := awkPatterns.Get()
 	for _, m := range p.writes.FindAllStringSubmatch(text, -1) {
 		effects = append(effects, Effect{Op: Write, Path: Word{Raw: m[1], Value: m[1], Known: true}})
 	}

@@ -5,6 +5,8 @@ import (
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/massgen/massgen-hook/internal/lazy"
 )
 
 // maxBraceWords caps the words one brace expansion may give: past it the
@@ -148,11 +150,13 @@ func braceSequence(br *syntax.BraceExp) ([]string, bool) {
 
 // posixClasses are the [:name:] classes of a bash bracket expression, as
 // ranges Go's path.Match reads (for the C locale).
-var posixClasses = map[string]string{
-	"alpha": "a-zA-Z", "digit": "0-9", "alnum": "a-zA-Z0-9", "upper": "A-Z", "lower": "a-z",
-	"xdigit": "0-9a-fA-F", "space": " \t\n\r\f\v", "blank": " \t",
-	"punct": "!-/:-@\\[-`{-~", "word": "a-zA-Z0-9_",
-}
+var posixClasses = &lazy.Value[map[string]string]{New: func() map[string]string {
+	return map[string]string{
+		"alpha": "a-zA-Z", "digit": "0-9", "alnum": "a-zA-Z0-9", "upper": "A-Z", "lower": "a-z",
+		"xdigit": "0-9a-fA-F", "space": " \t\n\r\f\v", "blank": " \t",
+		"punct": "!-/:-@\\[-`{-~", "word": "a-zA-Z0-9_",
+	}
+}}
 
 // goGlob rewrites a bash glob as a pattern for Go's path.Match and
 // filepath.Glob: [!x] is [^x], and [:class:] inside brackets becomes its
@@ -190,7 +194,7 @@ func goGlob(p string) (string, bool) {
 				if k < 0 {
 					return p, false
 				}
-				r, known := posixClasses[p[j+2:j+2+k]]
+				r, known := posixClasses.Get()[p[j+2:j+2+k]]
 				if !known {
 					return p, false
 				}

@@ -225,7 +225,7 @@ func shebangLang(text string) string {
 			}
 		}
 	}
-	if shells[prog] {
+	if shells.Get()[prog] {
 		return "sh"
 	}
 	return interpreterLang(prog)

@@ -1,5 +1,7 @@
 package shellcmd
 
+import "github.com/massgen/massgen-hook/internal/lazy"
+
 // Op is what a command does to a path.
 type Op uint8
 
@@ -78,31 +80,33 @@ type effects func(c *Command) []Effect
 //	find.go:    find (its -exec commands are listed as commands of their own)
 //	git_effects.go: git rm, mv, checkout, restore, and what the others
 //	            may print (the subcommands' tables are in git.go)
-var commandEffects = map[string]effects{
-	"rm": rmEffects, "rmdir": rmdirEffects, "unlink": unlinkEffects, "shred": shredEffects,
-	"tee": teeEffects, "touch": touchEffects, "mkdir": mkdirEffects, "truncate": truncateEffects,
-	"cp": copyEffects, "install": copyEffects, "rsync": copyEffects, "scp": copyEffects,
-	"mv": mvEffects, "ln": lnEffects,
-	"chmod": chmodEffects, "chown": chownEffects, "chgrp": chownEffects,
-	"sed": sedEffects, "gsed": sedEffects, "perl": perlEffects,
-	"awk": awkEffects, "gawk": awkEffects, "mawk": awkEffects, "nawk": awkEffects,
-	"cat": readerEffects, "tac": readerEffects, "head": readerEffects, "tail": readerEffects,
-	"nl": readerEffects, "od": readerEffects, "hexdump": readerEffects, "strings": readerEffects,
-	"less": pagerEffects, "more": pagerEffects, "bat": pagerEffects, "batcat": pagerEffects,
-	"base64": base64Effects, "diff": diffEffects, "xxd": xxdEffects,
-	"grep": grepEffects, "egrep": grepEffects, "fgrep": grepEffects, "rg": rgEffects, "ag": agEffects,
-	"tar": tarEffects, "zip": zipEffects, "unzip": unzipEffects,
-	"sort": sortEffects, "uniq": uniqEffects, "patch": patchEffects, "sponge": editorEffects,
-	"ex": editorEffects, "ed": editorEffects, "vi": editorEffects, "vim": editorEffects, "nvim": editorEffects,
-	"nano": editorEffects, "emacs": editorEffects, "mkfifo": makeNodeEffects, "mknod": makeNodeEffects,
-	"gzip": compressEffects, "gunzip": compressEffects, "bzip2": compressEffects, "bunzip2": compressEffects,
-	"xz": compressEffects, "unxz": compressEffects, "zstd": compressEffects, "unzstd": compressEffects,
-	"rgrep": rgrepEffects,
-	"dd":    ddEffects,
-	"curl":  curlEffects, "wget": wgetEffects,
-	"find": findEffects,
-	"git":  gitEffects,
-}
+var commandEffects = &lazy.Value[map[string]effects]{New: func() map[string]effects {
+	return map[string]effects{
+		"rm": rmEffects, "rmdir": rmdirEffects, "unlink": unlinkEffects, "shred": shredEffects,
+		"tee": teeEffects, "touch": touchEffects, "mkdir": mkdirEffects, "truncate": truncateEffects,
+		"cp": copyEffects, "install": copyEffects, "rsync": copyEffects, "scp": copyEffects,
+		"mv": mvEffects, "ln": lnEffects,
+		"chmod": chmodEffects, "chown": chownEffects, "chgrp": chownEffects,
+		"sed": sedEffects, "gsed": sedEffects, "perl": perlEffects,
+		"awk": awkEffects, "gawk": awkEffects, "mawk": awkEffects, "nawk": awkEffects,
+		"cat": readerEffects, "tac": readerEffects, "head": readerEffects, "tail": readerEffects,
+		"nl": readerEffects, "od": readerEffects, "hexdump": readerEffects, "strings": readerEffects,
+		"less": pagerEffects, "more": pagerEffects, "bat": pagerEffects, "batcat": pagerEffects,
+		"base64": base64Effects, "diff": diffEffects, "xxd": xxdEffects,
+		"grep": grepEffects, "egrep": grepEffects, "fgrep": grepEffects, "rg": rgEffects, "ag": agEffects,
+		"tar": tarEffects, "zip": zipEffects, "unzip": unzipEffects,
+		"sort": sortEffects, "uniq": uniqEffects, "patch": patchEffects, "sponge": editorEffects,
+		"ex": editorEffects, "ed": editorEffects, "vi": editorEffects, "vim": editorEffects, "nvim": editorEffects,
+		"nano": editorEffects, "emacs": editorEffects, "mkfifo": makeNodeEffects, "mknod": makeNodeEffects,
+		"gzip": compressEffects, "gunzip": compressEffects, "bzip2": compressEffects, "bunzip2": compressEffects,
+		"xz": compressEffects, "unxz": compressEffects, "zstd": compressEffects, "unzstd": compressEffects,
+		"rgrep": rgrepEffects,
+		"dd":    ddEffects,
+		"curl":  curlEffects, "wget": wgetEffects,
+		"find": findEffects,
+		"git":  gitEffects,
+	}
+}}
 
 // Effects lists what the command does to files: its redirections first
 // (a writing redirection writes its target, < and <> read theirs), then
@@ -127,9 +131,9 @@ func (c *Command) Effects() []Effect {
 	switch base := c.Base(); {
 	case !c.Name.Known && c.Name.Raw != "":
 		own = unknownEffects(c)
-	case commandEffects[base] != nil:
-		own = commandEffects[base](c)
-	case !nameOnly[base] && c.Name.Known:
+	case commandEffects.Get()[base] != nil:
+		own = commandEffects.Get()[base](c)
+	case !nameOnly.Get()[base] && c.Name.Known:
 		own = argumentReads(c.Args)
 	}
 	for _, e := range own {

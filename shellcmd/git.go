@@ -1,6 +1,10 @@
 package shellcmd
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/massgen/massgen-hook/internal/lazy"
+)
 
 // Git is a git command line read as git 2.39 reads it: its own options
 // first (-C DIR moves it, -c NAME=VALUE sets configuration, --git-dir and
@@ -111,7 +115,7 @@ func (c *Command) Git(dir string) (g Git, ok bool) {
 			return Git{}, false // prints and exits
 		case v == "--bare":
 			g.Repo = append(g.Repo, v)
-		case gitFlags[v]:
+		case gitFlags.Get()[v]:
 		case v == "-h" || v == "--help" || v == "-v" || v == "--version":
 			g.Sub, g.Help = "help", true
 			return g, true
@@ -134,11 +138,13 @@ func (c *Command) Git(dir string) (g Git, ok bool) {
 
 // gitFlags are git's own options that take no argument and do not change
 // which repository it works on.
-var gitFlags = map[string]bool{
-	"-p": true, "--paginate": true, "-P": true, "--no-pager": true, "--no-replace-objects": true,
-	"--literal-pathspecs": true, "--no-literal-pathspecs": true, "--glob-pathspecs": true,
-	"--noglob-pathspecs": true, "--icase-pathspecs": true, "--no-optional-locks": true,
-}
+var gitFlags = &lazy.Value[map[string]bool]{New: func() map[string]bool {
+	return map[string]bool{
+		"-p": true, "--paginate": true, "-P": true, "--no-pager": true, "--no-replace-objects": true,
+		"--literal-pathspecs": true, "--no-literal-pathspecs": true, "--glob-pathspecs": true,
+		"--noglob-pathspecs": true, "--icase-pathspecs": true, "--no-optional-locks": true,
+	}
+}}
 
 // addRepo notes a repository option; an unknown value leaves the
 // repository unknown.
@@ -152,17 +158,19 @@ func (g *Git) addRepo(name string, w Word, known *bool) {
 
 // repoVars are the environment variables that choose the repository, its
 // work tree or its index.
-var repoVars = map[string]bool{
-	"GIT_DIR": true, "GIT_WORK_TREE": true, "GIT_INDEX_FILE": true, "GIT_NAMESPACE": true,
-	"GIT_COMMON_DIR": true, "GIT_OBJECT_DIRECTORY": true, "GIT_ALTERNATE_OBJECT_DIRECTORIES": true,
-	"GIT_CEILING_DIRECTORIES": true, "GIT_DISCOVERY_ACROSS_FILESYSTEM": true,
-}
+var repoVars = &lazy.Value[map[string]bool]{New: func() map[string]bool {
+	return map[string]bool{
+		"GIT_DIR": true, "GIT_WORK_TREE": true, "GIT_INDEX_FILE": true, "GIT_NAMESPACE": true,
+		"GIT_COMMON_DIR": true, "GIT_OBJECT_DIRECTORY": true, "GIT_ALTERNATE_OBJECT_DIRECTORIES": true,
+		"GIT_CEILING_DIRECTORIES": true, "GIT_DISCOVERY_ACROSS_FILESYSTEM": true,
+	}
+}}
 
 // readEnv takes the repository variables from the command's environment.
 func (g *Git) readEnv(known *bool) {
 	for _, e := range g.Env {
 		name, _, _ := strings.Cut(e.Value, "=")
-		if !repoVars[name] {
+		if !repoVars.Get()[name] {
 			continue
 		}
 		if !e.Known {
@@ -186,19 +194,21 @@ func (g Git) Lookup(name string) (value Word, set bool) {
 
 // gitVerbs lists, for the subcommands that take an action, the actions.
 // A stash without one (git stash, git stash -p) is a push.
-var gitVerbs = map[string]string{
-	"stash":           "list show drop pop apply branch push save clear create store",
-	"worktree":        "add list lock move prune remove repair unlock",
-	"reflog":          "show expire delete exists",
-	"submodule":       "add status init deinit update set-branch set-url summary foreach sync absorbgitdirs",
-	"bisect":          "help start bad good new old terms skip next reset visualize view replay log run",
-	"sparse-checkout": "list set add reapply disable init check-rules",
-}
+var gitVerbs = &lazy.Value[map[string]string]{New: func() map[string]string {
+	return map[string]string{
+		"stash":           "list show drop pop apply branch push save clear create store",
+		"worktree":        "add list lock move prune remove repair unlock",
+		"reflog":          "show expire delete exists",
+		"submodule":       "add status init deinit update set-branch set-url summary foreach sync absorbgitdirs",
+		"bisect":          "help start bad good new old terms skip next reset visualize view replay log run",
+		"sparse-checkout": "list set add reapply disable init check-rules",
+	}
+}}
 
 // readSub finds the verb and reads the arguments against their table.
 func (g *Git) readSub() {
 	key := g.Sub
-	if verbs, ok := gitVerbs[g.Sub]; ok {
+	if verbs, ok := gitVerbs.Get()[g.Sub]; ok {
 		args := g.Args
 		if g.Sub == "submodule" {
 			// git submodule [--quiet] [--cached] VERB ...
@@ -220,7 +230,7 @@ func (g *Git) readSub() {
 		g.Help = true
 		return
 	}
-	t, ok := gitOptions[key]
+	t, ok := gitOptions.Get()[key]
 	if !ok {
 		return
 	}
@@ -273,5 +283,5 @@ func (g Git) Readings() []Line {
 	if g.Verb != "" {
 		key += " " + g.Verb
 	}
-	return []Line{g.Line, gitOptions[key].Parse(rest)}
+	return []Line{g.Line, gitOptions.Get()[key].Parse(rest)}
 }

@@ -191,7 +191,7 @@ func TestGitTablesMatchGit(t *testing.T) {
 	if err := exec.Command("git", "init", "-q", repo).Run(); err != nil {
 		t.Fatal(err)
 	}
-	for key, table := range gitOptions {
+	for key, table := range gitOptions.Get() {
 		args := append(strings.Fields(key), "--git-completion-helper-all")
 		cmd := exec.Command("git", args...)
 		cmd.Dir = repo

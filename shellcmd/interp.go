@@ -2,6 +2,8 @@ package shellcmd
 
 import (
 	"strings"
+
+	"github.com/massgen/massgen-hook/internal/lazy"
 )
 
 // Lang is the language of code handed to an interpreter (python3 -c,
@@ -35,13 +37,15 @@ func (l Lang) String() string {
 
 // interpreters maps a program's base name, without a version suffix, to
 // the language of its code.
-var interpreters = map[string]Lang{
-	"python": Python, "pypy": Python, "ipython": Python,
-	"perl": Perl,
-	"ruby": Ruby, "jruby": Ruby,
-	"node": JavaScript, "nodejs": JavaScript, "deno": JavaScript, "bun": JavaScript,
-	"php": PHP,
-}
+var interpreters = &lazy.Value[map[string]Lang]{New: func() map[string]Lang {
+	return map[string]Lang{
+		"python": Python, "pypy": Python, "ipython": Python,
+		"perl": Perl,
+		"ruby": Ruby, "jruby": Ruby,
+		"node": JavaScript, "nodejs": JavaScript, "deno": JavaScript, "bun": JavaScript,
+		"php": PHP,
+	}
+}}
 
 // LangOf says which language a program runs: python, python3,
 // python3.12, pypy3, perl, perl5.36, ruby, ruby3.2, node, nodejs, deno,
@@ -51,7 +55,7 @@ func LangOf(program string) (Lang, bool) {
 	if name != program && !strings.ContainsAny(program[len(name):len(name)+1], "0123456789") {
 		return 0, false // "python." is no version
 	}
-	l, ok := interpreters[name]
+	l, ok := interpreters.Get()[name]
 	return l, ok
 }
 
@@ -122,7 +126,7 @@ func ScanCode(lang Lang, code string) CodeScan {
 const maxCodeDepth = 3
 
 func scanCode(lang Lang, code string, depth int, out *CodeScan) {
-	spec := langSpecs()[lang]
+	spec := langSpecs.Get()[lang]
 	switch {
 	case spec == nil:
 		out.Opaque = append(out.Opaque, Opaque{What: "code in a language the scan does not know", Raw: cut(code)})

@@ -2,6 +2,8 @@ package shellcmd
 
 import (
 	"strings"
+
+	"github.com/massgen/massgen-hook/internal/lazy"
 )
 
 // JavaScript (node -e, deno eval, bun -e): quotes, template literals
@@ -9,11 +11,13 @@ import (
 // (told from division by what precedes them), and \u escapes in names.
 
 // jsOps are the words after which an operand comes, so / opens a pattern.
-var jsOps = map[string]bool{
-	"return": true, "typeof": true, "instanceof": true, "in": true, "of": true, "new": true,
-	"delete": true, "void": true, "throw": true, "case": true, "do": true, "else": true,
-	"yield": true, "await": true, "default": true,
-}
+var jsOps = &lazy.Value[map[string]bool]{New: func() map[string]bool {
+	return map[string]bool{
+		"return": true, "typeof": true, "instanceof": true, "in": true, "of": true, "new": true,
+		"delete": true, "void": true, "throw": true, "case": true, "do": true, "else": true,
+		"yield": true, "await": true, "default": true,
+	}
+}}
 
 func (l *lexer) jsAtom() bool {
 	c := l.src[l.i]
@@ -26,7 +30,7 @@ func (l *lexer) jsAtom() bool {
 		case l.at(l.i+1, "*"):
 			l.blockComment()
 			return true
-		case l.termPos(jsOps):
+		case l.termPos(jsOps.Get()):
 			return l.slashPattern()
 		}
 		return false
@@ -490,8 +494,6 @@ func jsImportCall(s *scanner, c *call) val {
 	}
 	return v
 }
-
-func init() { langSpecBuilders[JavaScript] = javascriptSpec }
 
 // javascriptSpec builds JavaScript's tables, on the first scan of JavaScript code.
 func javascriptSpec() *langSpec {

@@ -3,6 +3,8 @@ package shellcmd
 import (
 	"strings"
 	"unicode/utf8"
+
+	"github.com/massgen/massgen-hook/internal/lazy"
 )
 
 // The tokenizer of interpreter code. It knows what ScanCode needs to
@@ -224,12 +226,13 @@ var multiPunct = []string{
 }
 
 // multiByFirst indexes multiPunct by first byte.
-var multiByFirst = func() (t [256][]string) {
+var multiByFirst = &lazy.Value[*[256][]string]{New: func() (t *[256][]string) {
+	t = new([256][]string)
 	for _, p := range multiPunct {
 		t[p[0]] = append(t[p[0]], p)
 	}
 	return t
-}()
+}}
 
 // punct emits one punctuation token, or a number, or an identifier
 // (the languages' own atom functions handle the identifiers they spell
@@ -249,7 +252,7 @@ func (l *lexer) punct() {
 		l.ident(start)
 		return
 	}
-	for _, p := range multiByFirst[c] {
+	for _, p := range multiByFirst.Get()[c] {
 		if strings.HasPrefix(l.src[l.i:], p) {
 			l.i += len(p)
 			l.emit(token{kind: tPunct, text: p, pos: start})

@@ -2,6 +2,8 @@ package shellcmd
 
 import (
 	"strings"
+
+	"github.com/massgen/massgen-hook/internal/lazy"
 )
 
 // Perl 5: '...', "...", `...` and the quote-like operators (q qq qw qx m
@@ -14,15 +16,19 @@ import (
 // common cases.
 
 // perlOps are the words after which an operand comes.
-var perlOps = map[string]bool{
-	"and": true, "or": true, "not": true, "xor": true, "if": true, "unless": true, "while": true,
-	"until": true, "return": true, "split": true, "grep": true, "map": true, "join": true, "push": true,
-	"unshift": true, "print": true, "say": true, "lt": true, "gt": true, "le": true, "ge": true, "eq": true,
-	"ne": true, "cmp": true, "x": true, "when": true, "for": true, "foreach": true, "die": true, "warn": true,
-	"sort": true, "defined": true, "open": true, "unlink": true, "system": true, "exec": true,
-}
+var perlOps = &lazy.Value[map[string]bool]{New: func() map[string]bool {
+	return map[string]bool{
+		"and": true, "or": true, "not": true, "xor": true, "if": true, "unless": true, "while": true,
+		"until": true, "return": true, "split": true, "grep": true, "map": true, "join": true, "push": true,
+		"unshift": true, "print": true, "say": true, "lt": true, "gt": true, "le": true, "ge": true, "eq": true,
+		"ne": true, "cmp": true, "x": true, "when": true, "for": true, "foreach": true, "die": true, "warn": true,
+		"sort": true, "defined": true, "open": true, "unlink": true, "system": true, "exec": true,
+	}
+}}
 
-var perlQuoteOps = map[string]bool{"q": true, "qq": true, "qw": true, "qx": true, "m": true, "qr": true, "s": true, "tr": true, "y": true}
+var perlQuoteOps = &lazy.Value[map[string]bool]{New: func() map[string]bool {
+	return map[string]bool{"q": true, "qq": true, "qw": true, "qx": true, "m": true, "qr": true, "s": true, "tr": true, "y": true}
+}}
 
 func (l *lexer) perlAtom() bool {
 	c := l.src[l.i]
@@ -43,7 +49,7 @@ func (l *lexer) perlAtom() bool {
 		l.perlVar()
 		return true
 	case '%', '&', '*':
-		if l.i+1 < len(l.src) && l.termPos(perlOps) {
+		if l.i+1 < len(l.src) && l.termPos(perlOps.Get()) {
 			if n := l.src[l.i+1]; isIdentStart(n) || n == '{' || n == '$' || n == ':' || c == '%' && (n == '+' || n == '-' || n == '^') {
 				l.perlVar()
 				return true
@@ -51,12 +57,12 @@ func (l *lexer) perlAtom() bool {
 		}
 		return false
 	case '/':
-		if l.termPos(perlOps) {
+		if l.termPos(perlOps.Get()) {
 			return l.perlQuote(l.i, "m", l.i)
 		}
 		return false
 	case '<':
-		if l.termPos(perlOps) {
+		if l.termPos(perlOps.Get()) {
 			if l.at(l.i, "<<") {
 				return l.perlHeredoc()
 			}
@@ -89,7 +95,7 @@ func (l *lexer) perlWord() bool {
 		l.i = len(l.src)
 		return true
 	}
-	if perlQuoteOps[word] {
+	if perlQuoteOps.Get()[word] {
 		if k := l.quoteDelim(start, j); k > 0 {
 			return l.perlQuote(start, word, k)
 		}
@@ -696,8 +702,6 @@ func perlCan(s *scanner, c *call) val {
 	}
 	return val{}
 }
-
-func init() { langSpecBuilders[Perl] = perlSpec }
 
 // perlSpec builds Perl's tables, on the first scan of Perl code.
 func perlSpec() *langSpec {

@@ -2,6 +2,8 @@ package shellcmd
 
 import (
 	"strings"
+
+	"github.com/massgen/massgen-hook/internal/lazy"
 )
 
 // PHP (php -r, and code after ?> ... <?php): '...', "..." with $var,
@@ -275,7 +277,7 @@ func phpStatement(s *scanner, i int) int {
 		// The path runs to the end of the statement, or to another
 		// include, whose value it then is.
 		j := i + 1
-		for j < len(s.toks) && s.punctAt(j) != ";" && !phpIncludes[strings.ToLower(s.toks[j].text)] && s.budget.take(1) {
+		for j < len(s.toks) && s.punctAt(j) != ";" && !phpIncludes.Get()[strings.ToLower(s.toks[j].text)] && s.budget.take(1) {
 			if t := &s.toks[j]; t.kind == tPunct && (t.text == "(" || t.text == "[") {
 				j = t.match
 			}
@@ -291,7 +293,9 @@ func phpStatement(s *scanner, i int) int {
 	return i
 }
 
-var phpIncludes = map[string]bool{"include": true, "include_once": true, "require": true, "require_once": true}
+var phpIncludes = &lazy.Value[map[string]bool]{New: func() map[string]bool {
+	return map[string]bool{"include": true, "include_once": true, "require": true, "require_once": true}
+}}
 
 // phpCallable: call_user_func('system', 'ls'), array_map('unlink', $f):
 // a function named by a string is that function, called with the
@@ -489,8 +493,6 @@ func phpOpen(s *scanner, c *call) val {
 	s.openEffects(w, read, write)
 	return val{}
 }
-
-func init() { langSpecBuilders[PHP] = phpSpec }
 
 // phpSpec builds PHP's tables, on the first scan of PHP code.
 func phpSpec() *langSpec {

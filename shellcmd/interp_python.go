@@ -3,16 +3,20 @@ package shellcmd
 import (
 	"strings"
 	"unicode/utf8"
+
+	"github.com/massgen/massgen-hook/internal/lazy"
 )
 
 // Python 3: strings with every prefix (r, b, f, t and their mixes),
 // triple quotes, f-string replacement fields tokenized as code (with
 // 3.12's nested quotes), comments and line continuations.
 
-var pyPrefixes = map[string]bool{
-	"r": true, "u": true, "b": true, "f": true, "t": true,
-	"br": true, "rb": true, "fr": true, "rf": true, "tr": true, "rt": true,
-}
+var pyPrefixes = &lazy.Value[map[string]bool]{New: func() map[string]bool {
+	return map[string]bool{
+		"r": true, "u": true, "b": true, "f": true, "t": true,
+		"br": true, "rb": true, "fr": true, "rf": true, "tr": true, "rt": true,
+	}
+}}
 
 func (l *lexer) pyAtom() bool {
 	c := l.src[l.i]
@@ -32,7 +36,7 @@ func (l *lexer) pyAtom() bool {
 		for j < len(l.src) && isIdentByte(l.src[j]) {
 			j++
 		}
-		if j < len(l.src) && (l.src[j] == '"' || l.src[j] == '\'') && pyPrefixes[strings.ToLower(l.src[start:j])] {
+		if j < len(l.src) && (l.src[j] == '"' || l.src[j] == '\'') && pyPrefixes.Get()[strings.ToLower(l.src[start:j])] {
 			l.i = j
 			l.pyString(start, l.src[start:j])
 			return true
@@ -395,8 +399,6 @@ func (s *scanner) hasText(a arg, text string) bool {
 	}
 	return false
 }
-
-func init() { langSpecBuilders[Python] = pythonSpec }
 
 // pythonSpec builds Python's tables, on the first scan of Python code.
 func pythonSpec() *langSpec {

@@ -2,6 +2,8 @@ package shellcmd
 
 import (
 	"strings"
+
+	"github.com/massgen/massgen-hook/internal/lazy"
 )
 
 // Ruby: '...', "..." with #{} tokenized as code, `...`, the % literals
@@ -11,11 +13,13 @@ import (
 // is guessed as Ruby guesses: a blank before and none after.
 
 // rubyOps are the words after which an operand comes.
-var rubyOps = map[string]bool{
-	"and": true, "or": true, "not": true, "if": true, "unless": true, "while": true, "until": true,
-	"return": true, "when": true, "case": true, "then": true, "else": true, "elsif": true, "do": true,
-	"yield": true, "in": true, "puts": true, "p": true, "print": true, "raise": true,
-}
+var rubyOps = &lazy.Value[map[string]bool]{New: func() map[string]bool {
+	return map[string]bool{
+		"and": true, "or": true, "not": true, "if": true, "unless": true, "while": true, "until": true,
+		"return": true, "when": true, "case": true, "then": true, "else": true, "elsif": true, "do": true,
+		"yield": true, "in": true, "puts": true, "p": true, "print": true, "raise": true,
+	}
+}}
 
 func (l *lexer) rubyAtom() bool {
 	c := l.src[l.i]
@@ -49,12 +53,12 @@ func (l *lexer) rubyAtom() bool {
 		l.emit(token{kind: tVar, text: l.src[start:l.i], pos: start})
 		return true
 	case '%':
-		if l.termPos(rubyOps) {
+		if l.termPos(rubyOps.Get()) {
 			return l.rubyPercent()
 		}
 		return false
 	case '/':
-		if l.termPos(rubyOps) && l.slashAhead() {
+		if l.termPos(rubyOps.Get()) && l.slashAhead() {
 			start := l.i
 			l.i++
 			l.rubyDouble(start, '/', '/', tRegex)
@@ -64,7 +68,7 @@ func (l *lexer) rubyAtom() bool {
 		}
 		return false
 	case ':':
-		if l.at(l.i, "::") || !l.termPos(rubyOps) || l.i+1 >= len(l.src) {
+		if l.at(l.i, "::") || !l.termPos(rubyOps.Get()) || l.i+1 >= len(l.src) {
 			return false
 		}
 		switch n := l.src[l.i+1]; {
@@ -88,7 +92,7 @@ func (l *lexer) rubyAtom() bool {
 		return false
 	case '?':
 		// ?a is the string "a" where an operand is expected.
-		if l.termPos(rubyOps) && l.i+1 < len(l.src) && !isBlankByte(l.src[l.i+1]) &&
+		if l.termPos(rubyOps.Get()) && l.i+1 < len(l.src) && !isBlankByte(l.src[l.i+1]) &&
 			(l.i+2 >= len(l.src) || !isIdentByte(l.src[l.i+2]) || l.src[l.i+1] == '\\') {
 			start := l.i
 			l.i++
@@ -107,7 +111,7 @@ func (l *lexer) rubyAtom() bool {
 		}
 		return false
 	case '<':
-		if l.at(l.i, "<<") && (l.termPos(rubyOps) || l.afterNameWithBlank()) {
+		if l.at(l.i, "<<") && (l.termPos(rubyOps.Get()) || l.afterNameWithBlank()) {
 			return l.rubyHeredoc()
 		}
 		return false
@@ -522,8 +526,6 @@ func rubyAliasMethod(s *scanner, c *call) val {
 	}
 	return val{}
 }
-
-func init() { langSpecBuilders[Ruby] = rubySpec }
 
 // rubySpec builds Ruby's tables, on the first scan of Ruby code.
 func rubySpec() *langSpec {

@@ -2,7 +2,8 @@ package shellcmd
 
 import (
 	"strings"
-	"sync"
+
+	"github.com/massgen/massgen-hook/internal/lazy"
 )
 
 // The scan over tokens. It follows call chains (os.path.join(...),
@@ -113,20 +114,28 @@ type langSpec struct {
 	sensitive map[string]bool
 }
 
-// langSpecBuilders are registered by each language's file. The tables
-// are built on the first scan of interpreter code, not at start-up: they
-// are the biggest part of the package's initialisation, and most hook
-// calls scan no interpreter code at all.
-var langSpecBuilders = map[Lang]func() *langSpec{}
+// langSpecBuilders build each language's tables. They are assigned in
+// init, not in the declaration, because the tables refer back to the
+// scanner (a nested eval scans code) and a declaration would make that an
+// initialisation cycle.
+var langSpecBuilders [PHP + 1]func() *langSpec
 
-// langSpecs are every language's tables, built once.
-var langSpecs = sync.OnceValue(func() map[Lang]*langSpec {
+func init() {
+	langSpecBuilders = [...]func() *langSpec{Python: pythonSpec, Perl: perlSpec, Ruby: rubySpec, JavaScript: javascriptSpec, PHP: phpSpec}
+}
+
+// langSpecs are every language's tables, built on the first scan of
+// interpreter code, not at start-up: they are the biggest part of the
+// package's data, and most hook calls scan no interpreter code at all.
+var langSpecs = &lazy.Value[map[Lang]*langSpec]{New: func() map[Lang]*langSpec {
 	specs := make(map[Lang]*langSpec, len(langSpecBuilders))
 	for lang, build := range langSpecBuilders {
-		specs[lang] = build()
+		if build != nil {
+			specs[Lang(lang)] = build()
+		}
 	}
 	return specs
-})
+}}
 
 // finish computes what a spec derives from its tables.
 func (sp *langSpec) finish() *langSpec {

@@ -2,6 +2,8 @@ package shellcmd
 
 import (
 	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/massgen/massgen-hook/internal/lazy"
 )
 
 // A command whose name is only known at run time runs whatever that value
@@ -15,13 +17,15 @@ import (
 
 // pathLookups are the commands whose output names a program to run rather
 // than what it should do, by subcommand ("" for any).
-var pathLookups = map[string][]string{
-	"which": {""}, "command": {""}, "type": {""}, "realpath": {""}, "readlink": {""},
-	"dirname": {""}, "basename": {""}, "pwd": {""},
-	"npm": {"bin", "prefix", "root"}, "go": {"env"}, "git": {"rev-parse", "--exec-path"},
-	"pyenv": {"which", "prefix", "root"}, "rbenv": {"which", "prefix", "root"}, "nodenv": {"which", "prefix", "root"},
-	"brew": {"--prefix"}, "xcrun": {"--find", "-f"}, "yarn": {"bin"}, "pnpm": {"bin"},
-}
+var pathLookups = &lazy.Value[map[string][]string]{New: func() map[string][]string {
+	return map[string][]string{
+		"which": {""}, "command": {""}, "type": {""}, "realpath": {""}, "readlink": {""},
+		"dirname": {""}, "basename": {""}, "pwd": {""},
+		"npm": {"bin", "prefix", "root"}, "go": {"env"}, "git": {"rev-parse", "--exec-path"},
+		"pyenv": {"which", "prefix", "root"}, "rbenv": {"which", "prefix", "root"}, "nodenv": {"which", "prefix", "root"},
+		"brew": {"--prefix"}, "xcrun": {"--find", "-f"}, "yarn": {"bin"}, "pnpm": {"bin"},
+	}
+}}
 
 // isPathLookup reports whether every command of the substitution s asks
 // where a program is.
@@ -34,7 +38,7 @@ func isPathLookup(stmts []*syntax.Stmt) bool {
 		if !ok || len(ce.Args) == 0 || len(ce.Assigns) > 0 {
 			return false
 		}
-		subs, ok := pathLookups[ce.Args[0].Lit()]
+		subs, ok := pathLookups.Get()[ce.Args[0].Lit()]
 		if !ok {
 			return false
 		}
@@ -76,7 +80,7 @@ func dataValued(node syntax.Node) map[string]bool {
 				}
 			}
 		case *syntax.CallExpr:
-			if len(x.Args) > 0 && dataSetters[x.Args[0].Lit()] {
+			if len(x.Args) > 0 && dataSetters.Get()[x.Args[0].Lit()] {
 				for _, l := range nameOperands(x) {
 					names[l] = true
 				}
@@ -88,7 +92,9 @@ func dataValued(node syntax.Node) map[string]bool {
 }
 
 // dataSetters are the builtins that assign their name operands from data.
-var dataSetters = map[string]bool{"read": true, "mapfile": true, "readarray": true, "getopts": true, "printf": true}
+var dataSetters = &lazy.Value[map[string]bool]{New: func() map[string]bool {
+	return map[string]bool{"read": true, "mapfile": true, "readarray": true, "getopts": true, "printf": true}
+}}
 
 // runsData reports whether word w holds the output of a command that is no
 // path lookup (or of a process substitution).

@@ -1,5 +1,7 @@
 package shellcmd
 
+import "github.com/massgen/massgen-hook/internal/lazy"
+
 // Searchers: the programs that print the matching lines of the files
 // they are given, and of every file below a folder when they recurse.
 // Option tables from GNU grep 3, ripgrep 14 and the silver searcher 2.2;
@@ -175,7 +177,7 @@ func ToolSearch(reader string, globs, types []string) *Selection {
 	}
 	var typed []Rule
 	for _, t := range types {
-		names, ok := toolTypes[t]
+		names, ok := toolTypes.Get()[t]
 		if !ok {
 			return s
 		}
@@ -189,22 +191,24 @@ func ToolSearch(reader string, globs, types []string) *Selection {
 
 // toolTypes are ripgrep's file types that agents ask for most, with the
 // names ripgrep 14 gives each; no other type is judged (see ToolSearch).
-var toolTypes = map[string][]string{
-	"go":       {"*.go"},
-	"py":       {"*.py", "*.pyi"},
-	"rust":     {"*.rs"},
-	"js":       {"*.js", "*.jsx", "*.vue", "*.cjs", "*.mjs"},
-	"ts":       {"*.ts", "*.tsx", "*.cts", "*.mts"},
-	"java":     {"*.java", "*.jsp", "*.jspx", "*.properties"},
-	"c":        {"*.[chH]", "*.[chH].in", "*.cats"},
-	"md":       {"*.markdown", "*.md", "*.mdown", "*.mdwn", "*.mkd", "*.mkdn", "*.mdx"},
-	"markdown": {"*.markdown", "*.md", "*.mdown", "*.mdwn", "*.mkd", "*.mkdn", "*.mdx"},
-	"json":     {"*.json", "composer.lock", "*.sarif"},
-	"yaml":     {"*.yaml", "*.yml"},
-	"toml":     {"*.toml", "Cargo.lock"},
-	"html":     {"*.htm", "*.html", "*.ejs"},
-	"css":      {"*.css", "*.scss"},
-}
+var toolTypes = &lazy.Value[map[string][]string]{New: func() map[string][]string {
+	return map[string][]string{
+		"go":       {"*.go"},
+		"py":       {"*.py", "*.pyi"},
+		"rust":     {"*.rs"},
+		"js":       {"*.js", "*.jsx", "*.vue", "*.cjs", "*.mjs"},
+		"ts":       {"*.ts", "*.tsx", "*.cts", "*.mts"},
+		"java":     {"*.java", "*.jsp", "*.jspx", "*.properties"},
+		"c":        {"*.[chH]", "*.[chH].in", "*.cats"},
+		"md":       {"*.markdown", "*.md", "*.mdown", "*.mdwn", "*.mkd", "*.mkdn", "*.mdx"},
+		"markdown": {"*.markdown", "*.md", "*.mdown", "*.mdwn", "*.mkd", "*.mkdn", "*.mdx"},
+		"json":     {"*.json", "composer.lock", "*.sarif"},
+		"yaml":     {"*.yaml", "*.yml"},
+		"toml":     {"*.toml", "Cargo.lock"},
+		"html":     {"*.htm", "*.html", "*.ejs"},
+		"css":      {"*.css", "*.scss"},
+	}
+}}
 
 // ToolReadMany is what Gemini CLI's read_many_files reads below a
 // folder: the files that match an include glob (every file, for a

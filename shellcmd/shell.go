@@ -5,15 +5,19 @@ import (
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/massgen/massgen-hook/internal/lazy"
 )
 
 // shells are the programs whose -c string is a script we parse. A shell
 // without -c (`curl x | bash`, `bash script.sh`) is an ordinary command.
-var shells = map[string]bool{
-	"bash": true, "sh": true, "zsh": true, "dash": true, "ksh": true,
-	"mksh": true, "fish": true, "su": true, "ash": true, "rbash": true, "yash": true,
-	"posh": true, "csh": true, "tcsh": true, "oksh": true, "loksh": true, "pdksh": true,
-}
+var shells = &lazy.Value[map[string]bool]{New: func() map[string]bool {
+	return map[string]bool{
+		"bash": true, "sh": true, "zsh": true, "dash": true, "ksh": true,
+		"mksh": true, "fish": true, "su": true, "ash": true, "rbash": true, "yash": true,
+		"posh": true, "csh": true, "tcsh": true, "oksh": true, "loksh": true, "pdksh": true,
+	}
+}}
 
 var (
 	// suOptions: util-linux su permutes, so `su - user -c CMD` works.

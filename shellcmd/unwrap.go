@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/massgen/massgen-hook/internal/lazy"
 )
 
 // wrapped is what a wrapper command runs.
@@ -85,7 +87,7 @@ loop:
 		case "script":
 			u = unwrapScript(args)
 		default:
-			if shells[base] {
+			if shells.Get()[base] {
 				done, cd := w.shell(base, args, redirs, c, wrappers, cmdDir)
 				if done {
 					return dir
@@ -150,7 +152,7 @@ loop:
 			w.setVar(n, Word{})
 		}
 		w.unknownVars = true
-	case setters[base] && base != "export" && base != "declare" && base != "local" && base != "typeset" && base != "readonly":
+	case setters.Get()[base] && base != "export" && base != "declare" && base != "local" && base != "typeset" && base != "readonly":
 		for _, a := range cmd.Args {
 			if a.Known && syntax.ValidName(a.Value) {
 				w.setVar(a.Value, Word{})
@@ -183,18 +185,20 @@ var (
 		Long: "askpass background bell close-from= chdir= preserve-env[=] edit group= set-home help " +
 			"host= login remove-timestamp reset-timestamp list non-interactive preserve-groups prompt= " +
 			"chroot= role= stdin shell type= command-timeout= other-user= user= version validate"}
-	wrapperOptions = map[string]*OptionTable{
-		"doas":    {Short: "nsu:C:L"},
-		"pkexec":  {Abbrev: true, Long: "user= disable-internal-agent keep-cwd help version"},
-		"nice":    {Short: "n:", Abbrev: true, Long: "adjustment= help version"},
-		"nohup":   {Abbrev: true, Long: "help version"},
-		"setsid":  {Short: "cfwhV", Abbrev: true, Long: "ctty fork wait help version"},
-		"time":    {Short: "apqvf:o:", Abbrev: true, Long: "append portability quiet verbose format= output= help version"},
-		"stdbuf":  {Short: "i:o:e:", Abbrev: true, Long: "input= output= error= help version"},
-		"exec":    {Short: "cla:"},
-		"command": {Short: "pvV"},
-		"builtin": {},
-	}
+	wrapperOptions = &lazy.Value[map[string]*OptionTable]{New: func() map[string]*OptionTable {
+		return map[string]*OptionTable{
+			"doas":    {Short: "nsu:C:L"},
+			"pkexec":  {Abbrev: true, Long: "user= disable-internal-agent keep-cwd help version"},
+			"nice":    {Short: "n:", Abbrev: true, Long: "adjustment= help version"},
+			"nohup":   {Abbrev: true, Long: "help version"},
+			"setsid":  {Short: "cfwhV", Abbrev: true, Long: "ctty fork wait help version"},
+			"time":    {Short: "apqvf:o:", Abbrev: true, Long: "append portability quiet verbose format= output= help version"},
+			"stdbuf":  {Short: "i:o:e:", Abbrev: true, Long: "input= output= error= help version"},
+			"exec":    {Short: "cla:"},
+			"command": {Short: "pvV"},
+			"builtin": {},
+		}
+	}}
 	timeoutOptions = &OptionTable{Short: "k:s:v", Abbrev: true,
 		Long: "preserve-status foreground kill-after= signal= verbose help version"}
 	ioniceOptions = &OptionTable{Short: "c:n:p:P:tu:hV", Abbrev: true,
@@ -223,7 +227,7 @@ func unwrapSudo(args []Word) wrapped {
 
 // unwrapSimple unwraps the wrappers that take options and then a command.
 func unwrapSimple(base string, args []Word) wrapped {
-	l := wrapperOptions[base].Parse(args)
+	l := wrapperOptions.Get()[base].Parse(args)
 	switch base {
 	case "command":
 		if l.Has('v', "") || l.Has('V', "") {

@@ -4,6 +4,8 @@ import (
 	"maps"
 
 	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/massgen/massgen-hook/internal/lazy"
 )
 
 // Variables are followed the way the directory is: a plain assignment of
@@ -59,7 +61,7 @@ func assignedIn(node syntax.Node) map[string]bool {
 				names[w.Lit()] = true
 			}
 		case *syntax.CallExpr:
-			if len(x.Args) > 0 && setters[x.Args[0].Lit()] {
+			if len(x.Args) > 0 && setters.Get()[x.Args[0].Lit()] {
 				for _, l := range nameOperands(x) {
 					names[l] = true
 				}
@@ -82,9 +84,11 @@ func nameOperands(call *syntax.CallExpr) []string {
 }
 
 // setters are the builtins whose name operands they assign (or unset).
-var setters = map[string]bool{"read": true, "mapfile": true, "readarray": true, "getopts": true,
-	"printf": true, "unset": true, "local": true, "declare": true, "typeset": true, "export": true,
-	"readonly": true, "let": true}
+var setters = &lazy.Value[map[string]bool]{New: func() map[string]bool {
+	return map[string]bool{"read": true, "mapfile": true, "readarray": true, "getopts": true,
+		"printf": true, "unset": true, "local": true, "declare": true, "typeset": true, "export": true,
+		"readonly": true, "let": true}
+}}
 
 // lookup returns what is known of $name: its value (Known false when it
 // is not known) and whether it is set. An unknown one is reported set.

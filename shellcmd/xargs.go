@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/massgen/massgen-hook/internal/lazy"
 )
 
 // xargs and GNU parallel build command lines from their input. Where the
@@ -198,23 +200,25 @@ func parallelModelled(o Opt) bool {
 	if o.Short != 0 {
 		return strings.IndexByte("0aIijkLlmnNPqrtuvXxhVp", o.Short) >= 0
 	}
-	return parallelModelledLong[o.Long]
+	return parallelModelledLong.Get()[o.Long]
 }
 
-var parallelModelledLong = map[string]bool{
-	"null": true, "arg-file": true, "arg-file-sep": true, "arg-sep": true, "bar": true, "eta": true,
-	"progress": true, "group": true, "ungroup": true, "line-buffer": true, "lb": true, "keep-order": true,
-	"jobs": true, "max-procs": true, "max-args": true, "max-replace-args": true, "max-lines": true,
-	"no-run-if-empty": true, "quote": true, "replace": true, "timeout": true, "retries": true,
-	"verbose": true, "halt": true, "halt-on-error": true, "memfree": true, "load": true, "delay": true,
-	"tag": true, "dry-run": true, "xargs": true, "link": true, "xapply": true, "nice": true,
-	"will-cite": true, "citation": true, "silent": true, "shuf": true, "round-robin": true, "round": true,
-	"pipe": true, "spreadstdin": true, "block": true, "block-size": true, "version": true, "help": true,
-	"gnu": true, "interactive": true, "fast-disk-check": true, "number-of-cpus": true,
-	"number-of-cores": true, "number-of-threads": true, "number-of-sockets": true,
-	"use-cpus-instead-of-cores": true, "use-cores-instead-of-threads": true,
-	"use-sockets-instead-of-threads": true,
-}
+var parallelModelledLong = &lazy.Value[map[string]bool]{New: func() map[string]bool {
+	return map[string]bool{
+		"null": true, "arg-file": true, "arg-file-sep": true, "arg-sep": true, "bar": true, "eta": true,
+		"progress": true, "group": true, "ungroup": true, "line-buffer": true, "lb": true, "keep-order": true,
+		"jobs": true, "max-procs": true, "max-args": true, "max-replace-args": true, "max-lines": true,
+		"no-run-if-empty": true, "quote": true, "replace": true, "timeout": true, "retries": true,
+		"verbose": true, "halt": true, "halt-on-error": true, "memfree": true, "load": true, "delay": true,
+		"tag": true, "dry-run": true, "xargs": true, "link": true, "xapply": true, "nice": true,
+		"will-cite": true, "citation": true, "silent": true, "shuf": true, "round-robin": true, "round": true,
+		"pipe": true, "spreadstdin": true, "block": true, "block-size": true, "version": true, "help": true,
+		"gnu": true, "interactive": true, "fast-disk-check": true, "number-of-cpus": true,
+		"number-of-cores": true, "number-of-threads": true, "number-of-sockets": true,
+		"use-cpus-instead-of-cores": true, "use-cores-instead-of-threads": true,
+		"use-sockets-instead-of-threads": true,
+	}
+}}
 
 // parallelItem is the shell word parallel's command line gets for an
 // input item that is only known at run time: a quoted parameter no line
@@ -223,7 +227,9 @@ const parallelItem = `"${PARALLEL_INPUT}"`
 
 // replacement strings: {}, {.}, {/}, {//}, {/.}, {#}, {%}, their
 // positional forms {1}, {2.}..., and {= perl =}.
-var replacementRE = regexp.MustCompile(`\{(\d*)(\.|/|//|/\.|#|%)?\}|\{=.*?=\}`)
+var replacementRE = &lazy.Value[*regexp.Regexp]{New: func() *regexp.Regexp {
+	return regexp.MustCompile(`\{(\d*)(\.|/|//|/\.|#|%)?\}|\{=.*?=\}`)
+}}
 
 // parallel lists the command lines GNU parallel runs and reports whether
 // it did. Without -q, parallel joins its command's words with spaces and
@@ -403,9 +409,9 @@ func replaceItems(v, repl string, cmb []Word, known, quoted bool) (string, bool)
 		}
 		return v, used
 	}
-	v = replacementRE.ReplaceAllStringFunc(v, func(m string) string {
+	v = replacementRE.Get().ReplaceAllStringFunc(v, func(m string) string {
 		used = true
-		sub := replacementRE.FindStringSubmatch(m)
+		sub := replacementRE.Get().FindStringSubmatch(m)
 		if strings.HasPrefix(m, "{=") {
 			return parallelItem
 		}
@@ -430,7 +436,7 @@ func replaceItems(v, repl string, cmb []Word, known, quoted bool) (string, bool)
 // parallel's reading and the word-for-word one agree.
 func plainWords(words []Word) bool {
 	for _, a := range words {
-		v := replacementRE.ReplaceAllString(a.Value, "x")
+		v := replacementRE.Get().ReplaceAllString(a.Value, "x")
 		if !a.Known || v == "" || strings.ContainsAny(v, " \t\n'\"\\$`;&|<>()*?[]{}~#=%!") {
 			return false
 		}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/massgen/massgen-hook/internal/lazy"
 	"github.com/massgen/massgen-hook/scratchpad"
 )
 
@@ -49,19 +50,21 @@ error, or nothing checked.`,
 	return cmd
 }
 
-var checkFormats = map[string]func(io.Writer, *scratchpad.Report) error{
-	"text":     writeCheckText,
-	"json":     writeCheckJSON,
-	"github":   writeCheckGitHub,
-	"markdown": writeCheckMarkdown,
-}
+var checkFormats = &lazy.Value[map[string]func(io.Writer, *scratchpad.Report) error]{New: func() map[string]func(io.Writer, *scratchpad.Report) error {
+	return map[string]func(io.Writer, *scratchpad.Report) error{
+		"text":     writeCheckText,
+		"json":     writeCheckJSON,
+		"github":   writeCheckGitHub,
+		"markdown": writeCheckMarkdown,
+	}
+}}
 
 func (a *app) runCheck(cmd *cobra.Command, o checkOptions) error {
 	format, err := o.format.get(cmd)
 	if err != nil {
 		return a.usage(cmd, err)
 	}
-	write := checkFormats[format]
+	write := checkFormats.Get()[format]
 	if o.date != "" {
 		if _, err := time.Parse(scratchpad.DayLayout, o.date); err != nil {
 			return a.usage(cmd, fmt.Errorf("--date %q: use YYYY-MM-DD", o.date))

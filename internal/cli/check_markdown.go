@@ -5,6 +5,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/massgen/massgen-hook/internal/lazy"
 	"github.com/massgen/massgen-hook/scratchpad"
 )
 
@@ -16,13 +17,15 @@ const (
 	mdIdle       = "·"
 )
 
-var mdCells = map[scratchpad.Cell]string{
-	scratchpad.CellIdle:       mdIdle,
-	scratchpad.CellCompliant:  mdCompliant,
-	scratchpad.CellIncomplete: mdIncomplete,
-	scratchpad.CellMissing:    mdMissing,
-	scratchpad.CellUnreadable: mdMissing,
-}
+var mdCells = &lazy.Value[map[scratchpad.Cell]string]{New: func() map[scratchpad.Cell]string {
+	return map[scratchpad.Cell]string{
+		scratchpad.CellIdle:       mdIdle,
+		scratchpad.CellCompliant:  mdCompliant,
+		scratchpad.CellIncomplete: mdIncomplete,
+		scratchpad.CellMissing:    mdMissing,
+		scratchpad.CellUnreadable: mdMissing,
+	}
+}}
 
 // writeCheckMarkdown prints the report as GitHub-flavoured Markdown for a
 // job summary ($GITHUB_STEP_SUMMARY): a heading, the summary line, a grid of
@@ -44,7 +47,7 @@ func writeCheckMarkdown(w io.Writer, rep *scratchpad.Report) error {
 		for _, row := range g.Rows {
 			b.WriteString("| " + mdEscape(row.Agent) + " |")
 			for _, c := range row.Cells {
-				b.WriteString(" " + mdCells[c] + " |")
+				b.WriteString(" " + mdCells.Get()[c] + " |")
 			}
 			b.WriteString("\n")
 		}

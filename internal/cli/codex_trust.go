@@ -14,7 +14,7 @@ func (a *app) codexHooksPath(scope, project string) string {
 	if scope == "user" {
 		return filepath.Join(codextrust.Home(a.getenv("CODEX_HOME"), a.getenv("HOME")), "hooks.json")
 	}
-	return filepath.Join(project, targets["codex"].projectFile)
+	return filepath.Join(project, targets.Get()["codex"].projectFile)
 }
 
 // codexHooks are massgen-hook's hooks in data, the hooks.json at path, and

@@ -175,7 +175,12 @@ func (d *doctorRun) disableSwitch() {
 
 // errDoctorProblems says doctor found problems; the report is printed. It
 // wraps errViolations for exit status 1 and no further message.
-var errDoctorProblems = fmt.Errorf("doctor: %w", errViolations)
+var errDoctorProblems error = doctorProblems{}
+
+type doctorProblems struct{}
+
+func (doctorProblems) Error() string { return "doctor: " + errViolations.Error() }
+func (doctorProblems) Unwrap() error { return errViolations }
 
 // errNotSetUp says doctor found no massgen-hook hook wired: exit 3, the
 // report already printed.

@@ -7,6 +7,7 @@ import (
 	"github.com/tidwall/gjson"
 
 	"github.com/massgen/massgen-hook/doctor"
+	"github.com/massgen/massgen-hook/internal/lazy"
 	"github.com/massgen/massgen-hook/wiring"
 )
 
@@ -22,7 +23,9 @@ type wiredHandler struct {
 
 // handlerTypes are the handler types of Claude Code other than command,
 // which doctor does not check further.
-var handlerTypes = map[string]bool{"prompt": true, "agent": true, "http": true, "mcp_tool": true}
+var handlerTypes = &lazy.Value[map[string]bool]{New: func() map[string]bool {
+	return map[string]bool{"prompt": true, "agent": true, "http": true, "mcp_tool": true}
+}}
 
 // checkSettings checks the "hooks" of one settings file.
 func (d *doctorRun) checkSettings(s *doctorScope, f *wiring.File) {
@@ -98,7 +101,7 @@ func (d *doctorRun) checkHandler(s *doctorScope, data []byte, h wiring.Handler, 
 	case h.Type == "":
 		d.add(s, h.Line, h.Field, doctor.Issue{Severity: doctor.Problem, Message: `has no "type"; add "type": "command"`})
 	case h.Type != "command":
-		if !handlerTypes[h.Type] {
+		if !handlerTypes.Get()[h.Type] {
 			d.add(s, at("type"), h.Field+".type", doctor.Issue{Severity: doctor.Problem, Message: fmt.Sprintf(
 				"%q is not a handler type Claude Code knows; use \"command\"", h.Type)})
 		}
@@ -125,7 +128,7 @@ func (d *doctorRun) checkHandler(s *doctorScope, data []byte, h wiring.Handler, 
 	for _, is := range c.Issues {
 		d.add(s, line, field, is)
 	}
-	if _, ours := c.Subcommand(); doctor.StopEvents[h.Event] && !ours {
+	if _, ours := c.Subcommand(); doctor.StopEvents.Get()[h.Event] && !ours {
 		for _, is := range doctor.CheckLoopGuard(h.Event, source, c) {
 			d.add(s, line, field, is)
 		}

@@ -79,7 +79,7 @@ func (d *doctorRun) settingsScopes() {
 	} else {
 		d.settingsFile("user", user)
 	}
-	t := targets["claude"]
+	t := targets.Get()["claude"]
 	d.settingsFile("project", filepath.Join(d.project, t.projectFile))
 	d.settingsFile("local", filepath.Join(d.project, t.localFile))
 }

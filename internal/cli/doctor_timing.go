@@ -20,6 +20,7 @@ import (
 	"github.com/massgen/massgen-hook/dialect"
 	"github.com/massgen/massgen-hook/doctor"
 	"github.com/massgen/massgen-hook/internal/hookfs"
+	"github.com/massgen/massgen-hook/internal/lazy"
 	"github.com/massgen/massgen-hook/protocol"
 )
 
@@ -37,27 +38,31 @@ type doctorTiming struct {
 // Claude Code's shape. CWD stands for the throwaway project, EVENT for the
 // CLI's name of the event, TOOL for the tool call; the dialects read these
 // fields too.
-var doctorSamples = map[string]string{
-	"session-start":         `{"session_id":"doctor","transcript_path":"","cwd":CWD,"hook_event_name":EVENT,"source":"startup"}`,
-	"subagent-start":        `{"session_id":"doctor","transcript_path":"","cwd":CWD,"hook_event_name":EVENT,"agent_id":"doctor-1","agent_type":"general-purpose"}`,
-	"subagent-stop":         `{"session_id":"doctor","transcript_path":"","cwd":CWD,"hook_event_name":EVENT,"stop_hook_active":false,"agent_id":"doctor-1","agent_type":"general-purpose","agent_transcript_path":""}`,
-	"stop":                  `{"session_id":"doctor","transcript_path":"","cwd":CWD,"hook_event_name":EVENT,"stop_hook_active":false}`,
-	"permission-request":    `{"session_id":"doctor","transcript_path":"","cwd":CWD,"hook_event_name":EVENT,"permission_mode":"default","agent_id":"doctor-1","agent_type":"general-purpose","tool_name":"Write","tool_input":{"file_path":"/nonexistent/x.md","content":"x"}}`,
-	"pre-tool-use":          `{"session_id":"doctor","transcript_path":"","cwd":CWD,"hook_event_name":EVENT,TOOL,"tool_use_id":"toolu_doctor"}`,
-	"post-tool-use":         `{"session_id":"doctor","transcript_path":"","cwd":CWD,"hook_event_name":EVENT,"tool_name":"Bash","tool_input":{"command":"ls"},"tool_response":{"stdout":"","stderr":"","interrupted":false},"tool_use_id":"toolu_doctor"}`,
-	"post-tool-use-failure": `{"session_id":"doctor","transcript_path":"","cwd":CWD,"hook_event_name":EVENT,"tool_name":"Bash","tool_input":{"command":"false"},"tool_use_id":"toolu_doctor","error":"Exit code 1"}`,
-}
+var doctorSamples = &lazy.Value[map[string]string]{New: func() map[string]string {
+	return map[string]string{
+		"session-start":         `{"session_id":"doctor","transcript_path":"","cwd":CWD,"hook_event_name":EVENT,"source":"startup"}`,
+		"subagent-start":        `{"session_id":"doctor","transcript_path":"","cwd":CWD,"hook_event_name":EVENT,"agent_id":"doctor-1","agent_type":"general-purpose"}`,
+		"subagent-stop":         `{"session_id":"doctor","transcript_path":"","cwd":CWD,"hook_event_name":EVENT,"stop_hook_active":false,"agent_id":"doctor-1","agent_type":"general-purpose","agent_transcript_path":""}`,
+		"stop":                  `{"session_id":"doctor","transcript_path":"","cwd":CWD,"hook_event_name":EVENT,"stop_hook_active":false}`,
+		"permission-request":    `{"session_id":"doctor","transcript_path":"","cwd":CWD,"hook_event_name":EVENT,"permission_mode":"default","agent_id":"doctor-1","agent_type":"general-purpose","tool_name":"Write","tool_input":{"file_path":"/nonexistent/x.md","content":"x"}}`,
+		"pre-tool-use":          `{"session_id":"doctor","transcript_path":"","cwd":CWD,"hook_event_name":EVENT,TOOL,"tool_use_id":"toolu_doctor"}`,
+		"post-tool-use":         `{"session_id":"doctor","transcript_path":"","cwd":CWD,"hook_event_name":EVENT,"tool_name":"Bash","tool_input":{"command":"ls"},"tool_response":{"stdout":"","stderr":"","interrupted":false},"tool_use_id":"toolu_doctor"}`,
+		"post-tool-use-failure": `{"session_id":"doctor","transcript_path":"","cwd":CWD,"hook_event_name":EVENT,"tool_name":"Bash","tool_input":{"command":"false"},"tool_use_id":"toolu_doctor","error":"Exit code 1"}`,
+	}
+}}
 
 // probeRead is the pre-tool-use probe's tool call in each CLI's terms: a
 // Read of a file that does not exist, which nothing should block. ABSENT
 // stands for its path.
-var probeRead = map[string]string{
-	"claude":  `"tool_name":"Read","tool_input":{"file_path":ABSENT}`,
-	"codex":   `"tool_name":"Read","tool_input":{"file_path":ABSENT}`,
-	"cursor":  `"tool_name":"Read","tool_input":{"file_path":ABSENT}`,
-	"gemini":  `"tool_name":"read_file","tool_input":{"file_path":ABSENT}`,
-	"copilot": `"toolName":"view","toolArgs":{"path":ABSENT}`,
-}
+var probeRead = &lazy.Value[map[string]string]{New: func() map[string]string {
+	return map[string]string{
+		"claude":  `"tool_name":"Read","tool_input":{"file_path":ABSENT}`,
+		"codex":   `"tool_name":"Read","tool_input":{"file_path":ABSENT}`,
+		"cursor":  `"tool_name":"Read","tool_input":{"file_path":ABSENT}`,
+		"gemini":  `"tool_name":"read_file","tool_input":{"file_path":ABSENT}`,
+		"copilot": `"toolName":"view","toolArgs":{"path":ABSENT}`,
+	}
+}}
 
 // probe is one wired hook command to run: a binary, the arguments init
 // wrote, the CLI's event, and where it is wired.
@@ -104,7 +109,7 @@ func (d *doctorRun) probes(exe string) ([]probe, []doctor.Finding) {
 		}
 	}
 	if len(out) == 0 && !d.wiredAnywhere() {
-		t := targets["claude"]
+		t := targets.Get()["claude"]
 		for _, w := range t.wires {
 			p := d.probeFor(t, exe, []string{w.sub}, w.event, "")
 			p.shown = doctor.ProgramName
@@ -185,12 +190,12 @@ func (d *doctorRun) timeHooks() ([]doctorTiming, []doctor.Finding, error) {
 	cwd, _ := json.Marshal(tmp)
 	absent, _ := json.Marshal(filepath.Join(tmp, "doctor-probe-absent.txt"))
 	for _, p := range probes {
-		sample, ok := doctorSamples[p.args[0]]
+		sample, ok := doctorSamples.Get()[p.args[0]]
 		if !ok || broken[p.bin] {
 			continue
 		}
 		name, _ := json.Marshal(p.event)
-		sample = strings.NewReplacer("CWD", string(cwd), "EVENT", string(name), "TOOL", probeRead[p.dialect]).Replace(sample)
+		sample = strings.NewReplacer("CWD", string(cwd), "EVENT", string(name), "TOOL", probeRead.Get()[p.dialect]).Replace(sample)
 		sample = strings.Replace(sample, "ABSENT", string(absent), 1)
 		pe := env
 		if dl, err := dialect.Named(p.dialect); err == nil && dl.ProjectEnv != "" {
@@ -377,7 +382,7 @@ func runSample(p probe, dir string, env []string, sample string) (doctorTiming, 
 		// A failure there looks like a warning: both exit 0 with a line.
 		first, _, _ := strings.Cut(strings.TrimSpace(stderr.String()), "\n")
 		return t, &doctor.Issue{Severity: doctor.Note, Message: fmt.Sprintf(
-			"says on stderr, exit 0: %s (%s takes a failure that lets the call proceed as exit 0 with such a line)", first, cliNames[p.dialect])}
+			"says on stderr, exit 0: %s (%s takes a failure that lets the call proceed as exit 0 with such a line)", first, cliNames.Get()[p.dialect])}
 	}
 	out := bytes.TrimSpace(stdout.Bytes())
 	if len(out) == 0 {

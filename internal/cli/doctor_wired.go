@@ -10,6 +10,7 @@ import (
 	"github.com/tidwall/gjson"
 
 	"github.com/massgen/massgen-hook/doctor"
+	"github.com/massgen/massgen-hook/internal/lazy"
 	"github.com/massgen/massgen-hook/wiring"
 )
 
@@ -31,7 +32,7 @@ func (d *doctorRun) wiredScopes() {
 			s = d.scope(wf.name(), wf.path)
 			s.Present, s.Handlers = true, len(wf.ours)
 			if wf.err != nil {
-				d.fileError(s, wf.err, cliNames[wf.target.name])
+				d.fileError(s, wf.err, cliNames.Get()[wf.target.name])
 				continue
 			}
 			if wf.target.name == "codex" {
@@ -51,9 +52,11 @@ func (d *doctorRun) wiredScopes() {
 }
 
 // cliNames are the agent CLIs as their users call them.
-var cliNames = map[string]string{
-	"claude": "Claude Code", "codex": "Codex", "cursor": "Cursor", "gemini": "Gemini CLI", "copilot": "Copilot CLI",
-}
+var cliNames = &lazy.Value[map[string]string]{New: func() map[string]string {
+	return map[string]string{
+		"claude": "Claude Code", "codex": "Codex", "cursor": "Cursor", "gemini": "Gemini CLI", "copilot": "Copilot CLI",
+	}
+}}
 
 func (d *doctorRun) scopeNamed(name string) *doctorScope {
 	for _, s := range d.scopes {
@@ -148,7 +151,7 @@ func wiredParts(wf wiredFile) partSet {
 			ps[p] = true
 		}
 	}
-	if len(ps) == len(parts) {
+	if len(ps) == len(parts.Get()) {
 		return nil
 	}
 	return ps

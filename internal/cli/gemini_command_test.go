@@ -106,7 +106,7 @@ var projectNames = []string{"plain", "my proj", `it's "q"`, "a'b c", `x $HOME !y
 // The command init wires for Gemini CLI runs the installed binary however
 // the project is named, once Gemini has expanded it.
 func TestGeminiHookCommandRuns(t *testing.T) {
-	g := targets["gemini"]
+	g := targets.Get()["gemini"]
 	for _, name := range projectNames {
 		project := fakeProject(t, name)
 		for _, e := range g.entries(g.projectVar+"/"+projectBinary, nil) {
@@ -134,7 +134,7 @@ func TestGeminiExpansionBreaksQuotedVariable(t *testing.T) {
 // in the environment and does not rewrite the command; without the
 // variable (older versions) the command finds the project with git.
 func TestCopilotHookCommandRuns(t *testing.T) {
-	c := targets["copilot"]
+	c := targets.Get()["copilot"]
 	for _, name := range projectNames {
 		project := fakeProject(t, name)
 		for _, e := range c.entries(c.projectVar+"/"+projectBinary, nil) {

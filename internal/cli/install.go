@@ -107,7 +107,7 @@ type placement struct {
 }
 
 func (a *app) runInstall(cmd *cobra.Command, o installOptions, uninstall bool) error {
-	t, ok := targets[o.agent]
+	t, ok := targets.Get()[o.agent]
 	if !ok {
 		return a.usage(cmd, fmt.Errorf("--agent %q: use %s", o.agent, strings.Join(targetNames(), ", ")))
 	}
@@ -178,7 +178,7 @@ func parseParts(only string) (partSet, error) {
 	ps := partSet{}
 	for _, name := range strings.Split(only, ",") {
 		name = strings.TrimSpace(name)
-		if _, ok := parts[name]; !ok {
+		if _, ok := parts.Get()[name]; !ok {
 			hint := ""
 			if s := doctor.Suggest(name, partNames()); s != "" {
 				hint = fmt.Sprintf("did you mean %q? ", s)

@@ -53,7 +53,7 @@ var advBinaries = []string{
 
 func TestAdvEveryWiredCommandIsOurs(t *testing.T) {
 	for _, name := range targetNames() {
-		tg := targets[name]
+		tg := targets.Get()[name]
 		bins := []string{tg.projectVar + "/" + projectBinary}
 		for _, b := range advBinaries {
 			bins = append(bins, shellQuote(b))
@@ -90,7 +90,7 @@ func TestAdvEveryWiredCommandIsOurs(t *testing.T) {
 // A user-wide binary moved or upgraded: init again updates the command in
 // place (the subcommand is the key, not the path).
 func TestAdvUserBinaryMovedUpdatesInPlace(t *testing.T) {
-	tg := targets["claude"]
+	tg := targets.Get()["claude"]
 	out, _ := wiring.Install(&wiring.File{Path: "x"}, tg.specFor(shellQuote("/old/massgen-hook")), tg.entries(shellQuote("/old/massgen-hook"), nil))
 	f, _ := wiring.Parse("x", out, 0o644)
 	upd, err := wiring.Install(f, tg.specFor(shellQuote("/new place/massgen-hook")), tg.entries(shellQuote("/new place/massgen-hook"), nil))
@@ -112,7 +112,7 @@ func TestAdvUserBinaryMovedUpdatesInPlace(t *testing.T) {
 // twice, a deny/inbox delivered twice), and uninstall says "no massgen-hook
 // hooks in it".
 func TestRegression_UserScopeBinaryNotNamedMassgenHook(t *testing.T) {
-	tg := targets["claude"]
+	tg := targets.Get()["claude"]
 	for _, b := range []string{"/opt/bin/massgen-hook-v2", "/dl/massgen-hook_linux_amd64", `C:\tools\massgen-hook.exe`, "/usr/bin/mgh"} {
 		for _, e := range tg.entries(shellQuote(b), nil)[:1] {
 			cmd := commandOf(t, tg, e.Handler)

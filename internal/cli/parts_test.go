@@ -9,11 +9,11 @@ import (
 // never drops a hook silently, and every part wires something everywhere.
 func TestEveryWireHasOnePart(t *testing.T) {
 	for _, name := range targetNames() {
-		tg := targets[name]
+		tg := targets.Get()[name]
 		covered := map[string]bool{}
 		for _, w := range tg.wires {
 			n := 0
-			for p, subs := range parts {
+			for p, subs := range parts.Get() {
 				if slices.Contains(subs, w.sub) {
 					n++
 					covered[p] = true

@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 	"time"
+
 	// The binary is static and often runs in minimal containers with no
 	// zoneinfo: embed it, so TZ is respected everywhere ("today" depends on it).
 	_ "time/tzdata"

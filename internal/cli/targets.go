@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/massgen/massgen-hook/internal/lazy"
 	"github.com/massgen/massgen-hook/shellcmd"
 	"github.com/massgen/massgen-hook/wiring"
 )
@@ -48,17 +49,19 @@ func (t target) key(w wire) string {
 // permission-request is the scratchpad's: it lets an agent write its own
 // scratchpad without a prompt. session-start shows the scratchpads (and
 // messages left undelivered); the inbox hands messages over after tool calls.
-var parts = map[string][]string{
-	"guards":     {"pre-tool-use"},
-	"scratchpad": {"session-start", "subagent-start", "subagent-stop", "stop", "permission-request"},
-	"inbox":      {"post-tool-use", "post-tool-use-failure"},
-}
+var parts = &lazy.Value[map[string][]string]{New: func() map[string][]string {
+	return map[string][]string{
+		"guards":     {"pre-tool-use"},
+		"scratchpad": {"session-start", "subagent-start", "subagent-stop", "stop", "permission-request"},
+		"inbox":      {"post-tool-use", "post-tool-use-failure"},
+	}
+}}
 
-func partNames() []string { return slices.Sorted(maps.Keys(parts)) }
+func partNames() []string { return slices.Sorted(maps.Keys(parts.Get())) }
 
 // partOf is the part sub serves.
 func partOf(sub string) string {
-	for name, subs := range parts {
+	for name, subs := range parts.Get() {
 		if slices.Contains(subs, sub) {
 			return name
 		}
@@ -130,93 +133,95 @@ func codexWires() []wire {
 	return out
 }
 
-var targets = map[string]target{
-	"claude": {
-		name: "claude", projectFile: ".claude/settings.json", localFile: ".claude/settings.local.json",
-		userFile: ".claude/settings.json", projectVar: `"$CLAUDE_PROJECT_DIR"`,
-		spec:    wiring.Spec{Shape: wiring.Grouped},
-		wires:   claudeWires,
-		handler: claudeHandler,
-	},
-	// Codex sets no project variable and runs hooks in the session's
-	// directory: git finds the root.
-	"codex": {
-		name: "codex", projectFile: ".codex/hooks.json", userFile: ".codex/hooks.json",
-		projectVar: gitRoot,
-		spec:       wiring.Spec{Shape: wiring.Grouped},
-		wires:      codexWires(),
-		handler:    claudeHandler,
-	},
-	// Gemini CLI: its own event names; timeouts in MILLISECONDS. It pastes
-	// a shell-quoted project path over every "$GEMINI_PROJECT_DIR" in a
-	// command before bash runs it, which breaks the quotes around one
-	// (gemini_command_test.go); "${GEMINI_PROJECT_DIR}" is left to bash,
-	// which expands it from the environment, whatever the path holds.
-	"gemini": {
-		name: "gemini", projectFile: ".gemini/settings.json", userFile: ".gemini/settings.json",
-		projectVar: `"${GEMINI_PROJECT_DIR}"`,
-		spec:       wiring.Spec{Shape: wiring.Grouped},
-		wires: []wire{
-			{"SessionStart", "", "session-start", 15000},
-			{"BeforeTool", "*", "pre-tool-use", 60000},
-			{"AfterTool", "*", "post-tool-use", 60000},
-			{"AfterAgent", "", "stop", 10000},
+var targets = &lazy.Value[map[string]target]{New: func() map[string]target {
+	return map[string]target{
+		"claude": {
+			name: "claude", projectFile: ".claude/settings.json", localFile: ".claude/settings.local.json",
+			userFile: ".claude/settings.json", projectVar: `"$CLAUDE_PROJECT_DIR"`,
+			spec:    wiring.Spec{Shape: wiring.Grouped},
+			wires:   claudeWires,
+			handler: claudeHandler,
 		},
-		handler: func(w wire, command string) any {
-			return struct {
-				Name    string `json:"name"`
-				Type    string `json:"type"`
-				Command string `json:"command"`
-				Timeout int    `json:"timeout"`
-			}{"massgen-hook " + w.sub, "command", command, w.timeout}
+		// Codex sets no project variable and runs hooks in the session's
+		// directory: git finds the root.
+		"codex": {
+			name: "codex", projectFile: ".codex/hooks.json", userFile: ".codex/hooks.json",
+			projectVar: gitRoot,
+			spec:       wiring.Spec{Shape: wiring.Grouped},
+			wires:      codexWires(),
+			handler:    claudeHandler,
 		},
-	},
-	// Cursor: flat lists, lowerCamel events. Its subagentStart cannot add
-	// context and postToolUseFailure answers nothing, so neither is wired.
-	"cursor": {
-		name: "cursor", projectFile: ".cursor/hooks.json", userFile: ".cursor/hooks.json",
-		projectVar: `"$CURSOR_PROJECT_DIR"`,
-		spec:       wiring.Spec{Shape: wiring.Flat, Skeleton: versionOne{1}},
-		wires: []wire{
-			{"sessionStart", "", "session-start", 15},
-			{"preToolUse", "", "pre-tool-use", 60},
-			{"postToolUse", "", "post-tool-use", 60},
-			{"subagentStop", "", "subagent-stop", 10},
-			{"stop", "", "stop", 10},
+		// Gemini CLI: its own event names; timeouts in MILLISECONDS. It pastes
+		// a shell-quoted project path over every "$GEMINI_PROJECT_DIR" in a
+		// command before bash runs it, which breaks the quotes around one
+		// (gemini_command_test.go); "${GEMINI_PROJECT_DIR}" is left to bash,
+		// which expands it from the environment, whatever the path holds.
+		"gemini": {
+			name: "gemini", projectFile: ".gemini/settings.json", userFile: ".gemini/settings.json",
+			projectVar: `"${GEMINI_PROJECT_DIR}"`,
+			spec:       wiring.Spec{Shape: wiring.Grouped},
+			wires: []wire{
+				{"SessionStart", "", "session-start", 15000},
+				{"BeforeTool", "*", "pre-tool-use", 60000},
+				{"AfterTool", "*", "post-tool-use", 60000},
+				{"AfterAgent", "", "stop", 10000},
+			},
+			handler: func(w wire, command string) any {
+				return struct {
+					Name    string `json:"name"`
+					Type    string `json:"type"`
+					Command string `json:"command"`
+					Timeout int    `json:"timeout"`
+				}{"massgen-hook " + w.sub, "command", command, w.timeout}
+			},
 		},
-		handler: func(w wire, command string) any {
-			return struct {
-				Command string `json:"command"`
-				Timeout int    `json:"timeout"`
-			}{command, w.timeout}
+		// Cursor: flat lists, lowerCamel events. Its subagentStart cannot add
+		// context and postToolUseFailure answers nothing, so neither is wired.
+		"cursor": {
+			name: "cursor", projectFile: ".cursor/hooks.json", userFile: ".cursor/hooks.json",
+			projectVar: `"$CURSOR_PROJECT_DIR"`,
+			spec:       wiring.Spec{Shape: wiring.Flat, Skeleton: versionOne{1}},
+			wires: []wire{
+				{"sessionStart", "", "session-start", 15},
+				{"preToolUse", "", "pre-tool-use", 60},
+				{"postToolUse", "", "post-tool-use", 60},
+				{"subagentStop", "", "subagent-stop", 10},
+				{"stop", "", "stop", 10},
+			},
+			handler: func(w wire, command string) any {
+				return struct {
+					Command string `json:"command"`
+					Timeout int    `json:"timeout"`
+				}{command, w.timeout}
+			},
 		},
-	},
-	// Copilot CLI: a file of our own in .github/hooks/, camelCase events,
-	// "bash" commands, timeoutSec. It loads the project's hooks from the
-	// directory it starts in, and sets COPILOT_PROJECT_DIR to it (1.0.102);
-	// versions that do not fall back on git.
-	"copilot": {
-		name: "copilot", projectFile: ".github/hooks/massgen-hook.json", userFile: ".copilot/hooks/massgen-hook.json",
-		projectVar: `"${COPILOT_PROJECT_DIR:-$(git rev-parse --show-toplevel)}"`,
-		spec:       wiring.Spec{Shape: wiring.Flat, Skeleton: versionOne{1}, CommandField: "bash"},
-		wires: []wire{
-			{"sessionStart", "", "session-start", 15},
-			{"subagentStart", "", "subagent-start", 10},
-			{"preToolUse", "", "pre-tool-use", 60},
-			{"postToolUse", "", "post-tool-use", 60},
-			{"postToolUseFailure", "", "post-tool-use-failure", 60},
-			{"subagentStop", "", "subagent-stop", 10},
-			{"agentStop", "", "stop", 10},
+		// Copilot CLI: a file of our own in .github/hooks/, camelCase events,
+		// "bash" commands, timeoutSec. It loads the project's hooks from the
+		// directory it starts in, and sets COPILOT_PROJECT_DIR to it (1.0.102);
+		// versions that do not fall back on git.
+		"copilot": {
+			name: "copilot", projectFile: ".github/hooks/massgen-hook.json", userFile: ".copilot/hooks/massgen-hook.json",
+			projectVar: `"${COPILOT_PROJECT_DIR:-$(git rev-parse --show-toplevel)}"`,
+			spec:       wiring.Spec{Shape: wiring.Flat, Skeleton: versionOne{1}, CommandField: "bash"},
+			wires: []wire{
+				{"sessionStart", "", "session-start", 15},
+				{"subagentStart", "", "subagent-start", 10},
+				{"preToolUse", "", "pre-tool-use", 60},
+				{"postToolUse", "", "post-tool-use", 60},
+				{"postToolUseFailure", "", "post-tool-use-failure", 60},
+				{"subagentStop", "", "subagent-stop", 10},
+				{"agentStop", "", "stop", 10},
+			},
+			handler: func(w wire, command string) any {
+				return struct {
+					Type       string `json:"type"`
+					Bash       string `json:"bash"`
+					TimeoutSec int    `json:"timeoutSec"`
+				}{"command", command, w.timeout}
+			},
 		},
-		handler: func(w wire, command string) any {
-			return struct {
-				Type       string `json:"type"`
-				Bash       string `json:"bash"`
-				TimeoutSec int    `json:"timeoutSec"`
-			}{"command", command, w.timeout}
-		},
-	},
-}
+	}
+}}
 
 type versionOne struct {
 	Version int `json:"version"`
@@ -244,7 +249,7 @@ func (t target) specFor(bin string) wiring.Spec {
 	return spec
 }
 
-func targetNames() []string { return slices.Sorted(maps.Keys(targets)) }
+func targetNames() []string { return slices.Sorted(maps.Keys(targets.Get())) }
 
 // commandWords reads a hook command as the shell would: its program and
 // arguments, when it is one command (the commands of substitutions in the

@@ -25,9 +25,9 @@ var generated = []struct {
 
 func TestGeneratedWiringFiles(t *testing.T) {
 	for _, g := range generated {
-		spec := targets["claude"].specFor(g.bin)
+		spec := targets.Get()["claude"].specFor(g.bin)
 		spec.Skeleton = g.skeleton
-		want, err := wiring.Install(&wiring.File{Path: g.path}, spec, targets["claude"].entries(g.bin, nil))
+		want, err := wiring.Install(&wiring.File{Path: g.path}, spec, targets.Get()["claude"].entries(g.bin, nil))
 		if err != nil {
 			t.Fatal(err)
 		}

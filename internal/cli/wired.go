@@ -35,7 +35,7 @@ func (w wiredFile) name() string {
 func (a *app) wiredFiles(project string) []wiredFile {
 	var out []wiredFile
 	for _, name := range append([]string{"claude"}, without(targetNames(), "claude")...) {
-		t := targets[name]
+		t := targets.Get()[name]
 		for _, scope := range []string{"project", "local", "user"} {
 			path := a.hookFilePath(t, scope, project)
 			if path == "" {
@@ -122,7 +122,7 @@ func (a *app) wiredProgram(command, project string) string {
 // braced, and the forms init writes.
 func projectVars() []string {
 	var out []string
-	for _, t := range targets {
+	for _, t := range targets.Get() {
 		out = append(out, strings.ReplaceAll(t.projectVar, `"`, ""))
 	}
 	for _, d := range []string{"CLAUDE_PROJECT_DIR", "GEMINI_PROJECT_DIR", "CURSOR_PROJECT_DIR", "COPILOT_PROJECT_DIR"} {
