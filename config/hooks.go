@@ -58,6 +58,11 @@ func (h *Hooks) Empty() bool {
 	return true
 }
 
+// HasRules reports whether c declares rules of its own, global or per
+// agent: the rules whose compilation can fail (the built-in defaults
+// always compile).
+func (c *Config) HasRules() bool { return !c.Hooks.Empty() || len(c.Agents) > 0 }
+
 // EventHooks are one scope's rules for one event, in order. In an agent's
 // scope, Override drops the global rules for this event for that agent.
 type EventHooks struct {

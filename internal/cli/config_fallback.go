@@ -26,13 +26,19 @@ import (
 
 // hookConfig is loadConfig for a hook: on a config error it returns the
 // built-in configuration, and the error as cfgErr.
-func (a *app) hookConfig(project string) (cfg config.Config, rules *engine.Engine, cfgErr, err error) {
-	cfg, rules, cfgErr = a.loadConfig(project)
+// A hook for an event the engine runs no rules on (the lifecycle hooks)
+// gets no rules: it compiles the config's own rules only to find their
+// errors, and the built-in rules not at all.
+func (a *app) hookConfig(project, event string) (cfg config.Config, rules *engine.Engine, cfgErr, err error) {
+	runs := slices.Contains(engine.Events, event)
+	cfg, rules, cfgErr = a.loadRules(project, runs)
 	if cfgErr == nil || a.failClosed {
 		return cfg, rules, nil, cfgErr
 	}
 	cfg = config.Default()
-	rules, err = engine.Compile(&cfg, checks.Builtins())
+	if runs {
+		rules, err = engine.Compile(&cfg, checks.Builtins())
+	}
 	return cfg, rules, cfgErr, err
 }
 

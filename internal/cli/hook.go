@@ -99,7 +99,7 @@ func (a *app) runHook(ctx context.Context, s hookSpec) error {
 	if err != nil {
 		return fail(err)
 	}
-	cfg, rules, cfgErr, err := a.hookConfig(project)
+	cfg, rules, cfgErr, err := a.hookConfig(project, s.event)
 	if err != nil {
 		return fail(err)
 	}
@@ -153,14 +153,27 @@ func (a *app) dialectFlag() (*dialect.Dialect, error) {
 // rule naming an unknown built-in check is a configuration error like any
 // other, found whichever command loads the file.
 func (a *app) loadConfig(project string) (config.Config, *engine.Engine, error) {
+	return a.loadRules(project, true)
+}
+
+// loadRules is loadConfig; unless want, the rules are compiled only when
+// the config has rules of its own (to report their errors), and the
+// engine returned is nil.
+func (a *app) loadRules(project string, want bool) (config.Config, *engine.Engine, error) {
 	path, required := config.Locate(a.configPath, a.getenv("MASSGEN_HOOK_CONFIG"), project)
 	cfg, err := config.Load(path, required)
 	if err != nil {
 		return config.Config{}, nil, err
 	}
+	if !want && !cfg.HasRules() {
+		return cfg, nil, nil
+	}
 	rules, err := engine.Compile(&cfg, checks.Builtins())
 	if err != nil {
 		return config.Config{}, nil, err
+	}
+	if !want {
+		rules = nil
 	}
 	return cfg, rules, nil
 }
