@@ -163,11 +163,15 @@ class RealBinary(Project):
         self.assertEqual(r.inject["strategy"], "tool_result")
         self.assertIn("Use PostgreSQL.", r.inject["content"])
 
-    def test_event_key_order_and_nulls(self):
-        # PreToolUse carries tool_output null, as MassGen sends it; a dict
-        # event works as well as a HookEvent.
-        r = run(self.adapter(), event("PreToolUse", "Bash", {"command": "cat .env"}).to_dict())
+    def test_dict_event_with_nulls_and_extra_keys(self):
+        # A dict works as well as a HookEvent; tool_output null on
+        # PreToolUse (as MassGen sends it) and keys the adapter does not
+        # read (some MassGen versions add "event") change nothing.
+        ev = event("PreToolUse", "Bash", {"command": "cat .env"}).to_dict()
+        ev["event"] = "PreToolUse"
+        r = run(self.adapter(), ev)
         self.assertFalse(r.allowed)
+        self.assertIn("reading .env is not allowed", r.reason)
 
 
 class Failures(Project):
