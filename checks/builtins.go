@@ -30,7 +30,7 @@ func Builtins() engine.Registry {
 		{Name: "tool_schema", New: newToolSchema, Events: pre, Default: true, Guard: true},
 		{Name: "dangerous_commands", New: newDangerousCommands, Events: pre, Default: true, Guard: true},
 		{Name: "protected_paths", New: newProtectedPaths, Events: pre, Default: true, Guard: true},
-		{Name: "inbox", New: noOptions(engine.BuiltinFunc(deliverInbox)), Events: afterTool, Default: true},
+		{Name: "inbox", New: newInbox, Events: afterTool, Default: true},
 		{Name: "budget", New: newBudget, Events: pre},
 		{Name: "smart_retry", New: newSmartRetry, Events: everyOutcome},
 		{Name: "round_timeout", New: newRoundTimeout, Events: preAndPost},

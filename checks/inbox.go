@@ -3,6 +3,9 @@ package checks
 import (
 	"context"
 
+	"go.yaml.in/yaml/v3"
+
+	"github.com/massgen/massgen-hook/config"
 	"github.com/massgen/massgen-hook/engine"
 	"github.com/massgen/massgen-hook/inbox"
 	"github.com/massgen/massgen-hook/protocol"
@@ -13,13 +16,52 @@ import (
 // past it wait for the next call, whole, never cut.
 const inboxBudget = 8000
 
+// inboxOptions are the inbox rule's options.
+type inboxOptions struct {
+	// AnonymiseText also replaces peers' real ids inside a peer answer's
+	// text with their anonymous ids; MassGen leaves the text as written.
+	AnonymiseText bool `yaml:"anonymise_text"`
+}
+
+func newInbox(options *yaml.Node) (engine.Builtin, error) {
+	var o inboxOptions
+	if err := decodeOptions(options, &o); err != nil {
+		return nil, err
+	}
+	return engine.BuiltinFunc(func(ctx context.Context, call *engine.Call) (engine.Verdict, error) {
+		return deliverInbox(ctx, call, o)
+	}), nil
+}
+
+// inboxRuleOptions reads the options of the configured inbox rule, for
+// deliveries outside the rules (a turn boundary's late messages).
+func inboxRuleOptions(cfg config.Config) inboxOptions {
+	var o inboxOptions
+	for _, h := range cfg.Hooks.For(protocol.PostToolUse).Hooks {
+		if h.Type == config.TypeBuiltin && h.Handler == "inbox" {
+			_ = decodeOptions(&h.Options, &o) // checked when the rules were compiled
+		}
+	}
+	return o
+}
+
+// roster is the configured agents' ids.
+func (env *Env) roster() []string {
+	ids := make([]string, 0, len(env.Config.Agents))
+	for _, a := range env.Config.Agents {
+		ids = append(ids, a.ID)
+	}
+	return ids
+}
+
 // deliverInbox is the inbox check, a default rule after every tool call: it
 // takes over MassGen's Codex injection file (PostToolUse only, as MassGen's
 // middleware did; never in a replay, which leaves the project alone), then hands the recipient its pending messages that
 // match the tool, oldest first, each in its own strategy. They are confirmed
 // delivered only once the hook's answer was written.
-func deliverInbox(_ context.Context, call *engine.Call) (engine.Verdict, error) {
+func deliverInbox(_ context.Context, call *engine.Call, o inboxOptions) (engine.Verdict, error) {
 	ib := inbox.Open(call.State)
+	ib.Roster, ib.AnonymiseText = call.Roster, o.AnonymiseText
 	var notes []string
 	if call.HookType == protocol.PostToolUse && !call.Replay {
 		if err := ib.ImportCodex(call.Project, call.Recipient, call.Event.ToolName, call.Event.SessionID, call.Now); err != nil {
@@ -52,6 +94,7 @@ func (env *Env) lateMessages(ev *protocol.Event) *inbox.Batch {
 		return nil
 	}
 	ib := inbox.Open(env.State)
+	ib.Roster, ib.AnonymiseText = env.roster(), inboxRuleOptions(env.Config).AnonymiseText
 	via := inbox.Via{Event: ev.HookEventName, Session: ev.SessionID}
 	batch, err := ib.TakeLate(env.Recipient, env.Now, inboxBudget, via)
 	if err != nil {

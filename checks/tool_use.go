@@ -41,6 +41,7 @@ func (env *Env) RunRules(ctx context.Context, ev *protocol.Event) (engine.Result
 		Agent:        env.Agent,
 		Recipient:    env.Recipient,
 		Orchestrator: env.Orchestrator,
+		Roster:       env.roster(),
 		Now:          env.Now,
 		Project:      env.Layout.Project,
 		ToolInput:    ev.ToolInput,

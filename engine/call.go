@@ -47,7 +47,10 @@ type Call struct {
 	Recipient string
 	// Orchestrator is $MASSGEN_ORCHESTRATOR_ID, "" outside an orchestrator.
 	Orchestrator string
-	Now          time.Time
+	// Roster is the configured agents' ids, which number peers as MassGen
+	// does (see inbox.Inbox.Roster).
+	Roster []string
+	Now    time.Time
 	// Project is the project root; command handlers run there.
 	Project string
 	// ToolInput is the input as the current rule sees it: the event's, or

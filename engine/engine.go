@@ -6,7 +6,8 @@
 // The rules are MassGen's (seeds 000-002): for PreToolUse the first deny
 // wins and stops the chain, updated input chains from hook to hook, and ask
 // survives unless a deny follows; for PostToolUse every injection is kept in
-// order with its own strategy. Failures follow seed 000's decision 6: a
+// order, HookResult injections combined in the last one's strategy as
+// MassGen's execute_hooks does. Failures follow seed 000's decision 6: a
 // timeout or runtime error is no opinion unless the rule is fail_closed; a
 // rule that cannot run at all (its handler is missing) denies.
 package engine

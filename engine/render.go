@@ -35,6 +35,32 @@ func renderInjections(injections []Injection, plain bool) string {
 	return strings.Join(parts, "\n\n")
 }
 
+// mergeHookInjections combines the HookResult injections as MassGen's
+// execute_hooks does: one injection, where the first was, holding every
+// content joined by a newline, in the strategy of the last. Other
+// injections (the inbox's, a Claude Code rule's context) keep their own.
+func mergeHookInjections(in []Injection) []Injection {
+	var contents []string
+	strategy, at := "", -1
+	out := make([]Injection, 0, len(in))
+	for _, x := range in {
+		if !x.hookResult {
+			out = append(out, x)
+			continue
+		}
+		if at < 0 {
+			at = len(out)
+			out = append(out, Injection{})
+		}
+		contents = append(contents, x.Content)
+		strategy = x.Strategy
+	}
+	if at >= 0 {
+		out[at] = Injection{Content: strings.Join(contents, "\n"), Strategy: strategy, hookResult: true}
+	}
+	return out
+}
+
 func joinLines(lines []string) string { return strings.Join(lines, "\n") }
 
 // quoteList is `"a"`, `"a" and "b"`, `"a", "b" and "c"`.

@@ -242,7 +242,7 @@ func (a *aggregate) result() Result {
 		out.Continue, out.StopReason = &f, a.stopReason
 	}
 	out.SystemMessage = joinLines(a.messages)
-	ctxText := renderInjections(a.injections, a.call.Client.PlainContext)
+	ctxText := renderInjections(mergeHookInjections(a.injections), a.call.Client.PlainContext)
 	switch a.call.HookType {
 	case protocol.PostToolUse:
 		a.postResult(&res, ctxText)

@@ -446,6 +446,36 @@ func TestRunPostToolUseInjectOnly(t *testing.T) {
 	}
 }
 
+// HookResult injections are combined as MassGen's execute_hooks combines
+// them: one content, joined by newlines, in the last injector's strategy.
+// Injections that are not HookResults (a built-in's, such as the inbox's)
+// keep their own.
+func TestRunHookResultInjectionsTakeLastStrategy(t *testing.T) {
+	e := compileYAML(t, hooksYAML("PostToolUse",
+		`{name: a, shell: 'echo "{\"inject\": {\"content\": \"one\", \"strategy\": \"tool_result\"}}"'}`,
+		`{name: inbox, type: builtin, handler: script, options: {inject: "message", strategy: tool_result}}`,
+		`{name: b, shell: 'echo "{\"inject\": {\"content\": \"two\", \"strategy\": \"user_message\"}}"'}`,
+	), testRegistry(&recorder{}))
+	res := runCall(t, e, newCall(t, post, "", "Bash", `{}`, `"text"`))
+	want := "<system-reminder>\none\ntwo\n</system-reminder>\n\n" +
+		separator + "\nSYSTEM CONTEXT (not part of tool output):\nmessage\n" + separator
+	if h := specific(t, res); h.AdditionalContext != want {
+		t.Errorf("context\n%q\nwant\n%q", h.AdditionalContext, want)
+	}
+}
+
+// A single HookResult injection is rendered in its own strategy.
+func TestRunHookResultInjectionAlone(t *testing.T) {
+	e := compileYAML(t, hooksYAML("PostToolUse",
+		`{name: a, shell: 'echo "{\"inject\": {\"content\": \"one\"}}"'}`,
+	), testRegistry(&recorder{}))
+	res := runCall(t, e, newCall(t, post, "", "Bash", `{}`, `"text"`))
+	want := separator + "\nSYSTEM CONTEXT (not part of tool output):\none\n" + separator
+	if h := specific(t, res); h.AdditionalContext != want {
+		t.Errorf("context %q, want %q", h.AdditionalContext, want)
+	}
+}
+
 func TestRunPostToolUseSeveralBlocks(t *testing.T) {
 	e := compileYAML(t, hooksYAML("PostToolUse",
 		`{name: a, type: builtin, handler: script, options: {decision: deny, reason: first}}`,

@@ -50,6 +50,9 @@ type Verdict struct {
 type Injection struct {
 	Content  string `json:"content"`
 	Strategy string `json:"strategy"`
+	// hookResult marks a HookResult's inject, which MassGen combines with
+	// the other rules' (see mergeHookInjections).
+	hookResult bool
 }
 
 // parseOutput reads a command handler's stdout: empty is no opinion; else
@@ -90,11 +93,18 @@ func isClaudeOutput(fields map[string]json.RawMessage) bool {
 	return d == `"block"` || d == `"approve"`
 }
 
-// hookResult is MassGen's HookResult (PROTOCOL.md §2).
+// hookResult is MassGen's HookResult (PROTOCOL.md §2), read as MassGen's
+// HookResult.from_dict and execute_hooks read it.
 type hookResult struct {
-	Allowed      *bool           `json:"allowed"`
-	Decision     string          `json:"decision"`
-	Reason       string          `json:"reason"`
+	Allowed  *bool  `json:"allowed"`
+	Decision string `json:"decision"`
+	Reason   string `json:"reason"`
+	Metadata *struct {
+		Reason json.RawMessage `json:"reason"`
+	} `json:"metadata"`
+	// ModifiedArgs is the tool's arguments as one JSON text, MassGen's
+	// older way to rewrite a call; it wins over UpdatedInput.
+	ModifiedArgs *string         `json:"modified_args"`
 	UpdatedInput json.RawMessage `json:"updated_input"`
 	Inject       *struct {
 		Content  string `json:"content"`
@@ -108,6 +118,14 @@ func parseHookResult(event string, body []byte) (Verdict, error) {
 		return Verdict{}, fmt.Errorf("HookResult: %w", err)
 	}
 	v := Verdict{Reason: r.Reason}
+	if v.Reason == "" && r.Metadata != nil {
+		// MassGen's deny takes metadata.reason when reason is absent.
+		var reason string
+		if present(r.Metadata.Reason) && json.Unmarshal(r.Metadata.Reason, &reason) != nil {
+			return Verdict{}, errors.New("HookResult: metadata.reason must be a string")
+		}
+		v.Reason = reason
+	}
 	switch r.Decision {
 	case "", Allow:
 	case Deny, Ask:
@@ -115,39 +133,57 @@ func parseHookResult(event string, body []byte) (Verdict, error) {
 	default:
 		return Verdict{}, fmt.Errorf("HookResult: decision %q (want allow, deny or ask)", r.Decision)
 	}
-	if r.Allowed != nil {
-		switch {
-		case !*r.Allowed && r.Decision == "":
-			v.Decision = Deny
-		case !*r.Allowed && r.Decision != Deny, *r.Allowed && r.Decision == Deny:
-			return Verdict{}, fmt.Errorf("HookResult: allowed %t contradicts decision %q", *r.Allowed, r.Decision)
-		}
+	if r.Allowed != nil && !*r.Allowed {
+		// MassGen: allowed false is a deny whatever decision says.
+		v.Decision = Deny
 	}
 	if event == protocol.PostToolUse && v.Decision == Ask {
 		return Verdict{}, errors.New("HookResult: decision \"ask\" means nothing after the tool ran")
 	}
-	if present(r.UpdatedInput) {
-		switch {
-		case event != protocol.PreToolUse:
-			v.Notes = append(v.Notes, "updated_input ignored: the tool already ran")
-		case !isObject(r.UpdatedInput):
-			return Verdict{}, errors.New("HookResult: updated_input must be a JSON object (it replaces the whole tool input)")
-		default:
-			v.UpdatedInput = r.UpdatedInput
-		}
+	if err := v.readRewrite(event, r); err != nil {
+		return Verdict{}, err
 	}
 	if r.Inject != nil && r.Inject.Content != "" {
 		s := r.Inject.Strategy
 		switch s {
+		case ToolResult, UserMessage:
 		case "":
 			s = ToolResult
-		case ToolResult, UserMessage:
 		default:
-			return Verdict{}, fmt.Errorf("HookResult: inject.strategy %q (want tool_result or user_message)", s)
+			// MassGen appends anything but user_message to the tool
+			// result: the content is kept, never dropped.
+			v.Notes = append(v.Notes, fmt.Sprintf("inject.strategy %q is not tool_result or user_message; delivered as tool_result", s))
+			s = ToolResult
 		}
-		v.Injections = append(v.Injections, Injection{Content: r.Inject.Content, Strategy: s})
+		v.Injections = append(v.Injections, Injection{Content: r.Inject.Content, Strategy: s, hookResult: true})
 	}
 	return v, nil
+}
+
+// readRewrite takes a HookResult's new tool input: modified_args (a JSON
+// text) when given, else updated_input, as MassGen's execute_hooks chains
+// them.
+func (v *Verdict) readRewrite(event string, r hookResult) error {
+	input, field := r.UpdatedInput, "updated_input"
+	if r.ModifiedArgs != nil {
+		input, field = json.RawMessage(*r.ModifiedArgs), "modified_args"
+		if present(r.UpdatedInput) {
+			v.Notes = append(v.Notes, "updated_input ignored: modified_args wins")
+		}
+	}
+	switch {
+	case !present(input) && field == "updated_input":
+		return nil
+	case event != protocol.PreToolUse:
+		v.Notes = append(v.Notes, field+" ignored: the tool already ran")
+	case field == "modified_args" && (!json.Valid(input) || !isObject(input)):
+		return fmt.Errorf("HookResult: modified_args must be a JSON object in a string (it replaces the whole tool input), got %q", preview(input, 40))
+	case !isObject(input):
+		return errors.New("HookResult: updated_input must be a JSON object (it replaces the whole tool input)")
+	default:
+		v.UpdatedInput = input
+	}
+	return nil
 }
 
 // parseClaudeOutput reads a Claude Code hook output, in the same type the

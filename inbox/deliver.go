@@ -52,6 +52,12 @@ type Item struct {
 	Text string
 	// Workspace is this recipient's copy of the sender's workspace, if any.
 	Workspace string
+	// Label is a peer answer's MassGen label, agent1.2 for agent1's second
+	// answer ("" for an answer sent before labels were kept). OldLabel is
+	// the label the recipient had from the same sender, and Update whether
+	// it had one.
+	Label, OldLabel string
+	Update          bool
 
 	token   string // the token to remove once delivered
 	receipt string

@@ -2,8 +2,8 @@ package inbox
 
 import (
 	"fmt"
-	"slices"
 	"strings"
+	"unicode/utf8"
 )
 
 // Part is one piece of a delivery, shown in its own strategy.
@@ -15,22 +15,33 @@ type Part struct {
 // rule is the banners' line (seed 002).
 const rule = "============================================================"
 
-// peerAction is MassGen's required-action list after new peer answers
-// (seed 002, MidStreamInjectionHook).
+// peerBanner and peerAction open and close MassGen's injection of new
+// peer answers (MassGen 0.1.9x, voting mode: the orchestrator's
+// build_tool_result_injection), line for line.
+const peerBanner = rule + "\n⚠️  IMPORTANT: NEW ANSWER RECEIVED - ACTION REQUIRED\n" + rule + "\n"
+
 const peerAction = rule + `
 REQUIRED ACTION - You MUST do one of the following:
 ` + rule + `
+
 1. **ADD A TASK** to your plan: 'Evaluate agent answer(s) and decide next action'
-- Use update_task_status or create a new task to track this evaluation
-- Read their workspace files (paths above) to understand their solution
-- Compare their approach to yours
+   - Use update_task_status or create a new task to track this evaluation
+   - Read their workspace files (paths above) to understand their solution
+   - Compare their approach to yours
+
 2. **THEN CHOOSE ONE**:
-a) VOTE for their answer if it's complete and correct (use vote tool)
-b) BUILD on their work - improve/extend it and submit YOUR enhanced answer
-c) MERGE approaches - combine the best parts of their work with yours
-d) CONTINUE your own approach if you believe it's better
+   a) VOTE for their answer if it's complete and correct (use vote tool)
+   b) BUILD on their work - improve/extend it and submit YOUR enhanced answer
+   c) MERGE approaches - combine the best parts of their work with yours
+   d) CONTINUE your own approach if you believe it's better
+
 DO NOT ignore this update - you must explicitly evaluate and decide!
 ` + rule
+
+// peerCut is where MassGen cuts a peer answer in its injection (in
+// characters, as Python counts them), adding "..."; the whole answer is in
+// the sender's workspace copy the injection points at.
+const peerCut = 500
 
 // Parts renders the batch, oldest first. Consecutive messages of one
 // source and strategy share one banner (several peer answers are one
@@ -66,25 +77,7 @@ func render(items []Item) string {
 	var b strings.Builder
 	switch items[0].Message.Source {
 	case Peer:
-		senders := make([]string, 0, len(items))
-		for _, it := range items {
-			if !slices.Contains(senders, sender(it, "an agent")) {
-				senders = append(senders, sender(it, "an agent"))
-			}
-		}
-		fmt.Fprintf(&b, "%s\n⚠️ IMPORTANT: NEW ANSWER RECEIVED - ACTION REQUIRED\n%s\n[UPDATE: %s submitted new answer(s)]\n",
-			rule, rule, strings.Join(senders, ", "))
-		for i, it := range items {
-			if i > 0 {
-				b.WriteString("\n")
-			}
-			ws := ""
-			if it.Workspace != "" {
-				ws = fmt.Sprintf(" (workspace: %s)", it.Workspace)
-			}
-			fmt.Fprintf(&b, "[%s]%s:\n%s\n", sender(it, "an agent"), ws, strings.TrimRight(it.Text, "\n"))
-		}
-		b.WriteString(peerAction)
+		renderPeers(&b, items)
 	case Human:
 		for i, it := range items {
 			if i > 0 {
@@ -111,6 +104,82 @@ func render(items []Item) string {
 		}
 	}
 	return b.String()
+}
+
+// renderPeers writes MassGen's injection of new peer answers, the newest
+// of each sender's: the banner; a header naming who submitted (agent1
+// (agent1.1)) and who updated (agent1 (agent1.1 -> agent1.2)); the ANSWER
+// LABEL UPDATES block; each answer, cut at peerCut, under its anonymous id
+// and workspace; then the required actions. An answer without a label or workspace (sent before
+// labels were kept, or without --workspace) leaves those parts out.
+func renderPeers(b *strings.Builder, items []Item) {
+	items = newestPerSender(items)
+	var added, updated, transitions []string
+	for _, it := range items {
+		id := sender(it, "an agent")
+		switch {
+		case it.Update && it.OldLabel != "" && it.Label != "" && it.OldLabel != it.Label:
+			updated = append(updated, fmt.Sprintf("%s (%s -> %s)", id, it.OldLabel, it.Label))
+			transitions = append(transitions, fmt.Sprintf("  - %s: %s -> %s", id, it.OldLabel, it.Label))
+		case !it.Update && it.Label != "":
+			added = append(added, fmt.Sprintf("%s (%s)", id, it.Label))
+			transitions = append(transitions, fmt.Sprintf("  - %s: now available as %s", id, it.Label))
+		case it.Update:
+			updated = append(updated, id)
+		default:
+			added = append(added, id)
+		}
+	}
+	var header string
+	switch {
+	case len(added) > 0 && len(updated) > 0:
+		header = fmt.Sprintf("[UPDATE: %s submitted new answer(s); %s updated their answer(s)]", strings.Join(added, ", "), strings.Join(updated, ", "))
+	case len(updated) > 0:
+		header = fmt.Sprintf("[UPDATE: %s updated their answer(s)]", strings.Join(updated, ", "))
+	default:
+		header = fmt.Sprintf("[UPDATE: %s submitted new answer(s)]", strings.Join(added, ", "))
+	}
+	if len(transitions) == 0 {
+		transitions = []string{"  - (no label change details available)"}
+	}
+	b.WriteString(peerBanner)
+	fmt.Fprintf(b, "\n%s\n\nANSWER LABEL UPDATES:\n%s\n\n", header, strings.Join(transitions, "\n"))
+	for _, it := range items {
+		ws := ""
+		if it.Workspace != "" {
+			ws = fmt.Sprintf(" (workspace: %s)", it.Workspace)
+		}
+		fmt.Fprintf(b, "  [%s]%s:\n    %s\n\n", sender(it, "an agent"), ws, cutAnswer(strings.TrimRight(it.Text, "\n")))
+	}
+	b.WriteString(peerAction)
+}
+
+// newestPerSender keeps, of several answers from one sender, the newest,
+// where the first was, and reads it against what the recipient had before
+// the first: MassGen shows each agent's newest answer once.
+func newestPerSender(items []Item) []Item {
+	out := make([]Item, 0, len(items))
+	at := map[string]int{}
+	for _, it := range items {
+		from := it.Message.From
+		if i, ok := at[from]; ok && from != "" {
+			it.OldLabel, it.Update = out[i].OldLabel, out[i].Update
+			out[i] = it
+			continue
+		}
+		at[from] = len(out)
+		out = append(out, it)
+	}
+	return out
+}
+
+// cutAnswer is MassGen's cut of an answer: its first peerCut characters
+// and "...", when it is longer.
+func cutAnswer(text string) string {
+	if utf8.RuneCountInString(text) <= peerCut {
+		return text
+	}
+	return string([]rune(text)[:peerCut]) + "..."
 }
 
 func sender(it Item, unnamed string) string {

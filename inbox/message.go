@@ -76,6 +76,8 @@ type Message struct {
 	// Workspace is the sender's workspace as given (a peer answer); its
 	// snapshot is in the inbox under the message's id.
 	Workspace string `json:"workspace,omitempty"`
+	// Revision numbers a peer answer among its sender's: 1 for the first.
+	Revision int `json:"revision,omitempty"`
 	// Codex marks a payload taken over from MassGen's Codex IPC file, with
 	// its sequence number.
 	CodexSequence *int64 `json:"codex_sequence,omitempty"`

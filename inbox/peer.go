@@ -119,79 +119,106 @@ func copyFile(src, dst string, perm fs.FileMode) error {
 	return err
 }
 
-// aliasRecord is one recipient's anonymous names for its peers: agent1,
-// agent2, ... in the order it first heard of them, the same every time.
-type aliasRecord struct {
-	Names map[string]string `json:"names"`
-}
-
-// peersRecord lists every agent that has sent a peer answer in this
-// project: the real ids an answer may mention, to be anonymised wherever
-// they appear, not only once their owner has written to the recipient.
+// peersRecord lists the agents peer answers came from or went to, and how
+// many answers each sender has sent: the agents known without a
+// configured roster, and each answer's revision number (agent1.2).
 type peersRecord struct {
+	// Names are the senders: the real ids an answer may mention.
 	Names []string `json:"names"`
+	// Recipients are the agents named as a peer answer's recipients.
+	Recipients []string `json:"recipients,omitempty"`
+	// Answers counts each sender's answers.
+	Answers map[string]int `json:"answers,omitempty"`
 }
 
 const peersFile = dirName + "/peers.json"
 
-// addPeer records a peer answer's sender.
-func (ib *Inbox) addPeer(name string) error {
+// addPeer records a peer answer from name to recipients and returns its
+// revision: 1 for the sender's first answer, 2 for the next...
+func (ib *Inbox) addPeer(name string, recipients []string) (int, error) {
 	var rec peersRecord
-	return ib.State.UpdateJSON(peersFile, &rec, func() (bool, error) {
-		if slices.Contains(rec.Names, name) {
-			return false, nil
+	err := ib.State.UpdateJSON(peersFile, &rec, func() (bool, error) {
+		if !slices.Contains(rec.Names, name) {
+			rec.Names = append(rec.Names, name)
 		}
-		rec.Names = append(rec.Names, name)
-		return true, nil
-	})
-}
-
-// aliases returns recipient's alias table after giving one to the sender
-// and then to each known peer text mentions, in order of first mention.
-// The recipient's own id is left alone: it knows who it is.
-func (ib *Inbox) aliases(recipient, sender, text string) (map[string]string, error) {
-	var peers peersRecord
-	if _, err := ib.State.ReadJSON(peersFile, &peers); err != nil {
-		return nil, err
-	}
-	mentioned := []string{sender}
-	type hit struct {
-		name string
-		at   int
-	}
-	var hits []hit
-	for _, p := range peers.Names {
-		if at := indexWord(text, p); at >= 0 && p != recipient && p != sender {
-			hits = append(hits, hit{p, at})
-		}
-	}
-	sort.SliceStable(hits, func(i, j int) bool { return hits[i].at < hits[j].at })
-	for _, h := range hits {
-		mentioned = append(mentioned, h.name)
-	}
-	var rec aliasRecord
-	name := dirName + "/" + aliasesDir + "/" + recipientKey(recipient) + ".json"
-	err := ib.State.UpdateJSON(name, &rec, func() (bool, error) {
-		if rec.Names == nil {
-			rec.Names = map[string]string{}
-		}
-		changed := false
-		for _, m := range mentioned {
-			if _, ok := rec.Names[m]; !ok {
-				rec.Names[m] = fmt.Sprintf("agent%d", len(rec.Names)+1)
-				changed = true
+		for _, r := range recipients {
+			if !slices.Contains(rec.Recipients, r) {
+				rec.Recipients = append(rec.Recipients, r)
 			}
 		}
-		return changed, nil
+		if rec.Answers == nil {
+			rec.Answers = map[string]int{}
+		}
+		rec.Answers[name]++
+		return true, nil
 	})
-	delete(rec.Names, recipient)
-	return rec.Names, err
+	return rec.Answers[name], err
 }
 
-// prepare makes m ready for recipient: a peer answer gets its sender's
-// anonymous name, a copy of the sender's workspace, and its text with
-// every known peer's real id replaced by its alias and the workspace's
-// paths pointing at the copy. The paths are set aside while ids are
+// numbering is MassGen's anonymous ids: the roster (the configured agents
+// and every agent a peer answer came from or went to) sorted, agent1 for
+// the first, the same for every recipient. These are the ids MassGen's
+// vote tool takes. It also returns the senders, whose ids an answer's text
+// may mention.
+func (ib *Inbox) numbering() (names map[string]string, senders []string, err error) {
+	var peers peersRecord
+	if _, err := ib.State.ReadJSON(peersFile, &peers); err != nil {
+		return nil, nil, err
+	}
+	roster := slices.Concat(ib.Roster, peers.Names, peers.Recipients)
+	slices.Sort(roster)
+	roster = slices.Compact(roster)
+	names = make(map[string]string, len(roster))
+	for i, id := range roster {
+		if id != "" {
+			names[id] = fmt.Sprintf("agent%d", i+1)
+		}
+	}
+	return names, peers.Names, nil
+}
+
+// seenRecord is, for one recipient, the answer label each sender last
+// had, as MassGen keeps each agent's context labels: an answer from a
+// sender already seen is an update (agent1.1 -> agent1.2).
+type seenRecord struct {
+	Senders map[string]seenEntry `json:"senders"`
+}
+
+// seenEntry remembers the label before Message too, so a delivery that
+// could not be written and is made again reads the same.
+type seenEntry struct {
+	Label   string `json:"label"`
+	Message string `json:"message"`
+	Before  string `json:"before,omitempty"`
+	Had     bool   `json:"had,omitempty"`
+}
+
+// see records that recipient now has m's label from its sender, returning
+// the label it had before and whether it had one.
+func (ib *Inbox) see(recipient string, m *Message, label string) (old string, had bool, err error) {
+	var rec seenRecord
+	name := dirName + "/" + seenDir + "/" + recipientKey(recipient) + ".json"
+	err = ib.State.UpdateJSON(name, &rec, func() (bool, error) {
+		if rec.Senders == nil {
+			rec.Senders = map[string]seenEntry{}
+		}
+		e, ok := rec.Senders[m.From]
+		if ok && e.Message == m.ID {
+			old, had = e.Before, e.Had
+			return false, nil
+		}
+		old, had = e.Label, ok
+		rec.Senders[m.From] = seenEntry{Label: label, Message: m.ID, Before: old, Had: had}
+		return true, nil
+	})
+	return old, had, err
+}
+
+// prepare makes m ready for recipient. A peer answer gets its sender's
+// anonymous id and answer label, a copy of the sender's workspace, and its
+// workspace paths pointing at the copy; with AnonymiseText, also every
+// known peer's real id in its text replaced by its anonymous id (MassGen
+// leaves the text as written). The paths are set aside while ids are
 // replaced, so an id that happens to be part of the copy's path (a peer
 // named "claude") never corrupts it.
 func (ib *Inbox) prepare(m *Message, recipient string) (Item, error) {
@@ -199,11 +226,22 @@ func (ib *Inbox) prepare(m *Message, recipient string) (Item, error) {
 	if m.Source != Peer || m.From == "" {
 		return item, nil
 	}
-	names, err := ib.aliases(recipient, m.From, m.Text)
+	names, senders, err := ib.numbering()
 	if err != nil {
 		return item, err
 	}
 	item.Sender = names[m.From]
+	if item.Sender == "" {
+		// Sent before the roster knew it (an older inbox): it still gets
+		// a name, after the roster's.
+		item.Sender = fmt.Sprintf("agent%d", len(names)+1)
+	}
+	if m.Revision > 0 {
+		item.Label = fmt.Sprintf("%s.%d", item.Sender, m.Revision)
+	}
+	if item.OldLabel, item.Update, err = ib.see(recipient, m, item.Label); err != nil {
+		return item, err
+	}
 	text, placeholder := m.Text, ""
 	if m.Workspace != "" {
 		ws, err := ib.workspaceCopy(m, recipient, item.Sender)
@@ -217,7 +255,17 @@ func (ib *Inbox) prepare(m *Message, recipient string) (Item, error) {
 			text = rewritePaths(text, m.Workspace, placeholder)
 		}
 	}
-	text = anonymise(text, names)
+	if ib.AnonymiseText {
+		known := map[string]string{}
+		for _, id := range senders {
+			if id != recipient && names[id] != "" {
+				known[id] = names[id]
+			}
+		}
+		known[m.From] = item.Sender
+		delete(known, recipient)
+		text = anonymise(text, known)
+	}
 	if placeholder != "" {
 		text = strings.ReplaceAll(text, placeholder, item.Workspace)
 	}

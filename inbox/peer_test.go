@@ -277,76 +277,66 @@ func TestReplacePathStart(t *testing.T) {
 	}
 }
 
-// TestAnonymiseConsistent: a recipient's aliases number its peers in the
-// order it first heard from them, the same in every later message; another
-// recipient numbers its own; real ids in the text become aliases.
-func TestAnonymiseConsistent(t *testing.T) {
+// TestNumberingSharedByReaders: peers are numbered by the sorted roster
+// (the configured agents, and every agent a peer answer came from or went
+// to), the same for every recipient, as MassGen's vote tool takes them;
+// the text is left as written.
+func TestNumberingSharedByReaders(t *testing.T) {
 	e := newEnv(t)
 	send := func(from string, to []string, text string, at time.Duration) {
 		e.send(Draft{Source: Peer, From: from, To: to, Text: text}, t0.Add(at))
 	}
-	send("agent_a", []string{"agent_b"}, "agent_a here; agent_c is wrong", 0)
-	send("agent_c", []string{"agent_b", "agent_d"}, "agent_c here; agent_a is right", time.Second)
-	send("agent_a", []string{"agent_b", "agent_d"}, "agent_a again", 2*time.Second)
-
-	b := e.take(e.ib, "agent_b", "Bash", t0.Add(time.Minute), 8000)
-	got := []string{}
-	for _, it := range b.Items {
-		got = append(got, it.Sender+": "+it.Text)
+	send("agent_c", []string{"agent_b"}, "agent_c here; agent_a is wrong", 0)
+	send("agent_a", []string{"agent_b", "agent_d"}, "agent_a here", time.Second)
+	send("agent_c", []string{"agent_b", "agent_d"}, "agent_c again", 2*time.Second)
+	seen := func(to string) []string {
+		b := e.take(e.ib, to, "Bash", t0.Add(time.Minute), 8000)
+		var got []string
+		for _, it := range b.Items {
+			got = append(got, it.Sender+" "+it.Label+": "+it.Text)
+		}
+		b.Settle(true)
+		return got
 	}
-	// agent_c, a known peer (it has sent an answer), is named in agent_a's
-	// first message: it gets its alias there, in order of first mention.
-	want := []string{"agent1: agent1 here; agent2 is wrong", "agent2: agent2 here; agent1 is right", "agent1: agent1 again"}
-	if !sameStrings(got, want) {
+	// Roster: agent_a, agent_b, agent_c, agent_d.
+	if got, want := seen("agent_b"), []string{"agent3 agent3.1: agent_c here; agent_a is wrong", "agent1 agent1.1: agent_a here", "agent3 agent3.2: agent_c again"}; !sameStrings(got, want) {
 		t.Errorf("agent_b sees %q\nwant %q", got, want)
 	}
-	d := e.take(e.ib, "agent_d", "Bash", t0.Add(time.Minute), 8000)
-	got = got[:0]
-	for _, it := range d.Items {
-		got = append(got, it.Sender+": "+it.Text)
-	}
-	if want := []string{"agent1: agent1 here; agent2 is right", "agent2: agent2 again"}; !sameStrings(got, want) {
+	if got, want := seen("agent_d"), []string{"agent1 agent1.1: agent_a here", "agent3 agent3.2: agent_c again"}; !sameStrings(got, want) {
 		t.Errorf("agent_d sees %q\nwant %q", got, want)
-	}
-	b.Settle(true)
-	d.Settle(true)
-	// Still the same after a later message.
-	send("agent_c", []string{"agent_b"}, "agent_c once more", 3*time.Second)
-	b = e.take(e.ib, "agent_b", "Bash", t0.Add(2*time.Minute), 8000)
-	if it := b.Items[0]; it.Sender != "agent2" || it.Text != "agent2 once more" {
-		t.Errorf("later: %s: %q", it.Sender, it.Text)
 	}
 }
 
-// TestAnonymiseMentionedBeforeHeard: a peer's real id never reaches a
-// recipient, also when an answer names a peer the recipient has not heard
-// from yet.
-func TestAnonymiseMentionedBeforeHeard(t *testing.T) {
+// TestNumberingConfiguredRoster: the configured roster numbers agents that
+// have not spoken yet, so the numbers never shift when they do.
+func TestNumberingConfiguredRoster(t *testing.T) {
 	e := newEnv(t)
-	e.send(Draft{Source: Peer, From: "agent_a", To: []string{"agent_x"}, Text: "first"}, t0)
-	e.send(Draft{Source: Peer, From: "agent_c", To: []string{"agent_b"}, Text: "I build on agent_a's answer"}, t0.Add(time.Second))
-	e.send(Draft{Source: Peer, From: "agent_a", To: []string{"agent_b"}, Text: "agent_a here"}, t0.Add(2*time.Second))
-	b := e.take(e.ib, "agent_b", "Bash", t0.Add(time.Minute), 8000)
-	if len(ids(b)) != 2 {
-		t.Fatalf("got %q", texts(b))
+	e.ib.Roster = []string{"zed", "beta", "alpha"}
+	e.send(Draft{Source: Peer, From: "zed", To: []string{"beta"}, Text: "z"}, t0)
+	b := e.take(e.ib, "beta", "Bash", t0, 8000)
+	if it := b.Items[0]; it.Sender != "agent3" || it.Label != "agent3.1" || it.Update {
+		t.Errorf("zed is %q (%q, update %v), want agent3 (agent3.1)", it.Sender, it.Label, it.Update)
 	}
-	// agent_a is a known peer (it has sent an answer) that agent_b has not
-	// heard from yet: it gets its alias where it is first named.
-	if got := b.Items[0].Text; strings.Contains(got, "agent_a") {
-		t.Errorf("agent_b reads %q: agent_a's real id leaked", got)
-	}
-	if a, c := b.Items[0].Text, b.Items[1].Sender; !strings.Contains(a, c+"'s answer") {
-		t.Errorf("agent_b reads %q and then an answer from %q: not the same name", a, c)
-	}
-	if got, want := b.Items[0].Text, "I build on agent2's answer"; got != want {
-		t.Errorf("got %q, want %q", got, want)
-	}
-	// The recipient's own id is left as it is.
-	e.send(Draft{Source: Peer, From: "agent_b", To: []string{"agent_z"}, Text: "b's answer"}, t0.Add(3*time.Second))
-	e.send(Draft{Source: Peer, From: "agent_a", To: []string{"agent_b"}, Text: "agent_b and agent_c are right"}, t0.Add(4*time.Second))
 	b.Settle(true)
-	b = e.take(e.ib, "agent_b", "Bash", t0.Add(2*time.Minute), 8000)
-	if got, want := texts(b), []string{"agent_b and agent1 are right"}; !sameStrings(got, want) {
+	e.send(Draft{Source: Peer, From: "zed", To: []string{"beta"}, Text: "z2"}, t0.Add(time.Second))
+	b = e.take(e.ib, "beta", "Bash", t0.Add(time.Minute), 8000)
+	if it := b.Items[0]; it.Label != "agent3.2" || it.OldLabel != "agent3.1" || !it.Update {
+		t.Errorf("zed's second answer: %q from %q (update %v), want agent3.1 -> agent3.2", it.Label, it.OldLabel, it.Update)
+	}
+}
+
+// TestAnonymiseTextOption: with AnonymiseText, known peers' real ids in
+// an answer's text become their roster ids, whether or not the recipient
+// has heard from them; the recipient's own id is left as it is.
+func TestAnonymiseTextOption(t *testing.T) {
+	e := newEnv(t)
+	e.ib.AnonymiseText = true
+	e.send(Draft{Source: Peer, From: "agent_a", To: []string{"agent_x"}, Text: "first"}, t0)
+	e.send(Draft{Source: Peer, From: "agent_b", To: []string{"agent_z"}, Text: "b's answer"}, t0.Add(time.Second))
+	e.send(Draft{Source: Peer, From: "agent_c", To: []string{"agent_b"}, Text: "I build on agent_a's answer; agent_b and agent_c agree"}, t0.Add(2*time.Second))
+	b := e.take(e.ib, "agent_b", "Bash", t0.Add(time.Minute), 8000)
+	// Roster: agent_a, agent_b, agent_c, agent_x, agent_z.
+	if got, want := texts(b), []string{"I build on agent1's answer; agent_b and agent3 agree"}; !sameStrings(got, want) {
 		t.Errorf("got %q, want %q", got, want)
 	}
 }
@@ -392,23 +382,25 @@ func TestAnonymiseSinglePass(t *testing.T) {
 		t.Errorf("chain: got %q, want %q", got, want)
 	}
 
-	// End to end: agent_b hears from agent2 first (its alias: agent1), then
-	// from agent_s (alias agent2, so its copy is .../agent_b/agent2).
+	// End to end, with AnonymiseText: the roster is agent2, agent_b,
+	// agent_s, so the real agent2 is agent1 and agent_s is agent3 (its
+	// copy .../agent_b/agent3).
 	e := newEnv(t)
+	e.ib.AnonymiseText = true
 	ws := filepath.Join(t.TempDir(), "ws1")
 	writeFile(t, filepath.Join(ws, "f.txt"), "s's file")
 	e.send(Draft{Source: Peer, From: "agent2", To: []string{"agent_b"}, Text: "hello"}, t0)
-	e.send(Draft{Source: Peer, From: "agent_s", To: []string{"agent_b"}, Workspace: ws, Text: "agent_s wrote " + ws + "/f.txt"}, t0.Add(time.Second))
+	e.send(Draft{Source: Peer, From: "agent_s", To: []string{"agent_b"}, Workspace: ws, Text: "agent_s and agent2 wrote " + ws + "/f.txt"}, t0.Add(time.Second))
 	b := e.take(e.ib, "agent_b", "Bash", t0.Add(time.Minute), 8000)
 	if len(ids(b)) != 2 {
 		t.Fatalf("got %q", texts(b))
 	}
 	it := b.Items[1]
-	cp := filepath.Join(e.st.Path, WorkspacesDir, "agent_b", "agent2")
-	if it.Sender != "agent2" || it.Workspace != cp {
-		t.Fatalf("agent_s is %q for agent_b, its copy %q; want agent2, %s", it.Sender, it.Workspace, cp)
+	cp := filepath.Join(e.st.Path, WorkspacesDir, "agent_b", "agent3")
+	if it.Sender != "agent3" || it.Workspace != cp {
+		t.Fatalf("agent_s is %q for agent_b, its copy %q; want agent3, %s", it.Sender, it.Workspace, cp)
 	}
-	if want := "agent2 wrote " + cp + "/f.txt"; it.Text != want {
+	if want := "agent3 and agent1 wrote " + cp + "/f.txt"; it.Text != want {
 		t.Errorf("agent_s's answer reads\n %q\nwant %q", it.Text, want)
 	}
 }
@@ -525,5 +517,21 @@ func TestRewrittenTextFitsOutput(t *testing.T) {
 	}
 	if total > protocol.MaxStringLen {
 		t.Errorf("the delivered answer is %d UTF-16 units, over the hook output cap %d: it will be cut", total, protocol.MaxStringLen)
+	}
+}
+
+// TestSeenLabelsSurviveARetry: a delivery whose answer could not be
+// written is made again with the same header, not as an update of itself.
+func TestSeenLabelsSurviveARetry(t *testing.T) {
+	e := newEnv(t)
+	e.send(Draft{Source: Peer, From: "agent_a", To: []string{"agent_b"}, Text: "one"}, t0)
+	b := e.take(e.ib, "agent_b", "Bash", t0, 8000)
+	b.Settle(false)
+	b = e.take(e.ib, "agent_b", "Bash", t0.Add(time.Second), 8000)
+	if len(b.Items) != 1 {
+		t.Fatalf("retry: %q", texts(b))
+	}
+	if it := b.Items[0]; it.Update || it.OldLabel != "" || it.Label != "agent1.1" {
+		t.Errorf("retried answer: label %q, old %q, update %v; want a new agent1.1", it.Label, it.OldLabel, it.Update)
 	}
 }

@@ -46,9 +46,11 @@ func (ib *Inbox) Send(d Draft, now time.Time) (*Message, error) {
 		return nil, err
 	}
 	if m.Source == Peer && m.From != "" {
-		if err := ib.addPeer(m.From); err != nil {
+		rev, err := ib.addPeer(m.From, m.To)
+		if err != nil {
 			return nil, fmt.Errorf("recording peer %s: %w", m.From, err)
 		}
+		m.Revision = rev
 	}
 	var snapshot func() error
 	if d.Workspace != "" {

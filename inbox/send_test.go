@@ -295,7 +295,7 @@ func TestOwnerOnly(t *testing.T) {
 		e.inboxPath(snapshotsDir),
 		filepath.Join(e.st.Path, WorkspacesDir, "agent_b", "agent1", "sub", "b.sh"),
 		filepath.Join(e.st.Path, WorkspacesDir, "agent_c", "agent1", "a.txt"),
-		e.inboxPath(aliasesDir, "agent_b.json"),
+		e.inboxPath(seenDir, "agent_b.json"),
 		e.inboxPath("peers.json"),
 		filepath.Join(e.st.Path, filepath.FromSlash(state.SessionRecord("s1", "codex-sequence"))),
 	} {

@@ -30,7 +30,7 @@ const (
 	undeliveredAll = "undelivered-all"
 	receiptsDir    = "receipts" // receipts/<id>/<recipient>.json
 	snapshotsDir   = "snapshots"
-	aliasesDir     = "aliases"
+	seenDir        = "seen" // seen/<recipient>.json: the answer labels it has
 	// WorkspacesDir, beside the inbox in the runtime directory, holds each
 	// recipient's copies of its peers' workspaces.
 	WorkspacesDir = "workspaces"
@@ -43,6 +43,12 @@ type Inbox struct {
 	// Notes receives one line per thing worth telling that does not stop
 	// the hook (stderr).
 	Notes io.Writer
+	// Roster is the configured agents; with every agent a peer answer
+	// came from or went to, it numbers peers as MassGen does.
+	Roster []string
+	// AnonymiseText replaces known peers' real ids in a peer answer's text
+	// with their anonymous ids; MassGen does not.
+	AnonymiseText bool
 }
 
 // Open returns the inbox of a runtime directory. Nothing is created until
@@ -66,7 +72,7 @@ const (
 // folders are the inbox's fixed folders, and the workspace copies beside it.
 var folders = []string{dirName + "/" + messagesDir, dirName + "/" + pendingDir, dirName + "/" + pendingAll,
 	dirName + "/" + undeliveredDir, dirName + "/" + undeliveredAll, dirName + "/" + receiptsDir,
-	dirName + "/" + snapshotsDir, dirName + "/" + aliasesDir, dirName + "/codex", WorkspacesDir}
+	dirName + "/" + snapshotsDir, dirName + "/" + seenDir, dirName + "/codex", WorkspacesDir}
 
 // checkLinks refuses an inbox reached through a symbolic link: the inbox
 // works by path, so each entry point checks its folders first (and every
