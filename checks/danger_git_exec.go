@@ -26,18 +26,15 @@ var gitCommandVars = &lazy.Value[map[string]bool]{New: func() map[string]bool {
 	}
 }}
 
+// gitCommandOpt is an option, by its short or long name.
+type gitCommandOpt struct {
+	short byte
+	long  string
+}
+
 // gitCommandOpts are, per subcommand, the options whose argument git runs.
-var gitCommandOpts = &lazy.Value[map[string][]struct {
-	short byte
-	long  string
-}]{New: func() map[string][]struct {
-	short byte
-	long  string
-} {
-	return map[string][]struct {
-		short byte
-		long  string
-	}{
+var gitCommandOpts = &lazy.Value[map[string][]gitCommandOpt]{New: func() map[string][]gitCommandOpt {
+	return map[string][]gitCommandOpt{
 		"fetch":     {{0, "upload-pack"}},
 		"pull":      {{0, "upload-pack"}},
 		"clone":     {{'u', "upload-pack"}},

@@ -144,19 +144,16 @@ func newProtectedPaths(options *yaml.Node) (engine.Builtin, error) {
 	return p, nil
 }
 
+// pathField is where a tool names a path, and whether the tool writes it.
+type pathField struct {
+	field string
+	write bool
+}
+
 // fileTools are the built-in tools that name one path, with its field and
 // whether they write it. Glob and LS list names, not content: not reads.
-var fileTools = &lazy.Value[map[string]struct {
-	field string
-	write bool
-}]{New: func() map[string]struct {
-	field string
-	write bool
-} {
-	return map[string]struct {
-		field string
-		write bool
-	}{
+var fileTools = &lazy.Value[map[string]pathField]{New: func() map[string]pathField {
+	return map[string]pathField{
 		"Read":         {"file_path", false},
 		"Write":        {"file_path", true},
 		"Edit":         {"file_path", true},

@@ -18,17 +18,8 @@ import (
 // and globs are read whole: readMany), nor has the insert
 // command of Copilot CLI's str_replace_editor (its other commands become
 // Read, Write and Edit).
-var listTools = &lazy.Value[map[string]struct {
-	field string
-	write bool
-}]{New: func() map[string]struct {
-	field string
-	write bool
-} {
-	return map[string]struct {
-		field string
-		write bool
-	}{
+var listTools = &lazy.Value[map[string]pathField]{New: func() map[string]pathField {
+	return map[string]pathField{
 		"read_many_files":    {"include", false},
 		"str_replace_editor": {"path", true},
 	}

@@ -60,25 +60,18 @@ func jsonKind(raw json.RawMessage) byte {
 	return '0'
 }
 
-// textFields are the tools whose output's text is one known field, as a
-// path of object keys, and how a string becomes its value.
-var textFields = &lazy.Value[map[string]struct {
+// textField is where a tool's output keeps its text, as a path of object
+// keys, and how a string becomes its value.
+type textField struct {
 	path []string
 	wrap func(text json.RawMessage) json.RawMessage
 	// clear are sibling fields that held more of the text: emptied.
 	clear []string
-}]{New: func() map[string]struct {
-	path []string
-	wrap func(text json.RawMessage) json.RawMessage
-	// clear are sibling fields that held more of the text: emptied.
-	clear []string
-} {
-	return map[string]struct {
-		path []string
-		wrap func(text json.RawMessage) json.RawMessage
-		// clear are sibling fields that held more of the text: emptied.
-		clear []string
-	}{
+}
+
+// textFields are the tools whose output's text is one known field.
+var textFields = &lazy.Value[map[string]textField]{New: func() map[string]textField {
+	return map[string]textField{
 		"Bash":  {path: []string{"stdout"}, clear: []string{"stderr"}},
 		"Read":  {path: []string{"file", "content"}},
 		"Agent": {path: []string{"content"}, wrap: textBlocks},
