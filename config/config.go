@@ -11,6 +11,8 @@ import (
 	"slices"
 	"time"
 
+	"go.yaml.in/yaml/v3"
+
 	"github.com/massgen/massgen-hook/internal/hookfs"
 	"github.com/massgen/massgen-hook/scratchpad"
 )
@@ -36,6 +38,17 @@ type Config struct {
 	Agents []Agent `yaml:"agents"`
 	// Record switches on recording the events the hooks see (see Record).
 	Record Record `yaml:"record"`
+
+	// MassGen is true for a MassGen config file, read as it is (see
+	// massgen.go).
+	MassGen bool `yaml:"-"`
+	// Notices are what the user should know of the file that does not stop
+	// it from being used: a MassGen Python hook skipped, a key neither
+	// massgen-hook nor MassGen knows.
+	Notices []*Error `yaml:"-"`
+	// Other holds the top-level keys that are not massgen-hook's, judged
+	// by checkOtherKeys.
+	Other map[string]yaml.Node `yaml:",inline"`
 }
 
 // Scratchpad configures the scratchpad protocol.

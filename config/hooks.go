@@ -126,16 +126,31 @@ type rawHook struct {
 var hookKeys = []string{"name", "matcher", "type", "handler", "args", "shell", "timeout", "fail_closed", "enabled", "options"}
 
 // Agent is one agent's own rules. MassGen nests them under backend:, which
-// is accepted too.
+// is accepted too; in a MassGen config, the agent's other keys are
+// MassGen's (see massgen.go).
 type Agent struct {
 	ID      string  `yaml:"id"`
 	Hooks   Hooks   `yaml:"hooks"`
 	Backend Backend `yaml:"backend"`
+	// Workspace is the folder of the agent's files and of MassGen's
+	// injection files for it, relative to the project unless absolute;
+	// by default, where MassGen puts backend.cwd (see WorkspaceDir).
+	Workspace string `yaml:"workspace"`
+	// Other holds the keys that are not massgen-hook's, judged by
+	// checkOtherKeys.
+	Other map[string]yaml.Node `yaml:",inline"`
 }
 
-// Backend is MassGen's per-agent backend block; only its hooks are read.
+// Backend is MassGen's per-agent backend block. Its hooks are read; its
+// type says which agent CLI or API runs the agent (codex, claude_code,
+// gemini_cli, ...), and cwd where MassGen keeps its workspace.
 type Backend struct {
-	Hooks Hooks `yaml:"hooks"`
+	Type  string `yaml:"type"`
+	Cwd   string `yaml:"cwd"`
+	Hooks Hooks  `yaml:"hooks"`
+	// Other holds MassGen's other backend keys (model, provider
+	// parameters), read by MassGen only.
+	Other map[string]yaml.Node `yaml:",inline"`
 }
 
 // UnmarshalYAML reads either a list of hooks (extending the global ones) or
@@ -287,10 +302,41 @@ func (c *Config) checkScope(h *Hooks, key string, agent bool, bad func(line int,
 		if e.Override {
 			listKey = ek + ".hooks"
 		}
+		kept := e.Hooks[:0]
 		for i := range e.Hooks {
-			c.checkHook(&e.Hooks[i], fmt.Sprintf("%s[%d]", listKey, i), bad)
+			h, hk := &e.Hooks[i], fmt.Sprintf("%s[%d]", listKey, i)
+			if c.MassGen && (h.raw.Type == "" || h.raw.Type == TypePython) {
+				c.notePython(h, hk)
+				continue
+			}
+			c.checkHook(h, hk, bad)
+			if c.MassGen && h.Type == TypeCommand {
+				c.note(h.LineOf("type"), hk+".type", "massgen-hook runs this command rule, but MassGen's config validator refuses type: command "+
+					"(it runs only Python hooks), so MassGen starts with this file only with --skip-validation; "+
+					"keep command rules in .claude/massgen-hook.yaml to use this file in MassGen as it is")
+			}
+			kept = append(kept, *h)
 		}
+		e.Hooks = kept
 	}
+}
+
+// notePython says that a MassGen Python hook is skipped: MassGen runs it.
+func (c *Config) notePython(h *Hook, key string) {
+	c.note(h.Line, key, "%s is a MassGen Python hook (type: python): it runs inside MassGen, not here; skipped", orNone(h.raw.Handler))
+}
+
+func orNone(handler string) string {
+	if handler == "" {
+		return "a rule without handler"
+	}
+	return "handler " + handler
+}
+
+// note records a notice: something the user should know that does not
+// stop the config from being used.
+func (c *Config) note(line int, key, format string, args ...any) {
+	c.Notices = append(c.Notices, &Error{Path: c.Path, Line: line, Msg: key + ": " + fmt.Sprintf(format, args...)})
 }
 
 func (c *Config) checkHook(h *Hook, key string, bad func(line int, key, format string, args ...any)) {
@@ -307,7 +353,10 @@ func (c *Config) checkHook(h *Hook, key string, bad func(line int, key, format s
 	}
 	h.Matcher = m
 	h.Type = r.Type
-	if h.Type == "" {
+	switch {
+	case h.Type == "" && c.MassGen:
+		h.Type = TypePython // MassGen's default
+	case h.Type == "":
 		h.Type = TypeCommand
 	}
 	switch h.Type {
@@ -332,8 +381,10 @@ func (c *Config) checkHook(h *Hook, key string, bad func(line int, key, format s
 		case len(r.Args) > 0:
 			fail("args", "a builtin hook takes options:, not args:")
 		}
-	case "python":
-		fail("type", "type \"python\" is MassGen's in-process Python hook; massgen-hook runs programs: use type: command with the script as handler")
+	case TypePython:
+		if !c.MassGen {
+			fail("type", "type \"python\" is MassGen's in-process Python hook; massgen-hook runs programs: use type: command with the script as handler")
+		}
 	default:
 		fail("type", "unknown type %q (use command or builtin)", h.Type)
 	}

@@ -403,7 +403,7 @@ func TestParseHooksErrors(t *testing.T) {
 		{"unknown key in an agent", "agents:\n  - id: a\n    hook: {}\n",
 			`cfg.yaml:3: unknown key "agents[0].hook" (did you mean "hooks"?)`},
 		{"unknown key in backend", "agents:\n  - id: a\n    backend:\n      model: gpt-5\n",
-			`cfg.yaml:4: unknown key "agents[0].backend.model"`},
+			`cfg.yaml:4: unknown key "agents[0].backend.model": a backend's other keys are read as MassGen's only when it names its type (backend.type: codex, claude_code, ...)`},
 		{"error in an agent's rule", "agents:\n  - id: a\n    hooks:\n      PreToolUse:\n        - handler: x\n          timeout: 0\n",
 			`cfg.yaml:6: agents[0].hooks.PreToolUse[0].timeout: must be a number of seconds from 0.001 to 300, got "0"`},
 		{"error in an agent's override rule", "agents:\n  - id: a\n    hooks:\n      PreToolUse:\n        override: true\n        hooks:\n          - type: weird\n            handler: x\n",

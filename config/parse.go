@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"regexp"
+	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -27,7 +28,7 @@ func Parse(path string, data []byte) (Config, error) {
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	dec.KnownFields(true)
 	if err := dec.Decode(&cfg); err != nil && !errors.Is(err, io.EOF) {
-		return Config{}, yamlError(path, err, parseTree(data))
+		return Config{}, decodeError(&cfg, err, parseTree(data))
 	}
 	if line := secondDocument(data); line > 0 {
 		return Config{}, &Error{Path: path, Line: line,
@@ -46,6 +47,28 @@ func Parse(path string, data []byte) (Config, error) {
 		return Config{}, err
 	}
 	return cfg, nil
+}
+
+// decodeError is the decoder's errors, with the keys that are not
+// massgen-hook's judged as in a valid file, in the order of their lines.
+func decodeError(cfg *Config, err error, doc *yaml.Node) error {
+	var all []*Error
+	var joined interface{ Unwrap() []error }
+	if errors.As(yamlError(cfg.Path, err, doc), &joined) {
+		for _, e := range joined.Unwrap() {
+			all = append(all, e.(*Error))
+		}
+	}
+	cfg.MassGen = cfg.recogniseMassGen()
+	cfg.checkOtherKeys(func(line int, msg string) {
+		all = append(all, &Error{Path: cfg.Path, Line: line, Msg: msg})
+	}, func(string, string, ...any) {})
+	sort.SliceStable(all, func(i, j int) bool { return all[i].Line < all[j].Line })
+	errs := make([]error, len(all))
+	for i, e := range all {
+		errs[i] = e
+	}
+	return errors.Join(errs...)
 }
 
 // parseTree is data's node tree, or nil when it is not valid YAML.

@@ -63,6 +63,22 @@ func schemaOf(t reflect.Type) map[string]any {
 			}
 			props[name] = schemaOf(f.Type)
 		}
+		// A MassGen config's own keys pass (see massgen.go); a backend's
+		// are open, as MassGen passes them on to the model's API.
+		var theirs []string
+		switch t {
+		case reflect.TypeOf(Config{}):
+			theirs = massgenTopKeys
+		case reflect.TypeOf(Agent{}):
+			theirs = massgenAgentKeys
+		case reflect.TypeOf(Backend{}):
+			return map[string]any{"type": []string{"object", "null"}, "properties": props, "additionalProperties": true}
+		}
+		for _, k := range theirs {
+			if props[k] == nil {
+				props[k] = map[string]any{"description": "MassGen's key, read by MassGen only"}
+			}
+		}
 		return map[string]any{"type": []string{"object", "null"}, "properties": props, "additionalProperties": false}
 	}
 	panic("config schema: no JSON Schema for " + t.String()) // a test builds the schema of every type

@@ -65,8 +65,22 @@ func (c *Config) validate(tree func() *yaml.Node) error {
 	if t := time.Duration(s.SessionStart.Timeout); t <= 0 || t > time.Minute {
 		bad("scratchpad.session_start.timeout", "must be more than 0 and at most 1m, got %s", t)
 	}
+	c.MassGen = c.recogniseMassGen()
+	c.checkOtherKeys(func(line int, msg string) {
+		errs = append(errs, &Error{Path: c.Path, Line: line, Msg: msg})
+	}, func(key, format string, args ...any) { c.note(0, key, format, args...) })
 	c.validateHooks(badAt)
 	c.validateRecord(bad)
+	for _, n := range c.Notices {
+		if n.Line == 0 {
+			if doc == nil {
+				doc = tree()
+			}
+			key, _, _ := strings.Cut(n.Msg, ": ")
+			n.Line = lineOfKey(doc, key)
+		}
+	}
+	sort.SliceStable(c.Notices, func(i, j int) bool { return c.Notices[i].Line < c.Notices[j].Line })
 	sort.SliceStable(errs, func(i, j int) bool { return errs[i].Line < errs[j].Line })
 	joined := make([]error, len(errs))
 	for i, e := range errs {
