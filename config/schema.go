@@ -87,17 +87,21 @@ func schemaOf(t reflect.Type) map[string]any {
 // hookSchema is one rule, as Hook.decode and validateHooks read it.
 func hookSchema() map[string]any {
 	str := map[string]any{"type": "string"}
+	// MassGen bounds a Python hook's timeout only below.
 	return map[string]any{
 		"type": "object", "additionalProperties": false,
+		"if":   map[string]any{"properties": map[string]any{"type": map[string]any{"const": TypePython}}, "required": []string{"type"}},
+		"then": map[string]any{"properties": map[string]any{"timeout": map[string]any{"exclusiveMinimum": 0}}},
+		"else": map[string]any{"properties": map[string]any{"timeout": map[string]any{"minimum": 0.001, "maximum": MaxHookTimeout.Seconds()}}},
 		"properties": map[string]any{
 			"name":    str,
 			"matcher": map[string]any{"type": "string", "description": `tool names: "*", "Write|Edit", a glob, or re:<regular expression>`},
-			"type":    map[string]any{"enum": []string{TypeCommand, TypeBuiltin}},
+			"type": map[string]any{"enum": []string{TypeCommand, TypeBuiltin, TypePython},
+				"description": "command (the default) or builtin; python is MassGen's own hook, skipped in a MassGen config"},
 			"handler": map[string]any{"type": "string", "description": "the program to run (type: command) or the built-in check's name (type: builtin)"},
 			"args":    map[string]any{"type": "array", "items": str},
 			"shell":   map[string]any{"type": "string", "description": "a command line run by /bin/sh -c instead of handler"},
-			"timeout": map[string]any{"type": "number", "minimum": 0.001, "maximum": MaxHookTimeout.Seconds(),
-				"description": "seconds (default " + DefaultHookTimeout.String() + ")"},
+			"timeout": map[string]any{"type": "number", "description": "seconds (default " + DefaultHookTimeout.String() + ")"},
 			"fail_closed": map[string]any{"type": "boolean"},
 			"enabled":     map[string]any{"type": "boolean"},
 			"options":     map[string]any{"type": []string{"object", "null"}, "description": "options of a built-in check"},

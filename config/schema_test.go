@@ -60,6 +60,7 @@ func TestSchemaAcceptsWhatParseAccepts(t *testing.T) {
 	for name, text := range map[string]string{
 		"starter": Starter,
 		"empty":   "{}\n",
+		"massgen": massgenConfig,
 		"rules": `hooks:
   PreToolUse:
     - matcher: "Write|Edit"
