@@ -312,8 +312,8 @@ func (c *Config) checkScope(h *Hooks, key string, agent bool, bad func(line int,
 			c.checkHook(h, hk, bad)
 			if c.MassGen && h.Type == TypeCommand {
 				c.note(h.LineOf("type"), hk+".type", "massgen-hook runs this command rule, but MassGen's config validator refuses type: command "+
-					"(it runs only Python hooks), so MassGen starts with this file only with --skip-validation; "+
-					"keep command rules in .claude/massgen-hook.yaml to use this file in MassGen as it is")
+					"(MassGen runs only Python hooks): start MassGen with --skip-validation, "+
+					"or keep this rule in a massgen-hook config of its own")
 			}
 			kept = append(kept, *h)
 		}

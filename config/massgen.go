@@ -51,14 +51,13 @@ func (c *Config) recogniseMassGen() bool {
 // checkOtherKeys judges the keys that are not massgen-hook's: errors in
 // massgen-hook's own file; in a MassGen file, MassGen's keys pass, a near
 // miss of one of ours is an error, and the rest are notices.
-func (c *Config) checkOtherKeys(bad func(line int, msg string), note func(key, format string, args ...any)) {
+func (c *Config) checkOtherKeys(bad func(key, msg string), note func(key, format string, args ...any)) {
 	judge := func(prefix string, other map[string]yaml.Node, ours, theirs []string, open bool) {
 		for _, k := range sortedKeys(other) {
 			key := k
 			if prefix != "" {
 				key = prefix + "." + k
 			}
-			line := other[k].Line
 			near := suggest.Closest(k, ours)
 			switch {
 			case !c.MassGen:
@@ -68,10 +67,10 @@ func (c *Config) checkOtherKeys(bad func(line int, msg string), note func(key, f
 				} else if strings.HasSuffix(prefix, ".backend") {
 					msg += ": a backend's other keys are read as MassGen's only when it names its type (backend.type: codex, claude_code, ...)"
 				}
-				bad(line, msg)
+				bad(key, msg)
 			case slices.Contains(theirs, k) || open && near == "":
 			case near != "":
-				bad(line, fmt.Sprintf("unknown key %q (did you mean %q?)", key, near))
+				bad(key, fmt.Sprintf("unknown key %q (did you mean %q?)", key, near))
 			default:
 				hint := ""
 				if s := suggest.Closest(k, theirs); s != "" {

@@ -128,7 +128,7 @@ func TestMassGenConfigKeys(t *testing.T) {
 		{name: "typo of ours at the top", text: massgenConfig + "fail_closd: true\n",
 			errs: []string{`cfg.yaml:36: unknown key "fail_closd" (did you mean "fail_closed"?)`}},
 		{name: "typo of hooks in a backend", text: strings.Replace(massgenConfig, "      hooks:\n        PostToolUse:", "      hoks:\n        PostToolUse:", 1),
-			errs: []string{`cfg.yaml:21: unknown key "agents[1].backend.hoks" (did you mean "hooks"?)`}},
+			errs: []string{`cfg.yaml:20: unknown key "agents[1].backend.hoks" (did you mean "hooks"?)`}},
 		{name: "typo of ours in an agent", text: strings.Replace(massgenConfig, "  - id: agent_b\n", "  - id: agent_b\n    workspce: x\n", 1),
 			errs: []string{`cfg.yaml:16: unknown key "agents[1].workspce" (did you mean "workspace"?)`}},
 		{name: "unknown event in a MassGen file", text: strings.Replace(massgenConfig, "hooks:\n  PreToolUse:", "hooks:\n  PreToolUs: []\n  PreToolUse:", 1),

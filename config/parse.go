@@ -60,7 +60,11 @@ func decodeError(cfg *Config, err error, doc *yaml.Node) error {
 		}
 	}
 	cfg.MassGen = cfg.recogniseMassGen()
-	cfg.checkOtherKeys(func(line int, msg string) {
+	cfg.checkOtherKeys(func(key, msg string) {
+		line := 0
+		if doc != nil {
+			line = lineOfKey(doc, key)
+		}
 		all = append(all, &Error{Path: cfg.Path, Line: line, Msg: msg})
 	}, func(string, string, ...any) {})
 	sort.SliceStable(all, func(i, j int) bool { return all[i].Line < all[j].Line })

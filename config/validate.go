@@ -66,8 +66,11 @@ func (c *Config) validate(tree func() *yaml.Node) error {
 		bad("scratchpad.session_start.timeout", "must be more than 0 and at most 1m, got %s", t)
 	}
 	c.MassGen = c.recogniseMassGen()
-	c.checkOtherKeys(func(line int, msg string) {
-		errs = append(errs, &Error{Path: c.Path, Line: line, Msg: msg})
+	c.checkOtherKeys(func(key, msg string) {
+		if doc == nil {
+			doc = tree()
+		}
+		errs = append(errs, &Error{Path: c.Path, Line: lineOfKey(doc, key), Msg: msg})
 	}, func(key, format string, args ...any) { c.note(0, key, format, args...) })
 	c.validateHooks(badAt)
 	c.validateRecord(bad)

@@ -63,7 +63,7 @@ found, 2 a usage mistake.`,
 			_, statErr := os.Stat(path)
 			cfg, _, loadErr := a.loadConfig(project)
 			if format == "json" {
-				return a.writeValidation(path, loadErr)
+				return a.writeValidation(path, cfg, loadErr)
 			}
 			switch {
 			case loadErr != nil:
@@ -73,7 +73,14 @@ found, 2 a usage mistake.`,
 			case os.IsNotExist(statErr):
 				fmt.Fprintf(a.stdout, "no config file at %s: the built-in defaults apply (default guards on)\n", path)
 			default:
-				fmt.Fprintf(a.stdout, "%s: valid (default guards %s)\n", cfg.Path, onOff(cfg.DefaultGuards))
+				kind := ""
+				if cfg.MassGen {
+					kind = ", a MassGen config"
+				}
+				fmt.Fprintf(a.stdout, "%s: valid (default guards %s%s)\n", cfg.Path, onOff(cfg.DefaultGuards), kind)
+				for _, n := range cfg.Notices {
+					fmt.Fprintf(a.stdout, "note: %s\n", n)
+				}
 			}
 			if loadErr != nil {
 				return errConfigInvalid
@@ -85,12 +92,17 @@ found, 2 a usage mistake.`,
 	return cmd
 }
 
-// writeValidation prints the result as JSON: {file, valid, errors}.
-func (a *app) writeValidation(path string, loadErr error) error {
+// writeValidation prints the result as JSON: {file, valid, massgen,
+// errors, notices}.
+func (a *app) writeValidation(path string, cfg config.Config, loadErr error) error {
 	problems := append([]configProblem{}, configErrors(loadErr)...)
+	notices := []configProblem{}
+	for _, n := range cfg.Notices {
+		notices = append(notices, configProblem{File: n.Path, Line: n.Line, Message: n.Msg})
+	}
 	enc := json.NewEncoder(a.stdout)
 	enc.SetIndent("", "  ")
-	if err := enc.Encode(map[string]any{"file": path, "valid": loadErr == nil, "errors": problems}); err != nil {
+	if err := enc.Encode(map[string]any{"file": path, "valid": loadErr == nil, "massgen": cfg.MassGen, "errors": problems, "notices": notices}); err != nil {
 		return err
 	}
 	if loadErr != nil {
