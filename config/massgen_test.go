@@ -84,7 +84,6 @@ func TestMassGenConfigReadAsItIs(t *testing.T) {
 	}
 }
 
-
 // TestMassGenConfigMixedWithOurs: massgen-hook's own keys and command rules
 // may sit in a MassGen file; a command rule runs, with a notice that
 // MassGen's validator refuses it.
