@@ -21,8 +21,17 @@ type Event struct {
 	TranscriptPath string
 	Cwd            string
 	PermissionMode string
-	// AgentID is set only inside a subagent.
+	// AgentID is set only inside a Claude Code subagent: the subagent's
+	// id. A MassGen HookEvent's agent_id names a MassGen agent instead, and
+	// goes to MassGenAgent.
 	AgentID string
+	// MassGenAgent and Orchestrator are a MassGen HookEvent's agent_id and
+	// orchestrator_id. An event is MassGen's when it has orchestrator_id
+	// or hook_type, keys no agent CLI sends.
+	MassGenAgent string
+	Orchestrator string
+	// FromMassGen marks a MassGen HookEvent.
+	FromMassGen bool
 	// AgentType is the subagent's type. Real Claude Code sends "" on
 	// SubagentStop; HasAgentType tells "" apart from a missing field.
 	AgentType    string
@@ -46,7 +55,8 @@ type Event struct {
 	ToolResponse json.RawMessage
 	// Error is PostToolUseFailure's error message (its JSON text when it is
 	// not a string).
-	Error string
+	Error    string
+	hookType string
 	// Raw is the whole event as read, without a leading UTF-8 byte order
 	// mark; an event that repeats a top-level key is re-encoded with each
 	// key's last value, so Get reads what the fields hold.
@@ -104,6 +114,8 @@ var fieldKinds = &lazy.Value[map[string]kind]{New: func() map[string]kind {
 		"tool_name":        kString,
 		"tool_use_id":      kString,
 		"turn_id":          kString,
+		"orchestrator_id":  kString,
+		"hook_type":        kString,
 		// tool_input is an object from a sane client; anything else reaches
 		// the malformed_tool_call check, which tells the agent what to fix,
 		// rather than failing the hook.
@@ -163,6 +175,14 @@ func ParseEvent(raw []byte, want string) (*Event, error) {
 	if ev.ToolInput != nil {
 		ev.ToolInput = LastWins(ev.ToolInput)
 	}
+	if ev.FromMassGen {
+		// MassGen's agent is no subagent: its id must not make the event
+		// a subagent's (see MassGenAgent).
+		ev.MassGenAgent, ev.AgentID = ev.AgentID, ""
+		if ev.HookEventName == "" {
+			ev.HookEventName = ev.hookType
+		}
+	}
 	if ev.HookEventName == "" {
 		ev.HookEventName = want
 	}
@@ -191,6 +211,9 @@ func decodeFields(raw, body []byte) (ev *Event, repeated bool, err error) {
 
 // set decodes one top-level field into ev after checking its type.
 func (ev *Event) set(key string, v gjson.Result, body []byte) error {
+	if key == "orchestrator_id" || key == "hook_type" {
+		ev.FromMassGen = true
+	}
 	want, known := fieldKinds.Get()[key]
 	if !known || v.Type == gjson.Null {
 		return nil
@@ -225,6 +248,10 @@ func (ev *Event) set(key string, v gjson.Result, body []byte) error {
 		ev.ToolUseID = v.Str
 	case "turn_id":
 		ev.TurnID = v.Str
+	case "orchestrator_id":
+		ev.Orchestrator = v.Str
+	case "hook_type":
+		ev.hookType = v.Str
 	case "tool_input":
 		ev.ToolInput = rawOf(v, body)
 	case "tool_response":

@@ -247,6 +247,8 @@ func (a *app) agentSource(ev *protocol.Event) string {
 	switch {
 	case a.agent != "":
 		return "--agent"
+	case ev.MassGenAgent != "":
+		return "the MassGen event's agent_id"
 	case a.getenv("MASSGEN_AGENT_ID") != "":
 		return "MASSGEN_AGENT_ID"
 	case ev.AgentType != "":

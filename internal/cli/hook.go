@@ -193,7 +193,7 @@ func (a *app) checksEnv(project string, cfg config.Config, rules *engine.Engine,
 		Rules:        rules,
 		Agent:        a.resolveAgent(ev),
 		Recipient:    a.resolveRecipient(ev, cfg),
-		Orchestrator: a.getenv("MASSGEN_ORCHESTRATOR_ID"),
+		Orchestrator: orchestratorOf(ev, a.getenv("MASSGEN_ORCHESTRATOR_ID")),
 		Environ:      a.environ(),
 		Detach:       a.detach,
 		Replay:       a.sandbox != "",
@@ -222,4 +222,13 @@ func isTerminal(r any) bool {
 	}
 	info, err := f.Stat()
 	return err == nil && info.Mode()&os.ModeCharDevice != 0
+}
+
+// orchestratorOf is $MASSGEN_ORCHESTRATOR_ID, else a MassGen HookEvent's
+// orchestrator_id.
+func orchestratorOf(ev *protocol.Event, env string) string {
+	if env == "" && ev != nil {
+		return ev.Orchestrator
+	}
+	return env
 }

@@ -101,13 +101,17 @@ func (a *app) clock() (time.Time, error) {
 	return t, nil
 }
 
-// resolveAgent is the agent whose rules apply: --agent, else
-// $MASSGEN_AGENT_ID (an orchestrator sets it per agent process), else the
-// event's agent_type (a Claude Code subagent), else "" (the main thread,
-// which has only the global rules).
+// resolveAgent is the agent whose rules apply: --agent, else the MassGen
+// agent a MassGen HookEvent names, else $MASSGEN_AGENT_ID (set it per agent
+// process; MassGen itself does not), else the event's agent_type (a Claude
+// Code subagent), else "" (the main thread, which has only the global
+// rules).
 func (a *app) resolveAgent(ev *protocol.Event) string {
 	if a.agent != "" {
 		return a.agent
+	}
+	if ev != nil && ev.MassGenAgent != "" {
+		return ev.MassGenAgent
 	}
 	if id := a.getenv("MASSGEN_AGENT_ID"); id != "" {
 		return id
@@ -119,19 +123,23 @@ func (a *app) resolveAgent(ev *protocol.Event) string {
 }
 
 // resolveRecipient is who the inbox delivers to: the agent whose context
-// this hook's answer reaches. --agent names it outright. Inside a Claude
-// Code subagent it is the subagent's type (the configured default agent for
-// an empty one), even when $MASSGEN_AGENT_ID names the orchestrated agent
-// that started it: context added there reaches the subagent, and the
-// agent's own messages must wait for the agent. Otherwise it is
-// $MASSGEN_AGENT_ID, the --agent main thread's agent_type, or the
-// coordinator.
+// this hook's answer reaches. --agent names it outright, and a MassGen
+// HookEvent's agent_id names a MassGen agent (never a subagent). Inside a
+// Claude Code subagent (its agent_id) it is the subagent's type (the
+// configured default agent for an empty one), even when $MASSGEN_AGENT_ID
+// names the orchestrated agent that started it: context added there
+// reaches the subagent, and the agent's own messages must wait for the
+// agent. Otherwise it is $MASSGEN_AGENT_ID, the --agent main thread's
+// agent_type, or the coordinator.
 func (a *app) resolveRecipient(ev *protocol.Event, cfg config.Config) string {
 	if a.agent != "" {
 		return a.agent
 	}
 	if ev == nil {
 		return inbox.Coordinator
+	}
+	if ev.MassGenAgent != "" {
+		return ev.MassGenAgent
 	}
 	subagent := ev.AgentID != "" || ev.HookEventName == protocol.SubagentStart || ev.HookEventName == protocol.SubagentStop
 	switch {
