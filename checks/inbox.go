@@ -2,6 +2,7 @@ package checks
 
 import (
 	"context"
+	"os"
 
 	"go.yaml.in/yaml/v3"
 
@@ -55,33 +56,104 @@ func (env *Env) roster() []string {
 }
 
 // deliverInbox is the inbox check, a default rule after every tool call: it
-// takes over MassGen's Codex injection file (PostToolUse only, as MassGen's
-// middleware did; never in a replay, which leaves the project alone), then hands the recipient its pending messages that
-// match the tool, oldest first, each in its own strategy. They are confirmed
-// delivered only once the hook's answer was written.
+// hands over the recipient's pending messages that match the tool, oldest
+// first, each in its own strategy, then, if there is room, the next part
+// of MassGen's injection file in the agent's workspace (PostToolUse only,
+// as MassGen's own readers do; never in a replay, which leaves the project
+// alone). What it hands over is confirmed delivered only once the hook's
+// answer was written.
 func deliverInbox(_ context.Context, call *engine.Call, o inboxOptions) (engine.Verdict, error) {
 	ib := inbox.Open(call.State)
 	ib.Roster, ib.AnonymiseText = call.Roster, o.AnonymiseText
-	var notes []string
-	if call.HookType == protocol.PostToolUse && !call.Replay {
-		if err := ib.ImportCodex(call.Project, call.Recipient, call.Event.ToolName, call.Event.SessionID, call.Now); err != nil {
-			notes = append(notes, err.Error())
-		}
-	}
+	var v engine.Verdict
+	room := inboxBudget
 	via := inbox.Via{Event: call.HookType, Session: call.Event.SessionID, Tool: call.Event.ToolName}
 	batch, err := ib.Take(call.Recipient, call.Event.ToolName, call.Now, inboxBudget, via)
 	if err != nil {
-		return engine.Verdict{Notes: notes}, err
+		v.Notes = append(v.Notes, err.Error())
+	} else if !batch.Empty() {
+		call.OnAnswer(batch.Settle)
+		for _, p := range batch.Parts() {
+			v.Injections = append(v.Injections, engine.Injection{Content: p.Text, Strategy: p.Strategy})
+			room -= protocol.UTF16Len(p.Text)
+		}
 	}
-	if batch.Empty() {
-		return engine.Verdict{Notes: notes}, nil
+	if call.HookType != protocol.PostToolUse || call.Replay {
+		return v, err
 	}
-	call.OnAnswer(batch.Settle)
-	v := engine.Verdict{Notes: notes}
-	for _, p := range batch.Parts() {
-		v.Injections = append(v.Injections, engine.Injection{Content: p.Text, Strategy: p.Strategy})
+	files := projectPayloadFiles(call.Project)
+	if find, ok := call.Memo(massgenFilesKey{}, func() any { return nil }).(func() []payloadFile); ok {
+		files = find()
 	}
-	return v, nil
+	for _, f := range files {
+		part, perr := ib.TakeMassGen(f.dir, f.kind, call.Event.ToolName, call.Event.SessionID, call.Now, room)
+		if perr != nil {
+			v.Notes = append(v.Notes, perr.Error())
+		}
+		if part != nil {
+			call.OnAnswer(part.Settle)
+			v.Injections = append(v.Injections, engine.Injection{Content: part.Text, Strategy: part.Strategy})
+			break // one part an answer: a part may fill it
+		}
+	}
+	return v, err
+}
+
+// payloadFile is a MassGen injection file a call may deliver: its kind, in
+// a workspace.
+type payloadFile struct {
+	dir  string
+	kind inbox.MassGenFile
+}
+
+// massgenFilesKey is the call memo of the function that finds the
+// injection files a call may deliver. RunRules sets it from the config
+// (massgenPayloadFiles), which the call does not carry; a call without it
+// looks in the project.
+type massgenFilesKey struct{}
+
+// listDir is the names in dir; none when it cannot be read.
+func listDir(dir string) []string {
+	entries, _ := os.ReadDir(dir)
+	names := make([]string, len(entries))
+	for i, e := range entries {
+		names[i] = e.Name()
+	}
+	return names
+}
+
+// projectPayloadFiles are both kinds of injection file in the project.
+func projectPayloadFiles(project string) []payloadFile {
+	return []payloadFile{{project, inbox.CodexPayload}, {project, inbox.GeminiPayload}}
+}
+
+// massgenPayloadFiles are the injection files of the agent whose hook this
+// is: in its workspace when the config gives one (its workspace:, or
+// where MassGen puts its backend.cwd), else in the project; its backend's
+// file when the config names the backend (codex, gemini_cli), none for
+// another backend (MassGen hands those text its own way), else both.
+func (env *Env) massgenPayloadFiles(ev *protocol.Event) []payloadFile {
+	id := env.Agent
+	if id == "" {
+		id = env.Recipient
+	}
+	a := env.Config.AgentByID(id)
+	if a == nil {
+		return projectPayloadFiles(env.Layout.Project)
+	}
+	dir := a.WorkspaceDir(env.Layout.Project, ev.Cwd, listDir)
+	if dir == "" {
+		dir = env.Layout.Project
+	}
+	switch a.Backend.Type {
+	case "":
+		return []payloadFile{{dir, inbox.CodexPayload}, {dir, inbox.GeminiPayload}}
+	case "codex":
+		return []payloadFile{{dir, inbox.CodexPayload}}
+	case "gemini_cli":
+		return []payloadFile{{dir, inbox.GeminiPayload}}
+	}
+	return nil
 }
 
 // lateMessages claims, at a turn boundary, the recipient's messages that

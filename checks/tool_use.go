@@ -55,5 +55,7 @@ func (env *Env) RunRules(ctx context.Context, ev *protocol.Event) (engine.Result
 	if env.Rules == nil {
 		return engine.Result{Decision: "none"}, call
 	}
+	// Found only by the inbox rule, after a tool: it may read a folder.
+	call.Memo(massgenFilesKey{}, func() any { return func() []payloadFile { return env.massgenPayloadFiles(ev) } })
 	return env.Rules.Run(ctx, call), call
 }

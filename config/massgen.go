@@ -127,11 +127,15 @@ func massgenLeaf(leaf string) string {
 // WorkspaceDir is the folder where MassGen keeps the agent's files and its
 // injection files (.codex/, .gemini/), in project: the agent's
 // workspace: when given (relative to the project unless absolute), else
-// where MassGen puts backend.cwd. MassGen routes a relative cwd under
-// .massgen/workspaces/ and adds a per-run suffix (_1a2b3c4d), so when cwd
-// (the folder the hook runs in) is that folder with a suffix, it is the
-// one; otherwise the folder without the suffix. "" when neither is set.
-func (a *Agent) WorkspaceDir(project, cwd string) string {
+// where MassGen puts backend.cwd, "" when neither is set. MassGen routes a
+// relative cwd under .massgen/workspaces/ and adds a per-run suffix
+// (workspace1 becomes workspace_1a2b3c4d): the folder is cwd (the one the
+// hook runs in) when it is the routed folder with a suffix; else the one
+// such folder list (reading a folder's names; nil reads none) finds beside
+// it; else the routed folder itself. Two agents whose cwd MassGen renames
+// alike (workspace1, workspace2) cannot be told apart by their folders:
+// there only cwd, or workspace:, finds the agent's.
+func (a *Agent) WorkspaceDir(project, cwd string, list func(dir string) []string) string {
 	if a.Workspace != "" {
 		return absIn(project, a.Workspace)
 	}
@@ -143,14 +147,29 @@ func (a *Agent) WorkspaceDir(project, cwd string) string {
 		base = filepath.Join(".massgen", "workspaces", base)
 	}
 	base = absIn(project, base)
-	if cwd == "" {
+	parent, want := filepath.Dir(base), massgenLeaf(filepath.Base(base))
+	if cwd != "" {
+		cwd = filepath.Clean(cwd)
+		if leaf, ok := runLeaf(filepath.Base(cwd)); ok && filepath.Dir(cwd) == parent && leaf == want {
+			return cwd
+		}
+	}
+	if list == nil {
 		return base
 	}
-	cwd = filepath.Clean(cwd)
-	if leaf, ok := runLeaf(filepath.Base(cwd)); ok && filepath.Dir(cwd) == filepath.Dir(base) && leaf == massgenLeaf(filepath.Base(base)) {
-		return cwd
+	found := ""
+	for _, name := range list(parent) {
+		if leaf, ok := runLeaf(name); ok && leaf == want {
+			if found != "" {
+				return base // several runs' folders: none is surely this one
+			}
+			found = filepath.Join(parent, name)
+		}
 	}
-	return base
+	if found == "" {
+		return base
+	}
+	return found
 }
 
 func absIn(project, p string) string {

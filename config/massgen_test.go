@@ -201,9 +201,28 @@ func TestWorkspaceDir(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := tt.agent.WorkspaceDir(project, tt.cwd); got != tt.want {
+			if got := tt.agent.WorkspaceDir(project, tt.cwd, nil); got != tt.want {
 				t.Errorf("WorkspaceDir = %q, want %q", got, tt.want)
 			}
 		})
+	}
+	// Without the hook's folder, the one run folder beside the routed one.
+	list := func(names ...string) func(string) []string {
+		return func(dir string) []string {
+			if dir != ws {
+				t.Errorf("listed %s, want %s", dir, ws)
+			}
+			return names
+		}
+	}
+	a := Agent{Backend: Backend{Cwd: "workspace1"}}
+	if got := a.WorkspaceDir(project, "", list("writer_0a1b2c3d", "workspace_0a1b2c3d", "workspace")); got != ws+"/workspace_0a1b2c3d" {
+		t.Errorf("one run folder: %q", got)
+	}
+	if got := a.WorkspaceDir(project, "", list("workspace_0a1b2c3d", "workspace_99999999")); got != ws+"/workspace1" {
+		t.Errorf("two run folders, neither surely the agent's: %q", got)
+	}
+	if got := a.WorkspaceDir(project, "", list()); got != ws+"/workspace1" {
+		t.Errorf("no run folder: %q", got)
 	}
 }

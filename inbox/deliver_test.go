@@ -401,8 +401,8 @@ func TestReadOnly(t *testing.T) {
 
 	ro := e.readOnly()
 	at := t0.Add(2 * time.Minute)
-	if err := ro.ImportCodex(e.project, "b", "Bash", "s1", at); err != nil {
-		t.Fatal(err)
+	if p, err := ro.TakeMassGen(e.project, CodexPayload, "Bash", "s1", at, MaxText); err != nil || p != nil {
+		t.Fatalf("a dry run takes MassGen's payload: %+v, %v", p, err)
 	}
 	b := e.take(ro, "b", "Bash", at, 8000)
 	if got := texts(b); len(got) != 3 || got[0] != "targeted" || got[1] != "broadcast" || !strings.HasPrefix(got[2], "see ") || strings.Contains(got[2], ws) {

@@ -268,13 +268,14 @@ func TestOwnerOnly(t *testing.T) {
 	}
 	late.Settle(true)
 	writeFile(t, filepath.Join(e.project, CodexFile), `{"inject":{"content":"codex says hi"},"tool_matcher":"*","sequence":1}`)
-	if err := e.ib.ImportCodex(e.project, "agent_b", "Bash", "s1", t0.Add(4*time.Minute)); err != nil {
-		t.Fatal(err)
+	p, err := e.ib.TakeMassGen(e.project, CodexPayload, "Bash", "s1", t0.Add(4*time.Minute), MaxText)
+	if err != nil || p == nil {
+		t.Fatalf("MassGen payload: %+v, %v", p, err)
 	}
-	e.take(e.ib, "agent_b", "Bash", t0.Add(4*time.Minute), 8000).Settle(true)
+	p.Settle(true)
 
 	n := 0
-	err := filepath.WalkDir(e.st.Path, func(path string, d fs.DirEntry, err error) error {
+	err = filepath.WalkDir(e.st.Path, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
 		}
@@ -297,7 +298,7 @@ func TestOwnerOnly(t *testing.T) {
 		filepath.Join(e.st.Path, WorkspacesDir, "agent_c", "agent1", "a.txt"),
 		e.inboxPath(seenDir, "agent_b.json"),
 		e.inboxPath("peers.json"),
-		filepath.Join(e.st.Path, filepath.FromSlash(state.SessionRecord("s1", "codex-sequence"))),
+		filepath.Join(e.st.Path, filepath.FromSlash(state.SessionRecord("s1", massgenRecordName))),
 	} {
 		if !pathExists(t, want) {
 			t.Errorf("%s was not made; the mode check missed it", want)
