@@ -179,6 +179,47 @@ func absIn(project, p string) string {
 	return filepath.Join(project, p)
 }
 
+// AgentAt returns the id of the one MassGen agent whose workspace holds
+// dir (the folder a hook runs in), or "": MassGen runs each agent's CLI in
+// its workspace, so where a hook runs tells which agent it serves. None
+// when two agents could own the folder (MassGen names workspace1 and
+// workspace2 alike), or outside a MassGen config.
+func (c *Config) AgentAt(project, dir string) string {
+	if !c.MassGen || dir == "" {
+		return ""
+	}
+	dir = filepath.Clean(dir)
+	found := ""
+	for i := range c.Agents {
+		a := &c.Agents[i]
+		ws := a.WorkspaceDir(project, walkToWorkspace(dir, a, project), nil)
+		if ws == "" || dir != ws && !strings.HasPrefix(dir, ws+string(filepath.Separator)) {
+			continue
+		}
+		if found != "" {
+			return ""
+		}
+		found = a.ID
+	}
+	return found
+}
+
+// walkToWorkspace is the folder of dir directly under the folder MassGen
+// routes a's workspace into, so a hook that runs in a subfolder of a run
+// folder (workspace_1a2b3c4d/src) is still placed in it.
+func walkToWorkspace(dir string, a *Agent, project string) string {
+	if a.Workspace != "" || a.Backend.Cwd == "" {
+		return dir
+	}
+	parent := filepath.Dir(a.WorkspaceDir(project, "", nil))
+	rel, err := filepath.Rel(parent, dir)
+	if err != nil || rel == "." || strings.HasPrefix(rel, "..") {
+		return dir
+	}
+	first, _, _ := strings.Cut(rel, string(filepath.Separator))
+	return filepath.Join(parent, first)
+}
+
 // AgentByID returns the agent configured as id, or nil.
 func (c *Config) AgentByID(id string) *Agent {
 	for i := range c.Agents {

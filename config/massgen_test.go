@@ -226,3 +226,42 @@ func TestWorkspaceDir(t *testing.T) {
 		t.Errorf("no run folder: %q", got)
 	}
 }
+
+// TestAgentAt: where a hook runs tells which MassGen agent it serves, when
+// only one agent's workspace can hold it.
+func TestAgentAt(t *testing.T) {
+	cfg, err := Parse(file, []byte(`agents:
+  - id: reviewer
+    backend: {type: codex, cwd: reviewer}
+  - id: a1
+    backend: {type: codex, cwd: workspace1}
+  - id: a2
+    backend: {type: claude_code, cwd: workspace2}
+  - id: mine
+    workspace: ws/mine
+    backend: {type: gemini_cli}
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ws := "/p/.massgen/workspaces"
+	for dir, want := range map[string]string{
+		ws + "/reviewer_0a1b2c3d":     "reviewer",
+		ws + "/reviewer_0a1b2c3d/src": "reviewer",
+		ws + "/reviewer":              "reviewer",
+		ws + "/workspace_0a1b2c3d":    "", // a1's or a2's
+		"/p/ws/mine/deep":             "mine",
+		"/p/ws/mine2":                 "",
+		"/p":                          "",
+		ws + "/reviewerx_0a1b2c3d":    "",
+		"":                            "",
+	} {
+		if got := cfg.AgentAt("/p", dir); got != want {
+			t.Errorf("AgentAt(%q) = %q, want %q", dir, got, want)
+		}
+	}
+	own, _ := Parse(file, []byte("agents:\n  - id: x\n    workspace: ws\n"))
+	if got := own.AgentAt("/p", "/p/ws"); got != "" {
+		t.Errorf("outside a MassGen config: %q", got)
+	}
+}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/massgen/massgen-hook/config"
 	"github.com/massgen/massgen-hook/corpus"
 	"github.com/massgen/massgen-hook/dialect"
 	"github.com/massgen/massgen-hook/engine"
@@ -115,7 +116,7 @@ func (a *app) runExplain(cmd *cobra.Command, o explainOptions) error {
 	if err != nil {
 		return &usageError{err: err}
 	}
-	agentFrom := a.agentSource(ev)
+	agentFrom := a.agentSource(ev, &cfg, project)
 	if rec != nil {
 		// As replay runs it: at its time, as its agent.
 		if now, err = rec.Time(); err != nil {
@@ -243,7 +244,7 @@ func isRecording(raw []byte) bool {
 }
 
 // agentSource says where the agent identity came from, mirroring resolveAgent.
-func (a *app) agentSource(ev *protocol.Event) string {
+func (a *app) agentSource(ev *protocol.Event, cfg *config.Config, project string) string {
 	switch {
 	case a.agent != "":
 		return "--agent"
@@ -251,6 +252,8 @@ func (a *app) agentSource(ev *protocol.Event) string {
 		return "the MassGen event's agent_id"
 	case a.getenv("MASSGEN_AGENT_ID") != "":
 		return "MASSGEN_AGENT_ID"
+	case cfg.AgentAt(project, ev.Cwd) != "":
+		return "the MassGen workspace it runs in"
 	case ev.AgentType != "":
 		return "the event's agent_type"
 	}

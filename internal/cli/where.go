@@ -103,10 +103,11 @@ func (a *app) clock() (time.Time, error) {
 
 // resolveAgent is the agent whose rules apply: --agent, else the MassGen
 // agent a MassGen HookEvent names, else $MASSGEN_AGENT_ID (set it per agent
-// process; MassGen itself does not), else the event's agent_type (a Claude
-// Code subagent), else "" (the main thread, which has only the global
-// rules).
-func (a *app) resolveAgent(ev *protocol.Event) string {
+// process; MassGen itself does not), else the MassGen agent whose
+// workspace the event's cwd is in (massgenAgentAt), else the event's
+// agent_type (a Claude Code subagent), else "" (the main thread, which has
+// only the global rules).
+func (a *app) resolveAgent(ev *protocol.Event, cfg *config.Config, project string) string {
 	if a.agent != "" {
 		return a.agent
 	}
@@ -116,10 +117,13 @@ func (a *app) resolveAgent(ev *protocol.Event) string {
 	if id := a.getenv("MASSGEN_AGENT_ID"); id != "" {
 		return id
 	}
-	if ev != nil {
-		return ev.AgentType
+	if ev == nil {
+		return ""
 	}
-	return ""
+	if id := cfg.AgentAt(project, ev.Cwd); id != "" {
+		return id
+	}
+	return ev.AgentType
 }
 
 // resolveRecipient is who the inbox delivers to: the agent whose context
@@ -129,9 +133,10 @@ func (a *app) resolveAgent(ev *protocol.Event) string {
 // configured default agent for an empty one), even when $MASSGEN_AGENT_ID
 // names the orchestrated agent that started it: context added there
 // reaches the subagent, and the agent's own messages must wait for the
-// agent. Otherwise it is $MASSGEN_AGENT_ID, the --agent main thread's
-// agent_type, or the coordinator.
-func (a *app) resolveRecipient(ev *protocol.Event, cfg config.Config) string {
+// agent. Otherwise it is $MASSGEN_AGENT_ID, the MassGen agent whose
+// workspace the event's cwd is in, the main thread's agent_type (claude
+// --agent), or the coordinator.
+func (a *app) resolveRecipient(ev *protocol.Event, cfg *config.Config, project string) string {
 	if a.agent != "" {
 		return a.agent
 	}
@@ -149,6 +154,9 @@ func (a *app) resolveRecipient(ev *protocol.Event, cfg config.Config) string {
 		return cfg.Scratchpad.DefaultAgent
 	}
 	if id := a.getenv("MASSGEN_AGENT_ID"); id != "" {
+		return id
+	}
+	if id := cfg.AgentAt(project, ev.Cwd); id != "" {
 		return id
 	}
 	if ev.AgentType != "" {
