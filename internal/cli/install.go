@@ -26,6 +26,10 @@ import (
 type installOptions struct {
 	scope, agent, binary, only string
 	dryRun, noBinary           bool
+	// massgen is init --massgen's MassGen config; noStarterConfig keeps
+	// init from writing a starter config beside it.
+	massgen         string
+	noStarterConfig bool
 }
 
 func (a *app) initCommand() *cobra.Command {
@@ -53,17 +57,30 @@ post-tool-use-failure: messages and the PostToolUse rules). The hooks of the
 other parts are taken out, so running init again with another --only (or
 none: every part) adjusts the wiring.
 
+--massgen FILE reads a MassGen config as the hooks will and wires, in the
+scope given, each agent CLI its agents run (claude_code: Claude Code,
+codex: Codex, gemini_cli: Gemini CLI), saying for each agent what MassGen
+does with that CLI's settings; no starter config is written beside it.
+
 Exit status: 0 done (or nothing to do), 1 a file could not be written,
-2 usage error or a settings file that is not valid JSON (left untouched).`,
+2 usage error, a settings file that is not valid JSON (left untouched), or
+a --massgen file that is not a usable MassGen config.`,
 		Example: `  massgen-hook init --dry-run            # show the diff, change nothing
   massgen-hook init                      # .claude/settings.json, committed with the project
   massgen-hook init --scope local        # .claude/settings.local.json, only for you
   massgen-hook init --agent cursor       # .cursor/hooks.json
-  massgen-hook init --only guards        # the guards alone`,
+  massgen-hook init --only guards        # the guards alone
+  massgen-hook init --massgen massgen.yaml  # the agent CLIs a MassGen config runs`,
 		Args: noArgs(a),
-		RunE: func(cmd *cobra.Command, _ []string) error { return a.runInstall(cmd, o, false) },
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if o.massgen != "" {
+				return a.runInitMassGen(cmd, o)
+			}
+			return a.runInstall(cmd, o, false)
+		},
 	}
 	a.installFlags(cmd, &o)
+	cmd.Flags().StringVar(&o.massgen, "massgen", "", "a MassGen config: wire the agent CLIs its agents run (claude_code, codex, gemini_cli)")
 	cmd.Flags().StringVar(&o.binary, "binary", "", "the massgen-hook binary the hooks run (default: this one)")
 	cmd.Flags().BoolVar(&o.noBinary, "no-binary", false, "do not copy the binary into the project (you put it there yourself)")
 	cmd.Flags().StringVar(&o.only, "only", "", "wire only these parts, a comma list of "+strings.Join(partNames(), ", ")+" (default: all)")
@@ -167,7 +184,7 @@ func (a *app) runInstall(cmd *cobra.Command, o installOptions, uninstall bool) e
 			return err
 		}
 	}
-	return w.starterFiles(ps.has("stop"))
+	return w.starterFiles(ps.has("stop"), !o.noStarterConfig)
 }
 
 // parseParts reads --only: "" is every part.
@@ -445,9 +462,9 @@ func (w *installer) removeBinary(path string) error {
 
 // starterFiles writes the starter config when there is none, and the
 // scratchpad folders when the scratchpad part is wired.
-func (w *installer) starterFiles(scratchpads bool) error {
+func (w *installer) starterFiles(scratchpads, starterConfig bool) error {
 	cfgPath := filepath.Join(w.project, config.DefaultPath)
-	if _, err := os.Stat(cfgPath); errors.Is(err, fs.ErrNotExist) {
+	if _, err := os.Stat(cfgPath); starterConfig && errors.Is(err, fs.ErrNotExist) {
 		if w.dryRun {
 			w.say(cfgPath, "would write the starter config")
 		} else {
