@@ -38,14 +38,30 @@ var (
 // imports. massgen-hook runs programs, so it never runs one.
 const TypePython = "python"
 
-// recogniseMassGen reports whether the file is MassGen's.
+// recogniseMassGen reports whether the file is MassGen's: an agent's
+// backend, or the backend of MassGen's single-agent form (agent:), names
+// its type.
 func (c *Config) recogniseMassGen() bool {
 	for _, a := range c.Agents {
 		if a.Backend.Type != "" {
 			return true
 		}
 	}
-	return false
+	single, ok := c.Other["agent"]
+	return ok && mappingKey(mappingKey(&single, "backend"), "type") != nil
+}
+
+// mappingKey is the value of key in mapping n, or nil.
+func mappingKey(n *yaml.Node, key string) *yaml.Node {
+	if n == nil || n.Kind != yaml.MappingNode {
+		return nil
+	}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		if n.Content[i].Value == key {
+			return n.Content[i+1]
+		}
+	}
+	return nil
 }
 
 // checkOtherKeys judges the keys that are not massgen-hook's: errors in

@@ -265,3 +265,14 @@ func TestAgentAt(t *testing.T) {
 		t.Errorf("outside a MassGen config: %q", got)
 	}
 }
+
+// TestMassGenSingleAgent: MassGen's single-agent form is recognised, and
+// its keys are MassGen's.
+func TestMassGenSingleAgent(t *testing.T) {
+	cfg, err := Parse(file, []byte("agent:\n  id: solo\n  backend: {type: openai, model: gpt-5}\nui: {display_type: simple}\n"))
+	if err != nil || !cfg.MassGen {
+		t.Fatalf("MassGen %v, error %v", cfg.MassGen, err)
+	}
+	_, err = Parse(file, []byte("agent:\n  id: solo\n"))
+	wantErrors(t, err, `cfg.yaml:1: unknown key "agent" (did you mean "agents"?)`)
+}
