@@ -11,25 +11,21 @@ import (
 	"github.com/massgen/massgen-hook/config"
 )
 
-// massgenCLIs are the agent CLIs MassGen's backends run, by backend type,
-// in the order init wires them. MassGen's other backends call a model's
-// API from MassGen's own process, where only MassGen's Python hooks run.
-var massgenCLIs = []struct{ backend, target, name string }{
-	{"claude_code", "claude", "Claude Code"},
-	{"codex", "codex", "Codex"},
-	{"gemini_cli", "gemini", "Gemini CLI"},
-}
+// massgenCLI is an agent CLI MassGen runs for a backend type, and what
+// MassGen (checked against config.MassGenVersion) does with the CLI's own
+// settings when it runs an agent: whether the wiring init writes is read.
+type massgenCLI struct{ backend, target, name, note string }
 
-// massgenWiringNote is what MassGen (checked against config.MassGenVersion)
-// does with the CLI's own settings when it runs an agent, by backend type:
-// where the wiring init writes is read, and where it is not.
-var massgenWiringNote = map[string]string{
-	"claude_code": "MassGen starts Claude Code in the agent's workspace without settings files unless the backend sets " +
-		"setting_sources (or enables skills): add setting_sources: [user] to the backend and wire with --scope user for its hooks to run",
-	"codex": "MassGen points CODEX_HOME at the agent's workspace .codex and rewrites hooks.json there every turn, " +
-		"so Codex run by MassGen does not run this wiring; the hooks still read the agent's injection file when they run for it",
-	"gemini_cli": "MassGen points GEMINI_HOME at the agent's workspace .gemini and writes its own settings.json there, " +
-		"so Gemini CLI run by MassGen does not run this wiring; the hooks still read the agent's injection file when they run for it",
+// massgenCLIs are MassGen's CLI backends, in the order init wires them.
+// MassGen's other backends call a model's API from MassGen's own process,
+// where only MassGen's Python hooks run.
+var massgenCLIs = []massgenCLI{
+	{"claude_code", "claude", "Claude Code", "MassGen starts Claude Code in the agent's workspace without settings files unless the backend sets " +
+		"setting_sources (or enables skills): add setting_sources: [user] to the backend and wire with --scope user for its hooks to run"},
+	{"codex", "codex", "Codex", "MassGen points CODEX_HOME at the agent's workspace .codex and rewrites hooks.json there every turn, " +
+		"so Codex run by MassGen does not run this wiring; the hooks still read the agent's injection file when they run for it"},
+	{"gemini_cli", "gemini", "Gemini CLI", "MassGen points GEMINI_HOME at the agent's workspace .gemini and writes its own settings.json there, " +
+		"so Gemini CLI run by MassGen does not run this wiring; the hooks still read the agent's injection file when they run for it"},
 }
 
 // runInitMassGen is init --massgen FILE: it reads the MassGen config as
@@ -52,14 +48,14 @@ func (a *app) runInitMassGen(cmd *cobra.Command, o installOptions) error {
 	}
 	var targets []string
 	for _, ag := range cfg.Agents {
-		i := slices.IndexFunc(massgenCLIs, func(c struct{ backend, target, name string }) bool { return c.backend == ag.Backend.Type })
+		i := slices.IndexFunc(massgenCLIs, func(c massgenCLI) bool { return c.backend == ag.Backend.Type })
 		if i < 0 {
 			fmt.Fprintf(a.stdout, "massgen: agent %s (%s): not wired: it runs inside MassGen's process, where only MassGen's Python hooks run (a Python hook can pipe the event to massgen-hook)\n",
 				ag.ID, backendName(ag.Backend.Type))
 			continue
 		}
 		c := massgenCLIs[i]
-		fmt.Fprintf(a.stdout, "massgen: agent %s (%s): %s wired; %s\n", ag.ID, ag.Backend.Type, c.name, massgenWiringNote[c.backend])
+		fmt.Fprintf(a.stdout, "massgen: agent %s (%s): %s wired; %s\n", ag.ID, ag.Backend.Type, c.name, c.note)
 		if !slices.Contains(targets, c.target) {
 			targets = append(targets, c.target)
 		}
