@@ -2,11 +2,11 @@ package inbox
 
 import (
 	"bytes"
-	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"hash/fnv"
 	"io/fs"
 	"math"
 	"math/rand/v2"
@@ -147,8 +147,9 @@ func (ib *Inbox) TakeMassGen(dir string, f MassGenFile, tool, session string, no
 	if f.Gemini && p.Event != "" && p.Event != "AfterTool" || !p.matches(tool) || p.expired(now) {
 		return nil, nil
 	}
-	sum := sha256.Sum256(data)
-	hash := hex.EncodeToString(sum[:12])
+	h := fnv.New128a()
+	h.Write(data)
+	hash := hex.EncodeToString(h.Sum(nil))
 	parts := splitText(p.Inject.Content, MaxText-40)
 
 	var rec massgenRecord
