@@ -228,7 +228,37 @@ type guard struct {
 }
 
 func (p *protectedPaths) guardFor(call *engine.Call) *guard {
-	return &guard{protectedPaths: p, shellCall: shellCallOf(call), tmpdir: envValue(call.Environ, "TMPDIR")}
+	g := &guard{protectedPaths: p, shellCall: shellCallOf(call), tmpdir: envValue(call.Environ, "TMPDIR")}
+	if files := namedConfig(call.Environ, call.Project); files != nil {
+		// The config the hooks read is their wiring wherever it is: a
+		// MassGen config named by $MASSGEN_HOOK_CONFIG sits beside the
+		// agents' work, not under .claude/.
+		q := *p
+		q.write = append(slices.Clip(p.write), files...)
+		g.protectedPaths = &q
+	}
+	return g
+}
+
+// namedConfig are the patterns of the config file $MASSGEN_HOOK_CONFIG
+// names, as the kernel resolves it: absolute, and relative to project
+// when it is inside (patterns match a path in the project by its relative
+// form); nil when the variable is unset.
+func namedConfig(environ []string, project string) []string {
+	v := envValue(environ, "MASSGEN_HOOK_CONFIG")
+	if v == "" {
+		return nil
+	}
+	abs, err := filepath.Abs(v)
+	if err != nil {
+		return nil
+	}
+	abs = fspath.Real(abs)
+	out := []string{escapeGlob(abs)}
+	if rel, err := filepath.Rel(fspath.Real(project), abs); err == nil && rel != "." && !strings.HasPrefix(rel, "..") {
+		out = append(out, escapeGlob(filepath.ToSlash(rel)))
+	}
+	return out
 }
 
 // finding is one protected path a call touches.
