@@ -310,10 +310,10 @@ func (c *Config) checkScope(h *Hooks, key string, agent bool, bad func(line int,
 				continue
 			}
 			c.checkHook(h, hk, bad)
-			if c.MassGen && h.Type == TypeCommand {
-				c.note(h.LineOf("type"), hk+".type", "massgen-hook runs this command rule, but MassGen's config validator refuses type: command "+
+			if c.MassGen && (h.Type == TypeCommand || h.Type == TypeBuiltin) {
+				c.note(h.LineOf("type"), hk+".type", "massgen-hook runs this %s rule, but MassGen's config validator refuses type: %s "+
 					"(MassGen runs only Python hooks): start MassGen with --skip-validation, "+
-					"or keep this rule in a massgen-hook config of its own")
+					"or keep this rule in a massgen-hook config of its own", h.Type, h.Type)
 			}
 			kept = append(kept, *h)
 		}

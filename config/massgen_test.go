@@ -116,6 +116,17 @@ scratchpad:
 	if !found {
 		t.Errorf("no notice that MassGen refuses type: command: %v", cfg.Notices)
 	}
+	cfg, err = Parse(file, []byte(strings.Replace(massgenConfig, "hooks:\n  PreToolUse:", "hooks:\n  PostToolUse:\n    - {type: builtin, handler: high_priority_task_reminder}\n  PreToolUse:", 1)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var all []string
+	for _, n := range cfg.Notices {
+		all = append(all, n.Error())
+	}
+	if !strings.Contains(strings.Join(all, "\n"), "hooks.PostToolUse[0].type: massgen-hook runs this builtin rule, but MassGen's config validator refuses type: builtin") {
+		t.Errorf("no notice on the builtin rule: %q", all)
+	}
 }
 
 func TestMassGenConfigKeys(t *testing.T) {
