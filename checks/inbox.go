@@ -70,8 +70,9 @@ func deliverInbox(_ context.Context, call *engine.Call, o inboxOptions) (engine.
 	via := inbox.Via{Event: call.HookType, Session: call.Event.SessionID, Tool: call.Event.ToolName}
 	batch, err := ib.Take(call.Recipient, call.Event.ToolName, call.Now, inboxBudget, via)
 	if err != nil {
-		v.Notes = append(v.Notes, err.Error())
-	} else if !batch.Empty() {
+		return v, err // MassGen's file stays for the next call, or MassGen's carry-forward
+	}
+	if !batch.Empty() {
 		call.OnAnswer(batch.Settle)
 		for _, p := range batch.Parts() {
 			v.Injections = append(v.Injections, engine.Injection{Content: p.Text, Strategy: p.Strategy})
@@ -79,7 +80,7 @@ func deliverInbox(_ context.Context, call *engine.Call, o inboxOptions) (engine.
 		}
 	}
 	if call.HookType != protocol.PostToolUse || call.Replay {
-		return v, err
+		return v, nil
 	}
 	files := projectPayloadFiles(call.Project)
 	if find, ok := call.Memo(massgenFilesKey{}, func() any { return nil }).(func() []payloadFile); ok {
@@ -96,7 +97,7 @@ func deliverInbox(_ context.Context, call *engine.Call, o inboxOptions) (engine.
 			break // one part an answer: a part may fill it
 		}
 	}
-	return v, err
+	return v, nil
 }
 
 // payloadFile is a MassGen injection file a call may deliver: its kind, in
