@@ -231,7 +231,9 @@ func toolEvent(o explainOptions) (*protocol.Event, error) {
 }
 
 // isRecording reports whether raw is a recording rather than an event: a
-// JSON object with recorded_at, or with event and no hook_event_name.
+// JSON object with recorded_at, or with event and no hook_event_name. A
+// MassGen HookEvent carries an event key too, beside its hook_type: it is
+// an event.
 func isRecording(raw []byte) bool {
 	var top map[string]json.RawMessage
 	if json.Unmarshal(raw, &top) != nil {
@@ -240,7 +242,8 @@ func isRecording(raw []byte) bool {
 	_, at := top["recorded_at"]
 	_, event := top["event"]
 	_, name := top["hook_event_name"]
-	return at || event && !name
+	_, massgen := top["hook_type"]
+	return at || event && !name && !massgen
 }
 
 // agentSource says where the agent identity came from, mirroring resolveAgent.
