@@ -19,7 +19,7 @@ import (
 var update = flag.Bool("update", false, "rewrite the golden files of testscript scripts")
 
 func TestMain(m *testing.M) {
-	testscript.Main(m, map[string]func(){
+	testscript.Main(removeBuilt{m}, map[string]func(){
 		"massgen-hook": func() {
 			code := cli.Main(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
 			// A detached worker (a session leader: detach uses setsid)
@@ -33,6 +33,18 @@ func TestMain(m *testing.M) {
 	})
 }
 
+// removeBuilt runs the tests, then removes the binary buildHook built for
+// them (testscript.Main exits as soon as they have run).
+type removeBuilt struct{ m *testing.M }
+
+func (r removeBuilt) Run() int {
+	code := r.m.Run()
+	if built.dir != "" {
+		_ = os.RemoveAll(built.dir)
+	}
+	return code
+}
+
 // detached reports whether this process leads its own session, as a child
 // started by massgen-hook's detach does.
 func detached() bool {
@@ -44,6 +56,7 @@ func detached() bool {
 // binary, then type-checks every output the scripts marked with `sdkcheck`
 // against Claude Code's own SDK types.
 func TestScripts(t *testing.T) {
+	t.Parallel() // each script runs in a directory of its own
 	outputs := &sdkOutputs{dir: t.TempDir()}
 	t.Run("script", func(t *testing.T) {
 		testscript.Run(t, testscript.Params{
