@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"os"
@@ -84,6 +85,7 @@ func TestScripts(t *testing.T) {
 				"bigfile":   bigFile,
 				"deepevent": deepEvent,
 				"status":    exitStatus,
+				"fifoheld":  fifoHeld,
 			},
 		})
 	})
@@ -162,6 +164,30 @@ func deepEvent(ts *testscript.TestScript, neg bool, args []string) {
 	deep := `{"a":` + strings.Repeat("[", depth-1) + strings.Repeat("]", depth-1) + `}`
 	event := fmt.Sprintf(`{"hook_event_name":%q,"session_id":"deep","tool_name":"Read","tool_input":{"file_path":"a.txt"},%q:%s}`, args[0], args[1], deep)
 	ts.Check(os.WriteFile(ts.MkAbs(args[3]), []byte(event), 0o644))
+}
+
+// fifoHeld is the script command `[!] fifoheld FIFO`: some process holds
+// FIFO open for reading. It asks without waiting: a non-blocking open for
+// writing fails with ENXIO exactly when no process has the fifo open to
+// read. A handler's child that holds a fifo shows, the moment its hook has
+// answered, whether it outlived the kill, with no sleep past its lifetime.
+func fifoHeld(ts *testscript.TestScript, neg bool, args []string) {
+	if len(args) != 1 {
+		ts.Fatalf("usage: fifoheld FIFO")
+	}
+	f, err := os.OpenFile(ts.MkAbs(args[0]), os.O_WRONLY|syscall.O_NONBLOCK, 0)
+	held := err == nil
+	if err == nil {
+		ts.Check(f.Close())
+	} else if !errors.Is(err, syscall.ENXIO) {
+		ts.Fatalf("fifoheld: %v", err)
+	}
+	switch {
+	case held && neg:
+		ts.Fatalf("%s is still held open by a process", args[0])
+	case !held && !neg:
+		ts.Fatalf("no process holds %s open", args[0])
+	}
 }
 
 // statusFileEnv names the file where the test binary, standing in for
