@@ -7,7 +7,7 @@ VERSION  ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev
 LDFLAGS  := -s -w -X github.com/massgen/massgen-hook/internal/cli.version=$(VERSION)
 GOFLAGS_BUILD := -trimpath -ldflags "$(LDFLAGS)"
 
-.PHONY: build release test lint unit unit-race unit-e2e test-real demo bench peer fuzz schema clean
+.PHONY: build release test lint unit unit-race unit-guards unit-e2e test-real demo bench peer fuzz schema clean
 
 ## build: the static binary bin/massgen-hook (CGO_ENABLED=0).
 build:
@@ -23,7 +23,8 @@ release:
 ## race detector, and beside them the packages that drive whole hook processes (cmd/massgen-hook's
 ## testscripts and multi-process tests, the peer tables, the Python yardstick: thousands of
 ## processes) without it: their work is in the processes they start, and a race-instrumented
-## test harness only slows them down.
+## test harness only slows them down. Tests wait on conditions, never sleeps (docs/development.md,
+## "Tests that do not wait").
 test: lint unit
 
 lint:
@@ -33,11 +34,19 @@ lint:
 
 E2E := ./cmd/massgen-hook ./bench/peer ./bench/python
 E2E_RE := /(cmd/massgen-hook|bench/peer|bench/python)$$
+# The guards treat /tmp as scratch space, and their tests (checks, and the testscripts) build
+# their projects in the temporary folder expecting just that; every other package's tests get
+# their temporary folders on a tmpfs (scripts/with-tmpfs.sh, TEST_TMPFS).
+GUARDS := ./checks
+GUARDS_RE := /checks$$
 unit:
-	@$(MAKE) --no-print-directory -j2 unit-race unit-e2e
+	@$(MAKE) --no-print-directory -j3 unit-race unit-guards unit-e2e
 
 unit-race:
-	go test -race -count=1 -timeout 25m $$(go list ./... | grep -v -E '$(E2E_RE)')
+	sh scripts/with-tmpfs.sh go test -race -count=1 -timeout 25m $$(go list ./... | grep -v -E '$(E2E_RE)|$(GUARDS_RE)')
+
+unit-guards:
+	go test -race -count=1 -timeout 25m $(GUARDS)
 
 unit-e2e:
 	go test -count=1 -timeout 25m -parallel 8 $(E2E)

@@ -6,6 +6,7 @@ import (
 )
 
 func TestDangerGitRunsCommand(t *testing.T) {
+	t.Parallel()
 	g := newGuardEnv(t)
 	repo := dirtyRepo(t, g)
 	gitRun(t, repo, "config", "alias.wipe", "!rm -rf ~")

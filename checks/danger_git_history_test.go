@@ -78,6 +78,7 @@ func cleanRepo(t *testing.T, g *guardEnv) string {
 }
 
 func TestDangerGitDiscardChanges(t *testing.T) {
+	t.Parallel()
 	g := newGuardEnv(t)
 	dirtyRepo(t, g)
 	cleanRepo(t, g)
@@ -204,6 +205,7 @@ func TestDangerGitDiscardChanges(t *testing.T) {
 }
 
 func TestDangerGitResetModes(t *testing.T) {
+	t.Parallel()
 	g := newGuardEnv(t)
 	dirtyRepo(t, g)
 	clean := cleanRepo(t, g)
@@ -246,6 +248,7 @@ func TestDangerGitResetModes(t *testing.T) {
 }
 
 func TestDangerGitBranches(t *testing.T) {
+	t.Parallel()
 	g := newGuardEnv(t)
 	dirtyRepo(t, g)
 	d := newDanger(t, "")
@@ -288,6 +291,7 @@ func TestDangerGitBranches(t *testing.T) {
 }
 
 func TestDangerGitStash(t *testing.T) {
+	t.Parallel()
 	g := newGuardEnv(t)
 	dirtyRepo(t, g)
 	cleanRepo(t, g)
@@ -317,6 +321,7 @@ func TestDangerGitStash(t *testing.T) {
 }
 
 func TestDangerGitWorktreeRemove(t *testing.T) {
+	t.Parallel()
 	g := newGuardEnv(t)
 	repo := dirtyRepo(t, g)
 	gitRun(t, repo, "worktree", "add", "-q", "../wt", "merged")
@@ -342,6 +347,7 @@ func TestDangerGitWorktreeRemove(t *testing.T) {
 }
 
 func TestDangerGitExpireReflog(t *testing.T) {
+	t.Parallel()
 	g := newGuardEnv(t)
 	repo := cleanRepo(t, g)
 	d := newDanger(t, "")
@@ -393,6 +399,7 @@ func TestDangerGitExpireReflog(t *testing.T) {
 // TestDangerGitExpireStash: the stash is a reflog; expiring it empties
 // git stash list even when its one entry is still what refs/stash holds.
 func TestDangerGitExpireStash(t *testing.T) {
+	t.Parallel()
 	g := newGuardEnv(t)
 	dirtyRepo(t, g)
 	d := newDanger(t, "")
@@ -440,6 +447,7 @@ func TestDangerGitCleanPaths(t *testing.T) {
 // TestDangerGitRepoOptions: --git-dir, --work-tree and GIT_DIR choose the
 // repository the read-only looks go to, as they choose git's.
 func TestDangerGitRepoOptions(t *testing.T) {
+	t.Parallel()
 	g := newGuardEnv(t)
 	dirtyRepo(t, g)
 	cleanRepo(t, g)
@@ -467,6 +475,7 @@ func TestDangerGitRepoOptions(t *testing.T) {
 // TestDangerGitLookRunsNothing: looking at a repository whose
 // configuration names an fsmonitor program does not run it.
 func TestDangerGitLookRunsNothing(t *testing.T) {
+	t.Parallel()
 	g := newGuardEnv(t)
 	repo := dirtyRepo(t, g)
 	marker := filepath.Join(g.project, "fsmonitor-ran")

@@ -11,6 +11,7 @@ import (
 // keeps, and passing for a merged branch, a fast-forward, or a remote that
 // is another repository.
 func TestDangerGitSelfRefs(t *testing.T) {
+	t.Parallel()
 	g := newGuardEnv(t)
 	dirtyRepo(t, g)
 	cleanRepo(t, g)

@@ -10,6 +10,7 @@ import (
 // the program or the path) is judged by what it runs, and denied where
 // that matters and cannot be known; the everyday forms beside each pass.
 func TestDangerHiddenRoutes(t *testing.T) {
+	t.Parallel()
 	g := newGuardEnv(t)
 	writeFiles(t, g.project, "build/a.o", "sub/x.txt", "main.c")
 	fakeRepo(t, g.project, "ref: refs/heads/feature")

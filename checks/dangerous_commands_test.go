@@ -341,6 +341,7 @@ func TestDangerProtectedBranches(t *testing.T) {
 }
 
 func TestDangerGitResetHard(t *testing.T) {
+	t.Parallel()
 	g := newGuardEnv(t)
 	repo := filepath.Join(g.project, "repo")
 	realRepo(t, repo, map[string]string{"a.txt": "a\n", "b.txt": "b\n", "c.txt": "c\n", "d.txt": "d\n", "e.txt": "e\n"})
@@ -383,6 +384,7 @@ func TestDangerGitResetHard(t *testing.T) {
 // TestDangerGitDashC: git -C DIR works in DIR, so the changes and the
 // branch that matter are DIR's, not those of the directory the shell is in.
 func TestDangerGitDashC(t *testing.T) {
+	t.Parallel()
 	g := newGuardEnv(t)
 	repo := filepath.Join(g.project, "repo")
 	realRepo(t, repo, map[string]string{"a.txt": "a\n"})
@@ -402,6 +404,7 @@ func TestDangerGitDashC(t *testing.T) {
 }
 
 func TestDangerGitClean(t *testing.T) {
+	t.Parallel()
 	g := newGuardEnv(t)
 	repo := filepath.Join(g.project, "repo")
 	realRepo(t, repo, map[string]string{"a.txt": "a\n", ".gitignore": "*.log\n"})
@@ -870,6 +873,7 @@ func TestDangerWildcardRefspecs(t *testing.T) {
 // with uncommitted changes is denied; a file named on its own, committed,
 // untracked and ignored files, and paths that do not exist, go.
 func TestDangerDeleteUncommitted(t *testing.T) {
+	t.Parallel()
 	g := newGuardEnv(t)
 	repo := filepath.Join(g.project, "repo")
 	realRepo(t, repo, map[string]string{"src/a.txt": "a\n", "src/b.txt": "b\n", "lib/c.txt": "c\n", ".gitignore": "build/\n"})

@@ -74,6 +74,7 @@ func TestCurrentBranchNested(t *testing.T) {
 }
 
 func TestCurrentBranchRealRepo(t *testing.T) {
+	t.Parallel()
 	dir := realTempDir(t)
 	realRepo(t, dir, map[string]string{"a.txt": "a\n"})
 	if got := currentBranch(dir); got != "main" {

@@ -41,6 +41,7 @@ func wiringRepo(t *testing.T, g *guardEnv) {
 // wholesale is denied when it would change or delete the wiring, and
 // passes when what it writes leaves the wiring as it is.
 func TestProtectedGitRewrites(t *testing.T) {
+	t.Parallel()
 	g := newGuardEnv(t)
 	wiringRepo(t, g)
 	p := newProtected(t, "")
@@ -133,6 +134,7 @@ func TestProtectedGitRewrites(t *testing.T) {
 // earlier command of the line moves), it is denied while the work tree
 // holds the wiring, and passes in one that holds none.
 func TestProtectedGitRewritesUnknown(t *testing.T) {
+	t.Parallel()
 	g := newGuardEnv(t)
 	wiringRepo(t, g)
 	bare := newGuardEnv(t)

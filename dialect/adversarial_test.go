@@ -121,6 +121,7 @@ func TestAdvCursorMCPStrings(t *testing.T) {
 // A megabyte of tool output crosses every dialect whole, with the fields
 // after it.
 func TestAdvHugeOutput(t *testing.T) {
+	t.Parallel()
 	big := strings.Repeat("0123456789abcdef", 1<<16) // 1 MiB
 	quoted, _ := json.Marshal(big)
 	doubly, _ := json.Marshal(`{"stdout":` + string(quoted) + `}`)

@@ -15,6 +15,7 @@ import (
 // message reaches the recipient exactly once, and the inbox then lists
 // each as delivered to it, pending for nobody.
 func TestConcurrentTakeSend(t *testing.T) {
+	t.Parallel()
 	const senders, perSender, consumers = 4, 60, 8
 	total := senders * perSender
 	e := newEnv(t)

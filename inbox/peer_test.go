@@ -166,6 +166,7 @@ func TestSnapshotErrors(t *testing.T) {
 
 // TestSnapshotFileLimit: more than maxSnapshotFiles files is refused too.
 func TestSnapshotFileLimit(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("creates 20001 files")
 	}

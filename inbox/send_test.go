@@ -194,6 +194,7 @@ func TestSendWritesMessageAndTokens(t *testing.T) {
 // were made, even when the clock goes back between them: such a send is
 // given the last id's time plus a nanosecond.
 func TestSendIDs(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	paris := time.FixedZone("CET", 3600)
 	times := []time.Time{t0, t0.Add(time.Nanosecond), t0.Add(time.Second).In(paris), t0.Add(999 * time.Millisecond), t0.Add(2 * time.Second)}

@@ -386,6 +386,7 @@ func TestParseEventRawValuesExact(t *testing.T) {
 }
 
 func TestParseEventHugeToolResponse(t *testing.T) {
+	t.Parallel()
 	const size = 20 << 20
 	var b bytes.Buffer
 	b.WriteString(`{"hook_event_name":"PostToolUse","tool_input":{"command":"cat big"},"tool_response":{"stdout":"`)

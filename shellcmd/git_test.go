@@ -183,6 +183,7 @@ func TestGitReadings(t *testing.T) {
 // options the installed git 2.39 completes for the subcommand, and those
 // that git completes with "=" take a value.
 func TestGitTablesMatchGit(t *testing.T) {
+	t.Parallel()
 	out, err := exec.Command("git", "version").Output()
 	if err != nil || !strings.HasPrefix(string(out), "git version 2.39.") {
 		t.Skipf("the tables are git 2.39's; this is %q", strings.TrimSpace(string(out)))

@@ -535,6 +535,7 @@ func (g gen) file(a advSpec) jv {
 // Regression (the generator finds TestRegressionPrunedGroupMateLeavesWrongMatcher: every
 // failure it reports today is a second Install changing a group's matcher).
 func TestRegression_GeneratedSettingsFiles(t *testing.T) {
+	t.Parallel()
 	iterations := 3000
 	if testing.Short() {
 		iterations = 300

@@ -86,9 +86,11 @@ func readAnswer(t *testing.T, what string, r hookRun) hookAnswer {
 }
 
 func TestConfigMistakesKeepTheGuards(t *testing.T) {
+	t.Parallel() // processes of its own, in a project of its own
 	bin := buildHook(t)
 	for _, m := range configMistakes {
 		t.Run(m.name, func(t *testing.T) {
+			t.Parallel()
 			project := t.TempDir()
 			writeFile(t, project, ".env", "API_KEY=secret\n")
 			if err := os.MkdirAll(filepath.Join(project, ".home"), 0o755); err != nil {
@@ -142,6 +144,7 @@ func TestConfigMistakesKeepTheGuards(t *testing.T) {
 // TestConfigMistakeWarningPerCLI: the warning goes where each CLI shows
 // one; where none is shown (Copilot CLI), stderr only, and the guard holds.
 func TestConfigMistakeWarningPerCLI(t *testing.T) {
+	t.Parallel() // processes of its own, in a project of its own
 	bin := buildHook(t)
 	project := t.TempDir()
 	writeFile(t, project, ".env", "API_KEY=secret\n")

@@ -251,6 +251,7 @@ func checkFaultRuns(t *testing.T, runs map[string]hookRun, errno string) {
 }
 
 func TestFaultReadOnlyRuntimeDir(t *testing.T) {
+	t.Parallel() // processes of its own, in a project of its own
 	bin := buildHook(t)
 	project, env := faultSetup(t, bin)
 	runtimeDir := filepath.Join(project, ".claude", "massgen-hook")
@@ -321,6 +322,7 @@ func faultAfterwards(t *testing.T, bin string, env []string, project string) {
 }
 
 func TestFaultFullRuntimeDir(t *testing.T) {
+	t.Parallel() // processes of its own, in a project of its own
 	bin := buildHook(t)
 	project, env := faultSetup(t, bin)
 	runtimeDir := filepath.Join(project, ".claude", "massgen-hook")

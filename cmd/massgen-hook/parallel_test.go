@@ -20,23 +20,42 @@ import (
 
 const parallelCalls = 64
 
-// buildHook builds the massgen-hook binary into a temporary directory. (The
-// test binary stands in for massgen-hook only inside testscript scripts.)
+// buildHook returns the massgen-hook binary, built once per test run into a
+// temporary directory that TestMain removes. (The test binary stands in for
+// massgen-hook only inside testscript scripts.)
 func buildHook(t *testing.T) string {
 	t.Helper()
 	if testing.Short() {
 		t.Skip("builds massgen-hook and starts 64 processes at once; skipped in -short mode")
 	}
-	goTool, err := exec.LookPath("go")
-	if err != nil {
-		t.Skip("the go tool is not on PATH; cannot build massgen-hook")
+	built.once.Do(func() {
+		goTool, err := exec.LookPath("go")
+		if err != nil {
+			built.skip = "the go tool is not on PATH; cannot build massgen-hook"
+			return
+		}
+		if built.dir, built.err = os.MkdirTemp("", "massgen-hook-test-bin-"); built.err != nil {
+			return
+		}
+		built.bin = filepath.Join(built.dir, "massgen-hook")
+		built.out, built.err = exec.Command(goTool, "build", "-o", built.bin, ".").CombinedOutput()
+	})
+	switch {
+	case built.skip != "":
+		t.Skip(built.skip)
+	case built.err != nil:
+		t.Fatalf("go build: %v\n%s", built.err, built.out)
 	}
-	bin := filepath.Join(t.TempDir(), "massgen-hook")
-	cmd := exec.Command(goTool, "build", "-o", bin, ".")
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
-	return bin
+	return built.bin
+}
+
+// built is the binary buildHook built, shared by every test of the run.
+var built struct {
+	once     sync.Once
+	dir, bin string
+	skip     string
+	out      []byte
+	err      error
 }
 
 // budgetProject makes a project whose configuration limits Bash to limit
@@ -167,6 +186,7 @@ const budgetDenied = `"permissionDecision":"deny","permissionDecisionReason":"bu
 // session are exactly 40 let through (no output) and 24 denied, all exit 0,
 // and the record counts 40.
 func TestParallelBudgetLimit(t *testing.T) {
+	t.Parallel() // processes of its own, in a project of its own
 	bin := buildHook(t)
 	project := budgetProject(t, 40)
 	runs := runParallel(t, bin, project, parallelCalls)
@@ -203,6 +223,7 @@ func TestParallelBudgetLimit(t *testing.T) {
 // TestParallelBudgetCount: with a limit far above, 64 simultaneous calls are
 // all let through and counted: the record says exactly 64.
 func TestParallelBudgetCount(t *testing.T) {
+	t.Parallel() // processes of its own, in a project of its own
 	bin := buildHook(t)
 	project := budgetProject(t, 1000)
 	runs := runParallel(t, bin, project, parallelCalls)

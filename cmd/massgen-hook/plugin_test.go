@@ -13,6 +13,7 @@ import (
 // with a kebab-case name, and hooks/hooks.json (its content is held equal
 // to init's wiring by internal/cli's TestGeneratedWiringFiles).
 func TestPluginManifest(t *testing.T) {
+	t.Parallel()
 	var manifest struct {
 		Name, Description, Version string
 	}
@@ -44,6 +45,7 @@ func TestPluginManifest(t *testing.T) {
 // release and without Go it fails open (exit 1) with one line naming the
 // fix. (TestRelease covers the pinned release and a shipped binary.)
 func TestPluginLauncher(t *testing.T) {
+	t.Parallel() // processes of its own, in a project of its own
 	repo, _ := filepath.Abs(filepath.Join("..", ".."))
 	tools := pluginTools(t)
 	project := t.TempDir()
@@ -71,6 +73,7 @@ func TestPluginLauncher(t *testing.T) {
 // that fails says where its log is. The go tool is a fake that builds only
 // when the test opens its gate.
 func TestPluginBuild(t *testing.T) {
+	t.Parallel() // processes of its own, in a project of its own
 	repo, _ := filepath.Abs(filepath.Join("..", ".."))
 	tools := pluginTools(t)
 	project := t.TempDir()

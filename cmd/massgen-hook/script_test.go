@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"os"
@@ -19,7 +20,7 @@ import (
 var update = flag.Bool("update", false, "rewrite the golden files of testscript scripts")
 
 func TestMain(m *testing.M) {
-	testscript.Main(m, map[string]func(){
+	testscript.Main(removeBuilt{m}, map[string]func(){
 		"massgen-hook": func() {
 			code := cli.Main(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
 			// A detached worker (a session leader: detach uses setsid)
@@ -33,6 +34,18 @@ func TestMain(m *testing.M) {
 	})
 }
 
+// removeBuilt runs the tests, then removes the binary buildHook built for
+// them (testscript.Main exits as soon as they have run).
+type removeBuilt struct{ m *testing.M }
+
+func (r removeBuilt) Run() int {
+	code := r.m.Run()
+	if built.dir != "" {
+		_ = os.RemoveAll(built.dir)
+	}
+	return code
+}
+
 // detached reports whether this process leads its own session, as a child
 // started by massgen-hook's detach does.
 func detached() bool {
@@ -44,6 +57,7 @@ func detached() bool {
 // binary, then type-checks every output the scripts marked with `sdkcheck`
 // against Claude Code's own SDK types.
 func TestScripts(t *testing.T) {
+	t.Parallel() // each script runs in a directory of its own
 	outputs := &sdkOutputs{dir: t.TempDir()}
 	t.Run("script", func(t *testing.T) {
 		testscript.Run(t, testscript.Params{
@@ -71,6 +85,7 @@ func TestScripts(t *testing.T) {
 				"bigfile":   bigFile,
 				"deepevent": deepEvent,
 				"status":    exitStatus,
+				"fifoheld":  fifoHeld,
 			},
 		})
 	})
@@ -149,6 +164,30 @@ func deepEvent(ts *testscript.TestScript, neg bool, args []string) {
 	deep := `{"a":` + strings.Repeat("[", depth-1) + strings.Repeat("]", depth-1) + `}`
 	event := fmt.Sprintf(`{"hook_event_name":%q,"session_id":"deep","tool_name":"Read","tool_input":{"file_path":"a.txt"},%q:%s}`, args[0], args[1], deep)
 	ts.Check(os.WriteFile(ts.MkAbs(args[3]), []byte(event), 0o644))
+}
+
+// fifoHeld is the script command `[!] fifoheld FIFO`: some process holds
+// FIFO open for reading. It asks without waiting: a non-blocking open for
+// writing fails with ENXIO exactly when no process has the fifo open to
+// read. A handler's child that holds a fifo shows, the moment its hook has
+// answered, whether it outlived the kill, with no sleep past its lifetime.
+func fifoHeld(ts *testscript.TestScript, neg bool, args []string) {
+	if len(args) != 1 {
+		ts.Fatalf("usage: fifoheld FIFO")
+	}
+	f, err := os.OpenFile(ts.MkAbs(args[0]), os.O_WRONLY|syscall.O_NONBLOCK, 0)
+	held := err == nil
+	if err == nil {
+		ts.Check(f.Close())
+	} else if !errors.Is(err, syscall.ENXIO) {
+		ts.Fatalf("fifoheld: %v", err)
+	}
+	switch {
+	case held && neg:
+		ts.Fatalf("%s is still held open by a process", args[0])
+	case !held && !neg:
+		ts.Fatalf("no process holds %s open", args[0])
+	}
 }
 
 // statusFileEnv names the file where the test binary, standing in for
