@@ -75,7 +75,7 @@ var (
 	// Code's plan files. $TMPDIR is added at check time.
 	defaultOutsideAllowed = []string{
 		"/tmp/**", "/private/tmp/**", "/var/tmp/**", "/var/folders/**",
-		"/dev/null", "/dev/stdout", "/dev/stderr", "/dev/tty", "/dev/fd/*",
+		"/dev/null", "/dev/stdout", "/dev/stderr", "/dev/tty", "/dev/fd/*", // devicePatterns
 		"~/.claude/plans/**",
 	}
 )
@@ -358,8 +358,10 @@ func (g *guard) outsideOK(rp fspath.Path) bool {
 		allowed = append(allowed[:len(allowed):len(allowed)], filepath.Join(fspath.Real(g.tmpdir), "**"))
 	}
 	// Devices are the exception: /dev/stdout and /dev/fd/N are links into
-	// /proc by nature, and writing them writes no file.
-	if strings.HasPrefix(rp.Lexical, "/dev/") && g.matchAny(allowed, rp.Lexical, rp.Fold) != "" {
+	// /proc by nature, and writing them writes no file. Only the allowed
+	// device entries are taken as written: any other place under /dev (a
+	// folder of /dev/shm, a home there) is judged by where its links lead.
+	if strings.HasPrefix(rp.Lexical, "/dev/") && g.matchAny(devicesIn(allowed), rp.Lexical, rp.Fold) != "" {
 		return true
 	}
 	for _, real := range []string{rp.Real, rp.Cleaned} {
@@ -368,6 +370,21 @@ func (g *guard) outsideOK(rp fspath.Path) bool {
 		}
 	}
 	return true
+}
+
+// devicePatterns are the entries of defaultOutsideAllowed that name
+// devices, not places for files.
+var devicePatterns = []string{"/dev/null", "/dev/stdout", "/dev/stderr", "/dev/tty", "/dev/fd/*"}
+
+// devicesIn returns the device entries of allowed.
+func devicesIn(allowed []string) []string {
+	var out []string
+	for _, pat := range allowed {
+		if slices.Contains(devicePatterns, pat) {
+			out = append(out, pat)
+		}
+	}
+	return out
 }
 
 // matchAny returns the first pattern that matches path, "" if none. A

@@ -3,6 +3,7 @@ package checks
 import (
 	"context"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -735,4 +736,27 @@ func TestProtectedGitCheckoutDot(t *testing.T) {
 	checkVerdict(t, p, g.makeCall(t, callSpec{tool: "Bash", input: bashInput("git restore -- a.txt")}), "")
 	checkVerdict(t, p, g.makeCall(t, callSpec{tool: "Bash", input: bashInput("git checkout HEAD -- .env")}),
 		protectedDenial(true, ".env", "**/.env"))
+}
+
+// TestProtectedDevicesOnlyByName: /dev/stdout and /dev/fd/N are links into
+// /proc by nature, so the device entries of outside_allowed are taken as
+// written. No other place under /dev is: a link in an allowed folder under
+// /dev/shm that points at /etc/hosts writes /etc/hosts.
+func TestProtectedDevicesOnlyByName(t *testing.T) {
+	shm, err := os.MkdirTemp("/dev/shm", "massgen-hook-test-")
+	if err != nil {
+		t.Skipf("no /dev/shm to write in: %v", err)
+	}
+	t.Cleanup(func() { os.RemoveAll(shm) })
+	symlink(t, "/etc/hosts", filepath.Join(shm, "hosts-link"))
+	g := newGuardEnv(t)
+	p := newProtected(t, `add: {outside_allowed: ["`+shm+`/**"]}`)
+	for _, tc := range []struct{ path, want string }{
+		{filepath.Join(shm, "hosts-link"), outsideDenial(filepath.Join(shm, "hosts-link"), g.project)},
+		{filepath.Join(shm, "scratch.txt"), ""},
+		{"/dev/stdout", ""},
+		{"/dev/fd/1", ""},
+	} {
+		checkVerdict(t, p, g.makeCall(t, callSpec{tool: "Write", input: jsonInput("file_path", tc.path)}), tc.want)
+	}
 }
