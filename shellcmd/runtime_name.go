@@ -80,11 +80,7 @@ func dataValued(node syntax.Node) map[string]bool {
 				}
 			}
 		case *syntax.CallExpr:
-			if len(x.Args) > 0 && dataSetters.Get()[x.Args[0].Lit()] {
-				for _, l := range nameOperands(x) {
-					names[l] = true
-				}
-			}
+			addSetNames(names, x, dataSetters.Get())
 		}
 		return true
 	})

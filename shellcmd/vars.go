@@ -61,15 +61,21 @@ func assignedIn(node syntax.Node) map[string]bool {
 				names[w.Lit()] = true
 			}
 		case *syntax.CallExpr:
-			if len(x.Args) > 0 && setters.Get()[x.Args[0].Lit()] {
-				for _, l := range nameOperands(x) {
-					names[l] = true
-				}
-			}
+			addSetNames(names, x, setters.Get())
 		}
 		return true
 	})
 	return names
+}
+
+// addSetNames adds to names the variables call sets, when its command is
+// one of setters: its operands that are plain variable names.
+func addSetNames(names map[string]bool, call *syntax.CallExpr, setters map[string]bool) {
+	if len(call.Args) > 0 && setters[call.Args[0].Lit()] {
+		for _, l := range nameOperands(call) {
+			names[l] = true
+		}
+	}
 }
 
 // nameOperands are the operands of call that are plain variable names.
