@@ -1,0 +1,104 @@
+// Package natstest runs a real nats-server, with JetStream on a temporary
+// store, inside a test. Only tests import it, so the server is never
+// linked into massgen-hook.
+package natstest
+
+import (
+	"fmt"
+	"net"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/nats-io/nats-server/v2/server"
+)
+
+// Server is an embedded nats-server with JetStream.
+type Server struct {
+	t     testing.TB
+	opts  server.Options
+	s     *server.Server
+	Store string
+}
+
+// Options change the server a test starts.
+type Options struct {
+	// MaxStore bounds JetStream's file store, in bytes (0: no bound).
+	MaxStore int64
+	// Users, when set, requires a user and password.
+	User, Password string
+	// Configure changes the server's options before it starts.
+	Configure func(*server.Options)
+}
+
+// Start starts a server on a free loopback port and stops it when the test
+// ends.
+func Start(t testing.TB, o Options) *Server {
+	t.Helper()
+	store := t.TempDir()
+	opts := server.Options{
+		Host: "127.0.0.1", Port: freePort(t), JetStream: true, StoreDir: filepath.Join(store, "js"),
+		JetStreamMaxStore: o.MaxStore, JetStreamMaxMemory: 64 << 20, NoLog: true, NoSigs: true,
+		Username: o.User, Password: o.Password,
+	}
+	if o.Configure != nil {
+		o.Configure(&opts)
+	}
+	s := &Server{t: t, opts: opts, Store: store}
+	s.start()
+	t.Cleanup(s.Shutdown)
+	return s
+}
+
+func (s *Server) start() {
+	s.t.Helper()
+	opts := s.opts
+	srv, err := server.NewServer(&opts)
+	if err != nil {
+		s.t.Fatalf("nats-server: %v", err)
+	}
+	go srv.Start()
+	if !srv.ReadyForConnections(10 * time.Second) {
+		s.t.Fatalf("nats-server did not start")
+	}
+	s.s = srv
+}
+
+// URL is the server's address.
+func (s *Server) URL() string { return fmt.Sprintf("nats://127.0.0.1:%d", s.opts.Port) }
+
+// Shutdown stops the server (its store stays).
+func (s *Server) Shutdown() {
+	if s.s != nil {
+		s.s.Shutdown()
+		s.s.WaitForShutdown()
+		s.s = nil
+	}
+}
+
+// Restart stops the server and starts it again on the same port and store.
+func (s *Server) Restart() {
+	s.t.Helper()
+	s.Shutdown()
+	s.start()
+}
+
+func freePort(t testing.TB) int {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	return l.Addr().(*net.TCPAddr).Port
+}
+
+// WriteCreds writes a .creds file for tests of credential parsing.
+func WriteCreds(t testing.TB, dir, jwt, seed string) string {
+	path := filepath.Join(dir, "user.creds")
+	text := fmt.Sprintf("-----BEGIN NATS USER JWT-----\n%s\n------END NATS USER JWT------\n\n-----BEGIN USER NKEY SEED-----\n%s\n------END USER NKEY SEED------\n", jwt, seed)
+	if err := os.WriteFile(path, []byte(text), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}

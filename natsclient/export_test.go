@@ -1,0 +1,4 @@
+package natsclient
+
+// SignWithCreds is signWithCreds, for tests.
+var SignWithCreds = signWithCreds

@@ -1,0 +1,5 @@
+package natsclient_test
+
+import "encoding/base64"
+
+func decodeSig(s string) ([]byte, error) { return base64.RawURLEncoding.DecodeString(s) }

@@ -1,0 +1,89 @@
+package natsclient
+
+import (
+	"fmt"
+	"net"
+	"net/url"
+	"strings"
+)
+
+// serverURL is one parsed server address.
+type serverURL struct {
+	hostport, host string
+	tls            bool
+	user, password string
+	hasPassword    bool
+}
+
+// parseURL reads nats://[user[:pass]@]host[:port], tls://..., or
+// host[:port]; the port defaults to 4222.
+func parseURL(raw string) (serverURL, error) {
+	s := strings.TrimSpace(raw)
+	if !strings.Contains(s, "://") {
+		s = "nats://" + s
+	}
+	u, err := url.Parse(s)
+	if err != nil {
+		return serverURL{}, fmt.Errorf("nats: server URL %s: %v", Redact(raw), redactErr(err, raw))
+	}
+	var out serverURL
+	switch u.Scheme {
+	case "nats":
+	case "tls":
+		out.tls = true
+	default:
+		return serverURL{}, fmt.Errorf("nats: server URL %s: the scheme must be nats:// or tls://", Redact(raw))
+	}
+	if u.Hostname() == "" {
+		return serverURL{}, fmt.Errorf("nats: server URL %s has no host", Redact(raw))
+	}
+	out.host = u.Hostname()
+	port := u.Port()
+	if port == "" {
+		port = "4222"
+	}
+	out.hostport = net.JoinHostPort(out.host, port)
+	if u.User != nil {
+		out.user = u.User.Username()
+		out.password, out.hasPassword = u.User.Password()
+	}
+	return out, nil
+}
+
+func (u serverURL) redacted() string {
+	scheme := "nats://"
+	if u.tls {
+		scheme = "tls://"
+	}
+	if u.user != "" {
+		return scheme + "***@" + u.hostport
+	}
+	return scheme + u.hostport
+}
+
+// Redact is a server URL as it may be shown: any user, password or token
+// replaced by ***. What cannot be parsed is not shown at all.
+func Redact(raw string) string {
+	s := strings.TrimSpace(raw)
+	at := strings.LastIndex(s, "@")
+	if at < 0 {
+		if strings.ContainsAny(s, " \t\r\n") {
+			return "(a server URL that does not parse)"
+		}
+		return s
+	}
+	scheme := ""
+	if i := strings.Index(s, "://"); i >= 0 && i < at {
+		scheme = s[:i+3]
+	}
+	return scheme + "***@" + s[at+1:]
+}
+
+// redactErr is a URL parse error without the URL in it (url.Error
+// quotes the whole URL, password included).
+func redactErr(err error, raw string) error {
+	if ue, ok := err.(*url.Error); ok {
+		return ue.Err
+	}
+	return fmt.Errorf("%s", strings.ReplaceAll(err.Error(), raw, Redact(raw)))
+}
