@@ -38,6 +38,10 @@ type Config struct {
 	Agents []Agent `yaml:"agents"`
 	// Record switches on recording the events the hooks see (see Record).
 	Record Record `yaml:"record"`
+	// Inbox chooses the inbox's backend (files, or NATS across machines).
+	Inbox Inbox `yaml:"inbox"`
+	// Audit adds copies of the audit trail (a NATS subject).
+	Audit Audit `yaml:"audit"`
 
 	// MassGen is true for a MassGen config file, read as it is (see
 	// massgen.go).

@@ -57,7 +57,13 @@ func schemaOf(t reflect.Type) map[string]any {
 		props := map[string]any{}
 		for i := range t.NumField() {
 			f := t.Field(i)
-			name, _, _ := strings.Cut(f.Tag.Get("yaml"), ",")
+			name, opts, _ := strings.Cut(f.Tag.Get("yaml"), ",")
+			if opts == "inline" && f.Type.Kind() == reflect.Struct {
+				for k, v := range schemaOf(f.Type)["properties"].(map[string]any) {
+					props[k] = v
+				}
+				continue
+			}
 			if name == "" || name == "-" {
 				continue
 			}

@@ -74,6 +74,7 @@ func (c *Config) validate(tree func() *yaml.Node) error {
 	}, func(key, format string, args ...any) { c.note(0, key, format, args...) })
 	c.validateHooks(badAt)
 	c.validateRecord(bad)
+	c.validateNATS(bad)
 	for _, n := range c.Notices {
 		if n.Line == 0 {
 			if doc == nil {

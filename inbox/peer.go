@@ -155,6 +155,26 @@ func (ib *Inbox) addPeer(name string, recipients []string) (int, error) {
 	return rec.Answers[name], err
 }
 
+// notePeer records a peer answer's sender and recipients without counting
+// an answer: one fetched from a broker was counted where it was sent.
+func (ib *Inbox) notePeer(name string, recipients []string) error {
+	var rec peersRecord
+	return ib.State.UpdateJSON(peersFile, &rec, func() (bool, error) {
+		changed := false
+		for _, n := range append([]string{name}, recipients...) {
+			list := &rec.Recipients
+			if n == name {
+				list = &rec.Names
+			}
+			if !slices.Contains(*list, n) {
+				*list = append(*list, n)
+				changed = true
+			}
+		}
+		return changed, nil
+	})
+}
+
 // numbering is MassGen's anonymous ids: the roster (the configured agents
 // and every agent a peer answer came from or went to) sorted, agent1 for
 // the first, the same for every recipient. These are the ids MassGen's

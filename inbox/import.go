@@ -1,0 +1,170 @@
+package inbox
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"slices"
+	"time"
+
+	"github.com/massgen/massgen-hook/protocol"
+)
+
+// Prepare checks d and makes its message as Send would queue it (an id
+// after every id issued here, a peer answer's revision) without queueing
+// it: a broker carries it instead. A workspace snapshot is refused: it is
+// copied into the recipients' project, which a broker's recipients on
+// other machines do not share.
+func (ib *Inbox) Prepare(d Draft, now time.Time) (*Message, error) {
+	if d.Workspace != "" {
+		return nil, draftErrorf("--workspace copies the sender's files into this machine's inbox, which agents on other machines do not see (inbox.backend is nats): send the answer's text, and share its files another way (a git remote, a shared volume)")
+	}
+	m, err := d.message(now)
+	if err != nil {
+		return nil, err
+	}
+	if err := ib.checkLinks(); err != nil {
+		return nil, err
+	}
+	if m.Source == Peer && m.From != "" {
+		rev, err := ib.addPeer(m.From, m.To)
+		if err != nil {
+			return nil, fmt.Errorf("recording peer %s: %w", m.From, err)
+		}
+		m.Revision = rev
+	}
+	if err := ib.monotonic(m); err != nil {
+		return nil, err
+	}
+	return m, nil
+}
+
+// CheckForeign checks a message that came from elsewhere (a broker) as
+// send checks a draft, since anything a stream holds reaches this inbox's
+// paths and an agent's context only through here: an id of the fixed
+// shape, a known source and strategy, names a hook can resolve, a text
+// that fits one hook output. What only this machine can have (a
+// workspace snapshot, a MassGen Codex payload) is refused.
+func CheckForeign(m *Message) error {
+	switch {
+	case !ValidID(m.ID):
+		return fmt.Errorf("message id %q is not an id massgen-hook issues", m.ID)
+	case !slices.Contains(Sources, m.Source):
+		return fmt.Errorf("message %s: source %q is not one of %v", m.ID, m.Source, Sources)
+	case m.Strategy != ToolResult && m.Strategy != UserMessage:
+		return fmt.Errorf("message %s: strategy %q is not tool_result or user_message", m.ID, m.Strategy)
+	case m.Workspace != "" || m.CodexSequence != nil:
+		return fmt.Errorf("message %s carries a workspace or payload only its sender's machine has", m.ID)
+	case protocol.UTF16Len(m.Text) > MaxText:
+		return fmt.Errorf("message %s is longer than %d characters", m.ID, MaxText)
+	}
+	for _, to := range m.To {
+		if err := ValidName("to", to); err != nil {
+			return fmt.Errorf("message %s: %w", m.ID, err)
+		}
+	}
+	if m.From != "" {
+		if err := validLabel("from", m.From); err != nil {
+			return fmt.Errorf("message %s: %w", m.ID, err)
+		}
+	}
+	return nil
+}
+
+// Import queues messages a broker fetched for recipient in this inbox, as
+// send would have, so the inbox's rules (exactly once, expiry, hand-over
+// at a turn boundary, listing) apply to them unchanged. A message is
+// queued for recipient at most once, however often it is fetched: one
+// recipient already has (a receipt) or waits for (a token) is left alone.
+// That is how a redelivered message is told apart. A peer answer's sender
+// and recipients join the roster, so peers are numbered here as where they
+// were sent. Everything is on disk and synced when Import returns nil.
+func (ib *Inbox) Import(ms []*Message, recipient string) error {
+	if len(ms) == 0 {
+		return nil
+	}
+	if err := ib.checkLinks(); err != nil {
+		return err
+	}
+	dir, err := ib.ensure(messagesDir)
+	if err != nil {
+		return err
+	}
+	for _, m := range ms {
+		if err := CheckForeign(m); err != nil {
+			return err
+		}
+		if !m.For(recipient) {
+			return fmt.Errorf("message %s is not for %s", m.ID, recipient)
+		}
+		data, err := json.MarshalIndent(m, "", "  ")
+		if err != nil {
+			return err
+		}
+		if _, err := publish(ib.path(messagesDir, m.ID+".json"), data); err != nil {
+			return fmt.Errorf("keeping message %s: %w", m.ID, err)
+		}
+	}
+	if err := syncDir(dir); err != nil {
+		return err
+	}
+	tokenDirs := map[string]bool{}
+	for _, m := range ms {
+		if m.Source == Peer && m.From != "" {
+			if err := ib.notePeer(m.From, m.To); err != nil {
+				return fmt.Errorf("recording peer %s: %w", m.From, err)
+			}
+		}
+		folder := ib.tokenFolder(m, recipient)
+		if folder == nil {
+			continue
+		}
+		tdir, err := ib.ensure(folder...)
+		if err != nil {
+			return err
+		}
+		if err := touch(ib.path(append(folder, m.ID)...)); err != nil {
+			return fmt.Errorf("queueing message %s: %w", m.ID, err)
+		}
+		tokenDirs[tdir] = true
+	}
+	for d := range tokenDirs {
+		if err := syncDir(d); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// tokenFolder is where m's token for recipient goes, or nil when m is
+// already queued, delivered or handed over for it here.
+func (ib *Inbox) tokenFolder(m *Message, recipient string) []string {
+	rk := recipientKey(recipient)
+	if exists(ib.path(receiptsDir, m.ID, rk+".json")) {
+		return nil
+	}
+	if !m.Broadcast() {
+		if exists(ib.path(pendingDir, rk, m.ID)) || exists(ib.path(undeliveredDir, rk, m.ID)) {
+			return nil
+		}
+		return []string{pendingDir, rk}
+	}
+	// A broadcast has one token for every agent here: if it is pending or
+	// undelivered, or was retired (it expired after someone here had it,
+	// or an agent took it over late), it is not queued again.
+	if exists(ib.path(pendingAll, m.ID)) || exists(ib.path(undeliveredAll, m.ID)) ||
+		len(receiptNames(ib.path(receiptsDir, m.ID))) > 0 || len(ib.tokenHolders(undeliveredDir, m.ID)) > 0 {
+		return nil
+	}
+	return []string{pendingAll}
+}
+
+// Has reports whether message id is in this inbox.
+func (ib *Inbox) Has(id string) bool {
+	if !ValidID(id) {
+		return false
+	}
+	_, err := os.Lstat(ib.path(messagesDir, id+".json"))
+	return !errors.Is(err, os.ErrNotExist)
+}
