@@ -60,7 +60,7 @@ type Env struct {
 	// dialect.Dialect.DelegationTool).
 	DelegationTool string
 
-	settles []func(answered bool)
+	settles, lastSettles []func(answered bool)
 }
 
 // OnAnswer registers f to run once the hook's answer was written (true) or
@@ -70,11 +70,16 @@ func (env *Env) OnAnswer(f ...func(answered bool)) { env.settles = append(env.se
 // Settle runs what OnAnswer registered: the CLI calls it after writing the
 // answer, so what a hook handed over is confirmed only when it went out.
 func (env *Env) Settle(answered bool) {
-	for _, f := range env.settles {
+	for _, f := range append(env.settles, env.lastSettles...) {
 		f(answered)
 	}
-	env.settles = nil
+	env.settles, env.lastSettles = nil, nil
 }
+
+// OnAnswerLast registers f to run after everything OnAnswer registered:
+// the broker is told a message was taken only once the local inbox
+// recorded its delivery.
+func (env *Env) OnAnswerLast(f func(answered bool)) { env.lastSettles = append(env.lastSettles, f) }
 
 // Today is the local date of Now as a scratchpad day.
 func (env *Env) Today() string { return scratchpad.Today(env.Now) }

@@ -9,6 +9,7 @@ import (
 	"github.com/massgen/massgen-hook/config"
 	"github.com/massgen/massgen-hook/engine"
 	"github.com/massgen/massgen-hook/inbox"
+	"github.com/massgen/massgen-hook/natsinbox"
 	"github.com/massgen/massgen-hook/protocol"
 )
 
@@ -67,8 +68,24 @@ func deliverInbox(_ context.Context, call *engine.Call, o inboxOptions) (engine.
 	ib.Roster, ib.AnonymiseText = call.Roster, o.AnonymiseText
 	var v engine.Verdict
 	room := inboxBudget
+	// With the inbox on NATS, what the broker holds for the agent is
+	// queued here first; the pull is acknowledged after the answer, once
+	// the local receipts are confirmed.
+	var pull *natsinbox.Pull
+	if open, ok := call.Memo(brokerKey{}, func() any { return nil }).(func() *natsinbox.Broker); ok {
+		if b := open(); b != nil {
+			pull = b.Pull(call.Recipient, true)
+			v.SystemMessage = pull.Warning
+		}
+	}
 	via := inbox.Via{Event: call.HookType, Session: call.Event.SessionID, Tool: call.Event.ToolName}
 	batch, err := ib.Take(call.Recipient, call.Event.ToolName, call.Now, inboxBudget, via)
+	if pull != nil {
+		if batch != nil {
+			batch.Confirmed = pull.Report
+		}
+		defer call.OnAnswer(pull.Settle)
+	}
 	if err != nil {
 		return v, err // MassGen's file stays for the next call, or MassGen's carry-forward
 	}
@@ -106,6 +123,10 @@ type payloadFile struct {
 	dir  string
 	kind inbox.MassGenFile
 }
+
+// brokerKey is the call memo of the function that opens the inbox's NATS
+// broker (Env.Broker), set by RunRules; a call without it has none.
+type brokerKey struct{}
 
 // massgenFilesKey is the call memo of the function that finds the
 // injection files a call may deliver. RunRules sets it from the config
@@ -169,7 +190,19 @@ func (env *Env) lateMessages(ev *protocol.Event) *inbox.Batch {
 	ib := inbox.Open(env.State)
 	ib.Roster, ib.AnonymiseText = env.roster(), inboxRuleOptions(env.Config).AnonymiseText
 	via := inbox.Via{Event: ev.HookEventName, Session: ev.SessionID}
+	var pull *natsinbox.Pull
+	if b := env.Broker(); b != nil {
+		// A turn boundary's answer has no place for an outage warning:
+		// the next tool call tells it.
+		pull = b.Pull(env.Recipient, false)
+	}
 	batch, err := ib.TakeLate(env.Recipient, env.Now, inboxBudget, via)
+	if pull != nil {
+		if batch != nil {
+			batch.Confirmed = pull.Report
+		}
+		env.OnAnswerLast(pull.Settle)
+	}
 	if err != nil {
 		env.note("inbox: undelivered messages for %s not handed over: %v", env.Recipient, err)
 		return nil

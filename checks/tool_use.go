@@ -57,5 +57,6 @@ func (env *Env) RunRules(ctx context.Context, ev *protocol.Event) (engine.Result
 	}
 	// Found only by the inbox rule, after a tool: it may read a folder.
 	call.Memo(massgenFilesKey{}, func() any { return func() []payloadFile { return env.massgenPayloadFiles(ev) } })
+	call.Memo(brokerKey{}, func() any { return env.Broker })
 	return env.Rules.Run(ctx, call), call
 }

@@ -73,6 +73,9 @@ type Batch struct {
 	via   Via
 	now   time.Time
 	used  int // UTF-16 units the items take, shown
+	// Confirmed, when set, is told the deliveries once their receipts
+	// are confirmed (a broker publishes them for other machines).
+	Confirmed func([]Delivery)
 }
 
 // Empty reports whether there is nothing to deliver.
@@ -335,6 +338,9 @@ func (b *Batch) Settle(delivered bool) {
 		if err != nil {
 			b.ib.note("message %s was delivered but its record could not be updated: %v", it.Message.ID, err)
 		}
+	}
+	if delivered && b.Confirmed != nil {
+		b.Confirmed(b.Deliveries())
 	}
 }
 

@@ -168,3 +168,23 @@ func (ib *Inbox) Has(id string) bool {
 	_, err := os.Lstat(ib.path(messagesDir, id+".json"))
 	return !errors.Is(err, os.ErrNotExist)
 }
+
+// Delivery is one message delivered to one recipient, as a record other
+// machines can read.
+type Delivery struct {
+	ID string `json:"id"`
+	Record
+}
+
+// Deliveries are the batch's deliveries, as they are recorded once its
+// answer is written.
+func (b *Batch) Deliveries() []Delivery {
+	if b.Empty() {
+		return nil
+	}
+	out := make([]Delivery, len(b.Items))
+	for i, it := range b.Items {
+		out[i] = Delivery{ID: it.Message.ID, Record: Record{To: b.To, At: b.now.UTC(), Via: b.via, Late: b.late}}
+	}
+	return out
+}

@@ -336,7 +336,7 @@ func (c *Conn) Fetch(stream, consumer string, batch int, wait time.Duration, dea
 		case m.Status == 409 && strings.Contains(strings.ToLower(m.Description), "consumer deleted"):
 			return out, &APIError{Code: 409, ErrCode: ErrCodeConsumerNotFound, Description: m.Description}
 		case m.Status == 503:
-			return out, errors.New("jetstream is not enabled on the server (or not for this account)")
+			return out, &StatusError{Code: 503, Description: "no consumer " + consumer + " on stream " + stream + " (or no JetStream)"}
 		default:
 			return out, &StatusError{Code: m.Status, Description: m.Description}
 		}

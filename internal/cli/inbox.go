@@ -91,6 +91,13 @@ func (a *app) runSend(d inbox.Draft) error {
 	if err != nil {
 		return err
 	}
+	b, err := a.inboxBroker(st, now)
+	if err != nil {
+		return err
+	}
+	if b != nil {
+		return a.sendViaBroker(b, d)
+	}
 	ib := inbox.Open(st)
 	m, err := ib.Send(d, now)
 	var draft *inbox.DraftError
@@ -140,6 +147,13 @@ func (a *app) runInbox(asJSON bool) error {
 	st, now, err := a.commandState()
 	if err != nil {
 		return err
+	}
+	b, err := a.inboxBroker(st, now)
+	if err != nil {
+		return err
+	}
+	if b != nil {
+		return a.listBroker(b, asJSON)
 	}
 	st.ReadOnly = true
 	list, err := inbox.Open(st).List(now)
