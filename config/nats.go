@@ -1,6 +1,7 @@
 package config
 
 import (
+	"fmt"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -72,25 +73,17 @@ type Audit struct {
 // NATS says how to reach a NATS server.
 type NATS struct {
 	// URL is one server, or several separated by commas, tried in order:
-	// nats://host:4222 or tls://host:4222. $MASSGEN_HOOK_NATS_URL, when
-	// set, replaces it.
+	// nats://host:4222. $MASSGEN_HOOK_NATS_URL, when set, replaces it.
 	URL string `yaml:"url"`
 	// Creds is a .creds file (a user JWT and nkey seed); Nkey an nkey
 	// seed file. Relative paths are from the config file's folder.
 	Creds string `yaml:"creds"`
 	Nkey  string `yaml:"nkey"`
-	// TLS names the CA to trust and the client certificate, when the
-	// server wants them.
-	TLS TLS `yaml:"tls"`
 	// Timeout bounds each hook's time on the broker (default 500ms).
 	Timeout Duration `yaml:"timeout"`
-}
-
-// TLS is the files of a TLS connection.
-type TLS struct {
-	CA   string `yaml:"ca"`
-	Cert string `yaml:"cert"`
-	Key  string `yaml:"key"`
+	// Domain is the JetStream domain of the broker, when the server named
+	// by URL is a local leaf node that forwards to it.
+	Domain string `yaml:"domain"`
 }
 
 // UsesNATS reports whether the inbox is on NATS.
@@ -114,11 +107,11 @@ func (c *Config) AuditNATS(env func(string) string) NATS {
 	if n.Creds == "" && n.Nkey == "" {
 		n.Creds, n.Nkey = in.Creds, in.Nkey
 	}
-	if n.TLS == (TLS{}) {
-		n.TLS = in.TLS
-	}
 	if n.Timeout == 0 {
 		n.Timeout = in.Timeout
+	}
+	if n.Domain == "" {
+		n.Domain = in.Domain
 	}
 	n.fill(env)
 	return n
@@ -208,11 +201,9 @@ func (c *Config) validateNATS(bad func(key, format string, args ...any)) {
 		if n.s.Creds != "" && n.s.Nkey != "" {
 			bad(n.key+".nkey", "give creds or nkey, not both")
 		}
-		if (n.s.TLS.Cert == "") != (n.s.TLS.Key == "") {
-			bad(n.key+".tls", "cert and key go together")
-		}
 	}
-	for key, v := range map[string]string{"inbox.stream": in.Stream, "audit.stream": c.Audit.Stream} {
+	for key, v := range map[string]string{"inbox.stream": in.Stream, "audit.stream": c.Audit.Stream,
+		"inbox.domain": in.Domain, "audit.domain": c.Audit.Domain} {
 		if v != "" && !natsName.Get().MatchString(v) {
 			bad(key, "%q: a stream name is letters, digits, - and _", v)
 		}
@@ -241,8 +232,11 @@ func checkNATSURL(raw string) string {
 	if err != nil {
 		return "a server URL does not parse (it is not shown: it may hold a password)"
 	}
-	if u.Scheme != "nats" && u.Scheme != "tls" {
-		return "a server URL starts nats:// or tls://, got " + u.Scheme + "://"
+	if u.Scheme == "tls" {
+		return "massgen-hook does not speak TLS itself (it would slow every hook's start): give the nats:// URL of a local nats-server leaf node that connects to the broker over TLS (docs/across-machines.md)"
+	}
+	if u.Scheme != "nats" {
+		return "a server URL starts nats://, got " + u.Scheme + "://"
 	}
 	if u.Hostname() == "" {
 		return "a server URL has no host"
@@ -251,7 +245,8 @@ func checkNATSURL(raw string) string {
 }
 
 // DialOptions is how natsclient reaches the server: files named relative
-// to base (the config file's folder) resolved, the TLS files loaded.
+// to base (the config file's folder) resolved, and checked to be there, so
+// a missing credentials file is said as such, not as a refused login.
 func (n NATS) DialOptions(base, name string) (natsclient.Options, error) {
 	abs := func(p string) string {
 		if p == "" || filepath.IsAbs(p) {
@@ -264,9 +259,14 @@ func (n NATS) DialOptions(base, name string) (natsclient.Options, error) {
 		}
 		return filepath.Join(base, p)
 	}
-	tlsCfg, err := natsclient.TLSFiles(abs(n.TLS.CA), abs(n.TLS.Cert), abs(n.TLS.Key))
-	if err != nil {
-		return natsclient.Options{}, err
+	o := natsclient.Options{URLs: n.URLs(), Creds: abs(n.Creds), Nkey: abs(n.Nkey), Name: name, Domain: n.Domain}
+	for _, f := range []string{o.Creds, o.Nkey} {
+		if f == "" {
+			continue
+		}
+		if _, err := os.Stat(f); err != nil {
+			return natsclient.Options{}, fmt.Errorf("the NATS credentials file: %w", err)
+		}
 	}
-	return natsclient.Options{URLs: n.URLs(), Creds: abs(n.Creds), Nkey: abs(n.Nkey), TLS: tlsCfg, Name: name}, nil
+	return o, nil
 }

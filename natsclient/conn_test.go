@@ -108,6 +108,9 @@ func TestRedact(t *testing.T) {
 			t.Errorf("Redact(%q) = %q, want %q", in, got, want)
 		}
 	}
+	if got := natsclient.RedactText(`dial nats://u:p@h:1: refused; also "tls://tok@x/y" and nats://plain:4222`); got != `dial nats://***@h:1: refused; also "tls://***@x/y" and nats://plain:4222` {
+		t.Errorf("RedactText: %s", got)
+	}
 	ctx := context.Background()
 	_, err := natsclient.Dial(ctx, natsclient.Options{URLs: []string{"nats://u:p%zz@host"}})
 	if err == nil || strings.Contains(err.Error(), "p%zz") {
@@ -173,5 +176,20 @@ func TestCredsSignatureVerifies(t *testing.T) {
 	bad := natstest.WriteCreds(t, t.TempDir(), "x", string(seed[:10])+flip(seed[10])+string(seed[11:]))
 	if _, _, err := natsclient.SignWithCreds(bad, "n"); err == nil {
 		t.Fatal("a seed with a wrong checksum was accepted")
+	}
+}
+
+func TestTLSServerIsRefusedWithTheWayRound(t *testing.T) {
+	serverTLS, _ := natstest.SelfSigned(t)
+	s := natstest.Start(t, natstest.Options{Configure: func(o *server.Options) {
+		o.TLS, o.TLSConfig, o.TLSTimeout = true, serverTLS, 5
+	}})
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	for _, url := range []string{s.URL(), strings.Replace(s.URL(), "nats://", "tls://", 1)} {
+		_, err := natsclient.Dial(ctx, natsclient.Options{URLs: []string{url}})
+		if err == nil || !strings.Contains(err.Error(), "leaf node") {
+			t.Errorf("%s: want the leaf node advice, got %v", url, err)
+		}
 	}
 }

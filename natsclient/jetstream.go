@@ -44,6 +44,15 @@ func IsAPIError(err error, codes ...int) bool {
 	return false
 }
 
+// apiPrefix is where the JetStream API listens: $JS.API, or, for the
+// JetStream of a domain (a hub reached through a leaf node), $JS.<domain>.API.
+func (c *Conn) apiPrefix() string {
+	if c.domain != "" {
+		return "$JS." + c.domain + ".API."
+	}
+	return "$JS.API."
+}
+
 // api sends a JetStream API request and decodes its answer into out.
 func (c *Conn) api(subject string, req any, out any, deadline time.Time) error {
 	var data []byte
@@ -118,7 +127,7 @@ type StreamInfo struct {
 // StreamInfo returns stream name's info.
 func (c *Conn) StreamInfo(name string, deadline time.Time) (*StreamInfo, error) {
 	var si StreamInfo
-	if err := c.api("$JS.API.STREAM.INFO."+name, nil, &si, deadline); err != nil {
+	if err := c.api(c.apiPrefix()+"STREAM.INFO."+name, nil, &si, deadline); err != nil {
 		return nil, err
 	}
 	return &si, nil
@@ -128,7 +137,7 @@ func (c *Conn) StreamInfo(name string, deadline time.Time) (*StreamInfo, error) 
 // fine.
 func (c *Conn) AddStream(cfg StreamConfig, deadline time.Time) (*StreamInfo, error) {
 	var si StreamInfo
-	if err := c.api("$JS.API.STREAM.CREATE."+cfg.Name, cfg, &si, deadline); err != nil {
+	if err := c.api(c.apiPrefix()+"STREAM.CREATE."+cfg.Name, cfg, &si, deadline); err != nil {
 		return nil, err
 	}
 	return &si, nil
@@ -176,7 +185,7 @@ func (c *Conn) AddConsumer(stream string, cfg ConsumerConfig, deadline time.Time
 		Stream string         `json:"stream_name"`
 		Config ConsumerConfig `json:"config"`
 	}{stream, cfg}
-	subject := "$JS.API.CONSUMER.CREATE." + stream
+	subject := c.apiPrefix() + "CONSUMER.CREATE." + stream
 	if name := cfg.Durable + cfg.Name; name != "" {
 		subject += "." + name
 	}
@@ -190,7 +199,7 @@ func (c *Conn) AddConsumer(stream string, cfg ConsumerConfig, deadline time.Time
 // ConsumerInfo returns a consumer's info.
 func (c *Conn) ConsumerInfo(stream, name string, deadline time.Time) (*ConsumerInfo, error) {
 	var ci ConsumerInfo
-	if err := c.api("$JS.API.CONSUMER.INFO."+stream+"."+name, nil, &ci, deadline); err != nil {
+	if err := c.api(c.apiPrefix()+"CONSUMER.INFO."+stream+"."+name, nil, &ci, deadline); err != nil {
 		return nil, err
 	}
 	return &ci, nil
@@ -201,7 +210,7 @@ func (c *Conn) Consumers(stream string, deadline time.Time) ([]ConsumerInfo, err
 	var out struct {
 		Consumers []ConsumerInfo `json:"consumers"`
 	}
-	if err := c.api("$JS.API.CONSUMER.LIST."+stream, map[string]int{"offset": 0}, &out, deadline); err != nil {
+	if err := c.api(c.apiPrefix()+"CONSUMER.LIST."+stream, map[string]int{"offset": 0}, &out, deadline); err != nil {
 		return nil, err
 	}
 	return out.Consumers, nil
@@ -209,7 +218,7 @@ func (c *Conn) Consumers(stream string, deadline time.Time) ([]ConsumerInfo, err
 
 // DeleteConsumer removes a consumer.
 func (c *Conn) DeleteConsumer(stream, name string, deadline time.Time) error {
-	return c.api("$JS.API.CONSUMER.DELETE."+stream+"."+name, nil, nil, deadline)
+	return c.api(c.apiPrefix()+"CONSUMER.DELETE."+stream+"."+name, nil, nil, deadline)
 }
 
 // PubAck is the stream's answer to a publish.
@@ -279,7 +288,7 @@ func (c *Conn) LastMsg(stream, subject string, deadline time.Time) (*StoredMsg, 
 			Time    time.Time `json:"time"`
 		} `json:"message"`
 	}
-	err := c.api("$JS.API.STREAM.MSG.GET."+stream, map[string]string{"last_by_subj": subject}, &out, deadline)
+	err := c.api(c.apiPrefix()+"STREAM.MSG.GET."+stream, map[string]string{"last_by_subj": subject}, &out, deadline)
 	if IsAPIError(err, ErrCodeNoMessage) {
 		return nil, nil
 	}
@@ -293,6 +302,9 @@ func (c *Conn) LastMsg(stream, subject string, deadline time.Time) (*StoredMsg, 
 	return sm, nil
 }
 
+// pullSID is the subscription of every pull's replies.
+const pullSID = 2
+
 // Fetch pulls up to batch messages from a pull consumer: those available
 // now, without waiting for more (wait 0), or waiting up to wait for the
 // first. It stops at deadline.
@@ -304,16 +316,13 @@ func (c *Conn) Fetch(stream, consumer string, batch int, wait time.Duration, dea
 		req["expires"] = wait
 	}
 	data, _ := json.Marshal(req)
-	// The messages arrive with their own subjects, so the pull has a
-	// subscription of its own (not under the request inbox's wildcard).
+	// The messages arrive with their own subjects under the connection's
+	// pull subscription (made at connect, so a leaf node has passed its
+	// interest on); the end of this pull is a status sent to its own
+	// reply subject, so a late status of an earlier pull does not end it.
 	c.next++
-	reply := c.inbox + "-pull." + strconv.Itoa(c.next)
-	sid, err := c.Subscribe(reply)
-	if err != nil {
-		return nil, err
-	}
-	defer c.Unsubscribe(sid)
-	if err := c.Publish("$JS.API.CONSUMER.MSG.NEXT."+stream+"."+consumer, reply, nil, data); err != nil {
+	reply := c.inbox + ".pull." + strconv.Itoa(c.next)
+	if err := c.Publish(c.apiPrefix()+"CONSUMER.MSG.NEXT."+stream+"."+consumer, reply, nil, data); err != nil {
 		return nil, err
 	}
 	if err := c.w.Flush(); err != nil {
@@ -321,7 +330,7 @@ func (c *Conn) Fetch(stream, consumer string, batch int, wait time.Duration, dea
 	}
 	var out []*Msg
 	for len(out) < batch {
-		m, err := c.NextMsg(sid, deadline)
+		m, err := c.NextMsg(pullSID, deadline)
 		if errors.Is(err, ErrTimeout) && len(out) > 0 {
 			return out, nil
 		}
@@ -331,6 +340,8 @@ func (c *Conn) Fetch(stream, consumer string, batch int, wait time.Duration, dea
 		switch {
 		case m.Status == 0:
 			out = append(out, m)
+		case m.Subject != reply:
+			// a status of an earlier pull
 		case m.Status == 404 || m.Status == 408:
 			return out, nil // no more now / the request expired
 		case m.Status == 409 && strings.Contains(strings.ToLower(m.Description), "consumer deleted"):

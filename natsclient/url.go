@@ -10,13 +10,12 @@ import (
 // serverURL is one parsed server address.
 type serverURL struct {
 	hostport, host string
-	tls            bool
 	user, password string
 	hasPassword    bool
 }
 
-// parseURL reads nats://[user[:pass]@]host[:port], tls://..., or
-// host[:port]; the port defaults to 4222.
+// parseURL reads nats://[user[:pass]@]host[:port] or host[:port]; the
+// port defaults to 4222.
 func parseURL(raw string) (serverURL, error) {
 	s := strings.TrimSpace(raw)
 	if !strings.Contains(s, "://") {
@@ -30,9 +29,9 @@ func parseURL(raw string) (serverURL, error) {
 	switch u.Scheme {
 	case "nats":
 	case "tls":
-		out.tls = true
+		return serverURL{}, fmt.Errorf("nats: server URL %s: %w", Redact(raw), errNoTLS)
 	default:
-		return serverURL{}, fmt.Errorf("nats: server URL %s: the scheme must be nats:// or tls://", Redact(raw))
+		return serverURL{}, fmt.Errorf("nats: server URL %s: the scheme must be nats://", Redact(raw))
 	}
 	if u.Hostname() == "" {
 		return serverURL{}, fmt.Errorf("nats: server URL %s has no host", Redact(raw))
@@ -52,9 +51,6 @@ func parseURL(raw string) (serverURL, error) {
 
 func (u serverURL) redacted() string {
 	scheme := "nats://"
-	if u.tls {
-		scheme = "tls://"
-	}
 	if u.user != "" {
 		return scheme + "***@" + u.hostport
 	}
@@ -86,4 +82,27 @@ func redactErr(err error, raw string) error {
 		return ue.Err
 	}
 	return fmt.Errorf("%s", strings.ReplaceAll(err.Error(), raw, Redact(raw)))
+}
+
+// RedactText is text (an error) with the credentials of any URL in it
+// hidden: each scheme://user:password@ becomes scheme://***@.
+func RedactText(s string) string {
+	var b strings.Builder
+	for {
+		i := strings.Index(s, "://")
+		if i < 0 {
+			b.WriteString(s)
+			return b.String()
+		}
+		b.WriteString(s[:i+3])
+		s = s[i+3:]
+		end := strings.IndexAny(s, " \t\r\n/\"'")
+		if end < 0 {
+			end = len(s)
+		}
+		if at := strings.LastIndex(s[:end], "@"); at >= 0 {
+			b.WriteString("***")
+			s = s[at:]
+		}
+	}
 }

@@ -16,20 +16,14 @@ package natsinbox
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
-	"errors"
 	"fmt"
 	"io"
 	"strings"
 	"time"
 
 	"github.com/massgen/massgen-hook/inbox"
-	"github.com/massgen/massgen-hook/internal/lazy"
 	"github.com/massgen/massgen-hook/natsclient"
 	"github.com/massgen/massgen-hook/state"
-
-	"regexp"
 )
 
 // Settings say which server, stream and subjects.
@@ -102,11 +96,9 @@ func (b *Broker) connect() (*natsclient.Conn, error) {
 	}
 	ctx, cancel := context.WithDeadline(context.Background(), b.deadline())
 	defer cancel()
+	// A leaf node says it has no JetStream and forwards to its hub's: so
+	// JetStream is judged by the API's answers, not the server's INFO.
 	b.conn, b.connErr = natsclient.Dial(ctx, b.Dial)
-	if b.connErr == nil && !b.conn.JetStream() {
-		b.conn.Close()
-		b.conn, b.connErr = nil, errors.New("the server has no JetStream (start nats-server with -js)")
-	}
 	return b.conn, b.connErr
 }
 
@@ -152,19 +144,8 @@ func (b *Broker) receiptSubject(id string) string {
 // consumerName is recipient's durable consumer.
 func consumerName(recipient string) string { return "to-" + Key(recipient) }
 
-// plainKey is a name a subject token and a consumer name can hold as it is.
-var plainKey = &lazy.Value[*regexp.Regexp]{New: func() *regexp.Regexp {
-	return regexp.MustCompile(`^[A-Za-z0-9_-]{1,64}$`)
-}}
-
-// Key is recipient's token in subjects and consumer names: the name itself
-// when it is letters, digits, - and _ (and does not start x-), else x-
-// and a hash, since names may hold dots and colons (gpt-4.1,
-// plugin:reviewer) a subject cannot.
-func Key(recipient string) string {
-	if plainKey.Get().MatchString(recipient) && !strings.HasPrefix(recipient, "x-") {
-		return recipient
-	}
-	sum := sha256.Sum256([]byte(recipient))
-	return "x-" + hex.EncodeToString(sum[:16])
-}
+// Key is recipient's token in subjects and consumer names: the runtime
+// directory's key (state.Key), which is letters, digits, - and _ only, the
+// name itself when it is plain, else a hash, since names may hold dots
+// and colons (gpt-4.1, plugin:reviewer) that a subject cannot.
+func Key(recipient string) string { return state.Key(recipient) }

@@ -27,11 +27,12 @@ func (s *syncBuf) String() string              { s.mu.Lock(); defer s.mu.Unlock(
 // machine is one project on one machine: its runtime directory, sharing a
 // server with the others.
 type machine struct {
-	t     *testing.T
-	st    *state.Dir
-	url   string
-	notes *syncBuf
-	ack   time.Duration
+	t      *testing.T
+	st     *state.Dir
+	url    string
+	notes  *syncBuf
+	ack    time.Duration
+	domain string
 }
 
 func newMachine(t *testing.T, url string) *machine {
@@ -42,7 +43,7 @@ func newMachine(t *testing.T, url string) *machine {
 }
 
 func (m *machine) broker(now time.Time) *natsinbox.Broker {
-	b := natsinbox.New(natsinbox.Settings{Dial: natsclient.Options{URLs: []string{m.url}}, Stream: "INBOX", Subject: "mh.inbox",
+	b := natsinbox.New(natsinbox.Settings{Dial: natsclient.Options{URLs: []string{m.url}, Domain: m.domain}, Stream: "INBOX", Subject: "mh.inbox",
 		Timeout: 2 * time.Second, AckWait: m.ack}, m.st, now)
 	b.Notes = m.notes
 	return b

@@ -38,7 +38,7 @@ func (b *Broker) backingOff() bool {
 // warning for the user the first time in an outage ("" after). Unless
 // tell, the warning is left for the next caller that can show it.
 func (b *Broker) outage(cause error, tell bool) string {
-	msg := natsclient.Redact(cause.Error())
+	msg := natsclient.RedactText(cause.Error())
 	first := false
 	var rec outageRecord
 	uerr := b.State.UpdateJSON(statusRecord, &rec, func() (bool, error) {

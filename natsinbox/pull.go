@@ -48,14 +48,14 @@ func (b *Broker) Pull(recipient string, tell bool) *Pull {
 	deadline := b.deadline()
 	forwarded, ferr := b.forward(c, deadline)
 	if ferr != nil {
-		b.note("spooled messages not forwarded yet: %s", natsclient.Redact(ferr.Error()))
+		b.note("spooled messages not forwarded yet: %s", natsclient.RedactText(ferr.Error()))
 	}
 	if err := b.fetch(c, recipient, deadline, p); err != nil {
 		if len(p.fetched) == 0 {
 			p.Warning = b.outage(err, tell)
 			return p
 		}
-		b.note("pulling messages for %s stopped early: %s; the rest arrive at a later call", recipient, natsclient.Redact(err.Error()))
+		b.note("pulling messages for %s stopped early: %s; the rest arrive at a later call", recipient, natsclient.RedactText(err.Error()))
 	}
 	if ferr == nil && tell {
 		p.Warning = b.recovered(forwarded)
@@ -63,24 +63,30 @@ func (b *Broker) Pull(recipient string, tell bool) *Pull {
 	return p
 }
 
-// fetch pulls batches until one comes back short or time runs out.
+// fetch pulls batches until one comes back short or time runs out. The
+// consumer is made the first time (a mark in the runtime directory says it
+// was): a pull from a consumer that does not exist gets no answer at all
+// through a leaf node, only a timeout, so it is not the way to find out. A
+// pull that times out with nothing clears the mark, so the next call makes
+// the consumer again if it was removed.
 func (b *Broker) fetch(c *natsclient.Conn, recipient string, deadline time.Time, p *Pull) error {
 	consumer := consumerName(recipient)
-	created := false
+	if !b.consumerMade(consumer) {
+		if err := b.ensureConsumer(c, recipient, deadline); err != nil {
+			return err
+		}
+		b.markConsumer(consumer, true)
+	}
 	for {
 		msgs, err := c.Fetch(b.Stream, consumer, fetchBatch, 0, deadline)
-		var se *natsclient.StatusError
-		if errors.As(err, &se) && se.Code == 503 && len(msgs) == 0 && !created {
-			if err := b.ensureConsumer(c, recipient, deadline); err != nil {
-				return err
-			}
-			created = true
-			continue
-		}
 		if len(msgs) > 0 {
 			if ierr := b.take(c, recipient, msgs, deadline, p); ierr != nil {
 				return ierr
 			}
+		}
+		var se *natsclient.StatusError
+		if err != nil && len(msgs) == 0 && (errors.Is(err, natsclient.ErrTimeout) || errors.As(err, &se) && se.Code == 503) {
+			b.markConsumer(consumer, false)
 		}
 		if err != nil {
 			return err
@@ -89,6 +95,33 @@ func (b *Broker) fetch(c *natsclient.Conn, recipient string, deadline time.Time,
 			return nil
 		}
 	}
+}
+
+// consumersRecord lists the consumers made from here, by stream.
+const consumersRecord = "nats/consumers.json"
+
+func (b *Broker) consumerMade(name string) bool {
+	var made map[string]bool
+	ok, err := b.State.ReadJSON(consumersRecord, &made)
+	return err == nil && ok && made[b.Stream+"/"+name]
+}
+
+func (b *Broker) markConsumer(name string, made bool) {
+	var rec map[string]bool
+	_ = b.State.UpdateJSON(consumersRecord, &rec, func() (bool, error) {
+		if rec == nil {
+			rec = map[string]bool{}
+		}
+		if rec[b.Stream+"/"+name] == made {
+			return false, nil
+		}
+		if made {
+			rec[b.Stream+"/"+name] = true
+		} else {
+			delete(rec, b.Stream+"/"+name)
+		}
+		return true, nil
+	})
 }
 
 // ensureConsumer creates the stream if needed and recipient's durable
@@ -191,13 +224,13 @@ func (p *Pull) Settle(answered bool) {
 	}
 	if len(p.fetched) > 0 {
 		if err := b.conn.Ack(p.fetched, deadline); err != nil {
-			b.note("could not confirm %d fetched message(s) to the broker (%s); it gives them out again, and they are recognised here and not delivered twice", len(p.fetched), natsclient.Redact(err.Error()))
+			b.note("could not confirm %d fetched message(s) to the broker (%s); it gives them out again, and they are recognised here and not delivered twice", len(p.fetched), natsclient.RedactText(err.Error()))
 			return
 		}
 	}
 	if len(p.receipts) > 0 {
 		if err := b.conn.Flush(deadline); err != nil {
-			b.note("delivery records not published: %s", natsclient.Redact(err.Error()))
+			b.note("delivery records not published: %s", natsclient.RedactText(err.Error()))
 		}
 	}
 }

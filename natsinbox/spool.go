@@ -51,12 +51,12 @@ func (b *Broker) Send(d inbox.Draft) (*SendResult, error) {
 	c, err := b.connect()
 	if err != nil {
 		b.outage(err, false)
-		res.Spooled, res.Reason = true, natsclient.Redact(err.Error())
+		res.Spooled, res.Reason = true, natsclient.RedactText(err.Error())
 		return res, nil
 	}
 	n, err := b.forward(c, b.deadline())
 	if err != nil {
-		res.Reason = natsclient.Redact(err.Error())
+		res.Reason = natsclient.RedactText(err.Error())
 	}
 	res.Spooled = b.spooled(m.ID)
 	if res.Spooled {

@@ -16,6 +16,8 @@ import (
 	"os"
 
 	_ "bufio"
+	_ "crypto/ed25519"
+	_ "encoding/base32"
 	_ "encoding/csv"
 	_ "encoding/hex"
 	_ "hash/fnv"

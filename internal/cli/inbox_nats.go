@@ -103,7 +103,7 @@ func (a *app) listBroker(b *natsinbox.Broker, asJSON bool) error {
 		}
 	}
 	if err != nil {
-		return fmt.Errorf("reading the NATS stream at %s: %s", b.Server(), natsclient.Redact(err.Error()))
+		return fmt.Errorf("reading the NATS stream at %s: %s", b.Server(), natsclient.RedactText(err.Error()))
 	}
 	return nil
 }

@@ -28,6 +28,9 @@ type Options struct {
 	MaxStore int64
 	// Users, when set, requires a user and password.
 	User, Password string
+	// NoJetStream starts a server without JetStream (a leaf node that
+	// forwards to its hub's).
+	NoJetStream bool
 	// Configure changes the server's options before it starts.
 	Configure func(*server.Options)
 }
@@ -38,7 +41,7 @@ func Start(t testing.TB, o Options) *Server {
 	t.Helper()
 	store := t.TempDir()
 	opts := server.Options{
-		Host: "127.0.0.1", Port: freePort(t), JetStream: true, StoreDir: filepath.Join(store, "js"),
+		Host: "127.0.0.1", Port: FreePort(t), JetStream: !o.NoJetStream, StoreDir: filepath.Join(store, "js"),
 		JetStreamMaxStore: o.MaxStore, JetStreamMaxMemory: 64 << 20, NoLog: true, NoSigs: true,
 		Username: o.User, Password: o.Password,
 	}
@@ -84,7 +87,23 @@ func (s *Server) Restart() {
 	s.start()
 }
 
-func freePort(t testing.TB) int {
+// LeafAddr is the host:port of the server's leaf node listener.
+func (s *Server) LeafAddr() string { return fmt.Sprintf("%s:%d", s.opts.LeafNode.Host, s.opts.LeafNode.Port) }
+
+// WaitLeafConnected waits until the server's leaf node connections are up.
+func (s *Server) WaitLeafConnected(t testing.TB) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for s.s.NumLeafNodes() < len(s.opts.LeafNode.Remotes) {
+		if time.Now().After(deadline) {
+			t.Fatal("the leaf node did not connect to its hub")
+		}
+		time.Sleep(10 * time.Millisecond) // polling the server's own count: a condition, not a fixed wait
+	}
+}
+
+// FreePort is a free TCP port on loopback.
+func FreePort(t testing.TB) int {
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
