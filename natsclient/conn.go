@@ -120,7 +120,10 @@ func Dial(ctx context.Context, o Options) (*Conn, error) {
 		if err == nil {
 			return c, nil
 		}
-		errs = append(errs, fmt.Errorf("%s: %w", u.redacted(), err))
+		if len(o.URLs) > 1 {
+			err = fmt.Errorf("%s: %w", u.redacted(), err)
+		}
+		errs = append(errs, err)
 		if ctx.Err() != nil {
 			break
 		}

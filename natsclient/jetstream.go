@@ -243,29 +243,59 @@ type PublishOptions struct {
 // PublishJS publishes to a stream and waits, until deadline, for it to
 // be stored.
 func (c *Conn) PublishJS(subject string, data []byte, o PublishOptions, deadline time.Time) (*PubAck, error) {
-	h := Header{}
-	if o.MsgID != "" {
-		h["Nats-Msg-Id"] = []string{o.MsgID}
-	}
-	switch {
-	case o.ExpectNoSubject:
-		h["Nats-Expected-Last-Subject-Sequence"] = []string{"0"}
-	case o.ExpectLastSubjectSeq > 0:
-		h["Nats-Expected-Last-Subject-Sequence"] = []string{strconv.FormatUint(o.ExpectLastSubjectSeq, 10)}
-	}
-	m, err := c.Request(subject, h, data, deadline)
+	acks, err := c.PublishJSAll([]Pub{{subject, data, o}}, deadline)
 	if err != nil {
-		var se *StatusError
-		if errors.As(err, &se) && se.Code == 503 {
-			return nil, fmt.Errorf("no stream takes subject %s", subject)
+		return nil, err
+	}
+	return acks[0], nil
+}
+
+// Pub is one message of PublishJSAll.
+type Pub struct {
+	Subject string
+	Data    []byte
+	Options PublishOptions
+}
+
+// PublishJSAll publishes messages to streams and waits, until deadline,
+// for each to be stored: all are sent first, then their confirmations
+// awaited, so n messages cost one round trip, not n. The first failure is
+// returned; the acks before it are kept (a retry republishes with the same
+// ids, which the stream stores once).
+func (c *Conn) PublishJSAll(pubs []Pub, deadline time.Time) ([]*PubAck, error) {
+	replies := make([]string, len(pubs))
+	for i, p := range pubs {
+		h := Header{}
+		if p.Options.MsgID != "" {
+			h["Nats-Msg-Id"] = []string{p.Options.MsgID}
 		}
-		return nil, err
+		switch {
+		case p.Options.ExpectNoSubject:
+			h["Nats-Expected-Last-Subject-Sequence"] = []string{"0"}
+		case p.Options.ExpectLastSubjectSeq > 0:
+			h["Nats-Expected-Last-Subject-Sequence"] = []string{strconv.FormatUint(p.Options.ExpectLastSubjectSeq, 10)}
+		}
+		replies[i] = c.NewReply()
+		if err := c.Publish(p.Subject, replies[i], h, p.Data); err != nil {
+			return nil, err
+		}
 	}
-	var ack PubAck
-	if err := decodeAPI(m.Data, &ack); err != nil {
-		return nil, err
+	acks := make([]*PubAck, len(pubs))
+	for i, r := range replies {
+		m, err := c.NextReply(r, deadline)
+		if err != nil {
+			return acks[:i], err
+		}
+		if m.Status == 503 {
+			return acks[:i], fmt.Errorf("no stream takes subject %s", pubs[i].Subject)
+		}
+		var ack PubAck
+		if err := decodeAPI(m.Data, &ack); err != nil {
+			return acks[:i], err
+		}
+		acks[i] = &ack
 	}
-	return &ack, nil
+	return acks, nil
 }
 
 // StoredMsg is a message read from a stream by sequence or subject.

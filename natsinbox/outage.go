@@ -61,6 +61,9 @@ func (b *Broker) outage(cause error, tell bool) string {
 // ("" when there was none).
 func (b *Broker) recovered(forwarded int) string {
 	var rec outageRecord
+	if ok, err := b.State.ReadJSON(statusRecord, &rec); err == nil && (!ok || rec.DownSince.IsZero()) {
+		return "" // the common case, without taking the record's lock
+	}
 	was := false
 	_ = b.State.UpdateJSON(statusRecord, &rec, func() (bool, error) {
 		if rec.DownSince.IsZero() {

@@ -9,11 +9,13 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"syscall"
 	"time"
+
+	"golang.org/x/sys/unix"
 
 	"github.com/massgen/massgen-hook/inbox"
 	"github.com/massgen/massgen-hook/natsclient"
-	"github.com/massgen/massgen-hook/state"
 )
 
 // spoolDir, in the runtime directory, holds messages sent from this
@@ -37,6 +39,7 @@ type SendResult struct {
 // Send queues d on the broker: checked and given its id here, spooled,
 // then published with its id as Nats-Msg-Id (the stream stores one copy
 // per id, so a send retried after a lost confirmation is not doubled).
+// Messages an earlier send left in the spool go first, so order is kept.
 // A draft that could not be delivered as given is an *inbox.DraftError and
 // nothing is written.
 func (b *Broker) Send(d inbox.Draft) (*SendResult, error) {
@@ -44,46 +47,76 @@ func (b *Broker) Send(d inbox.Draft) (*SendResult, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := b.spool(m); err != nil {
+	own, err := b.spool(m)
+	if err != nil {
 		return nil, fmt.Errorf("keeping the message before sending it: %w", err)
 	}
-	res := &SendResult{Message: m}
+	defer own.Close()
+	res := &SendResult{Message: m, Spooled: true}
 	c, err := b.connect()
 	if err != nil {
-		b.outage(err, false)
-		res.Spooled, res.Reason = true, natsclient.RedactText(err.Error())
+		// The sender is told by its caller; hooks keep the outage record.
+		res.Reason = natsclient.RedactText(err.Error())
 		return res, nil
 	}
-	n, err := b.forward(c, b.deadline())
+	deadline := b.deadline()
+	n, err := b.forward(c, deadline)
+	res.Forwarded = n
+	if err == nil {
+		err = b.forwardOne(c, own, m, deadline)
+	}
 	if err != nil {
 		res.Reason = natsclient.RedactText(err.Error())
+		return res, nil
 	}
-	res.Spooled = b.spooled(m.ID)
-	if res.Spooled {
-		res.Forwarded = n
-	} else {
-		res.Forwarded = n - 1
-		b.recovered(n - 1)
-	}
+	res.Spooled = false
+	b.recovered(n)
 	return res, nil
 }
 
-// spool writes m to the spool, synced.
-func (b *Broker) spool(m *inbox.Message) error {
+// spool writes m to the spool, synced, and returns it open and locked:
+// while its sender holds the lock, another process forwarding the spool
+// leaves it alone (it is a send in flight, not one left behind).
+func (b *Broker) spool(m *inbox.Message) (*os.File, error) {
 	dir, err := b.State.Ensure(spoolDir)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	data, err := json.Marshal(m)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	return state.WriteFile(filepath.Join(dir, m.ID+".json"), data, true)
+	path := filepath.Join(dir, m.ID+".json")
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|os.O_EXCL|syscall.O_NOFOLLOW, 0o600)
+	if err != nil {
+		return nil, err
+	}
+	if err := unix.Flock(int(f.Fd()), unix.LOCK_EX|unix.LOCK_NB); err != nil {
+		f.Close()
+		return nil, err
+	}
+	_, err = f.Write(data)
+	if err == nil {
+		err = f.Sync()
+	}
+	if err == nil {
+		err = syncPath(dir)
+	}
+	if err != nil {
+		f.Close()
+		os.Remove(path)
+		return nil, err
+	}
+	return f, nil
 }
 
-func (b *Broker) spooled(id string) bool {
-	_, err := os.Lstat(filepath.Join(b.State.Path, spoolDir, id+".json"))
-	return err == nil
+func syncPath(dir string) error {
+	d, err := os.Open(dir)
+	if err != nil {
+		return err
+	}
+	defer d.Close()
+	return d.Sync()
 }
 
 // Spooled lists the messages waiting in the spool, oldest first.
@@ -117,35 +150,62 @@ func (b *Broker) Spooled() ([]*inbox.Message, error) {
 	return out, nil
 }
 
-// forward publishes the spool, oldest first, and removes each message
-// once every copy of it is stored. It stops at the first failure, so
-// messages arrive in the order they were sent. Two processes forwarding at
-// once publish the same ids, which the stream stores once.
+// forward publishes what earlier sends left in the spool, oldest first,
+// and removes each message once every copy of it is stored. It stops at
+// the first failure, so messages arrive in the order they were sent. A
+// message whose sender is still at work (it holds its lock) is left to it.
 func (b *Broker) forward(c *natsclient.Conn, deadline time.Time) (int, error) {
 	ms, err := b.Spooled()
 	if err != nil || len(ms) == 0 {
 		return 0, err
 	}
 	n := 0
-	for i, m := range ms {
-		err := b.publish(c, m, deadline)
-		if natsclient.IsAPIError(err, natsclient.ErrCodeStreamNotFound) || isNoStream(err) {
-			if err = b.ensureStream(c, deadline); err == nil {
-				err = b.publish(c, m, deadline)
-			}
+	for _, m := range ms {
+		f, err := os.OpenFile(filepath.Join(b.State.Path, spoolDir, m.ID+".json"), os.O_RDONLY|syscall.O_NOFOLLOW, 0)
+		if errors.Is(err, fs.ErrNotExist) {
+			continue // forwarded meanwhile
 		}
 		if err != nil {
-			if natsclient.IsAPIError(err, natsclient.ErrCodeMaxBytes, natsclient.ErrCodeStoreFull) {
-				err = fmt.Errorf("the stream %s is full (%w); %d message(s) wait in the spool until the broker has room (old messages age out after a week, or raise the stream's max_bytes)", b.Stream, err, len(ms)-i)
-			}
 			return n, err
 		}
-		if err := os.Remove(filepath.Join(b.State.Path, spoolDir, m.ID+".json")); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		if unix.Flock(int(f.Fd()), unix.LOCK_EX|unix.LOCK_NB) != nil {
+			f.Close()
+			continue // a send in flight
+		}
+		var st unix.Stat_t
+		if unix.Fstat(int(f.Fd()), &st) == nil && st.Nlink == 0 {
+			f.Close()
+			continue // its sender finished between our read and our lock
+		}
+		err = b.forwardOne(c, f, m, deadline)
+		f.Close()
+		if err != nil {
 			return n, err
 		}
 		n++
 	}
 	return n, nil
+}
+
+// forwardOne publishes spooled message m, whose file f is locked, and
+// removes it from the spool.
+func (b *Broker) forwardOne(c *natsclient.Conn, f *os.File, m *inbox.Message, deadline time.Time) error {
+	err := b.publish(c, m, deadline)
+	if natsclient.IsAPIError(err, natsclient.ErrCodeStreamNotFound) || isNoStream(err) {
+		if err = b.ensureStream(c, deadline); err == nil {
+			err = b.publish(c, m, deadline)
+		}
+	}
+	if natsclient.IsAPIError(err, natsclient.ErrCodeMaxBytes, natsclient.ErrCodeStoreFull) {
+		return fmt.Errorf("the stream %s is full (%w); the message waits in the spool until the broker has room (messages age out after a week, or raise the stream's max_bytes)", b.Stream, err)
+	}
+	if err != nil {
+		return err
+	}
+	if err := os.Remove(f.Name()); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return err
+	}
+	return nil
 }
 
 // publish stores every copy of m: one per named recipient, or one for a
@@ -155,20 +215,16 @@ func (b *Broker) publish(c *natsclient.Conn, m *inbox.Message, deadline time.Tim
 	if err != nil {
 		return err
 	}
-	type copy struct{ subject, id string }
-	copies := []copy{{b.allSubject(), m.ID + "/all"}}
+	pubs := []natsclient.Pub{{Subject: b.allSubject(), Data: data, Options: natsclient.PublishOptions{MsgID: m.ID + "/all"}}}
 	if !m.Broadcast() {
-		copies = copies[:0]
+		pubs = pubs[:0]
 		for _, to := range m.To {
-			copies = append(copies, copy{b.toSubject(to), m.ID + "/" + Key(to)})
+			pubs = append(pubs, natsclient.Pub{Subject: b.toSubject(to), Data: data,
+				Options: natsclient.PublishOptions{MsgID: m.ID + "/" + Key(to)}})
 		}
 	}
-	for _, cp := range copies {
-		if _, err := c.PublishJS(cp.subject, data, natsclient.PublishOptions{MsgID: cp.id}, deadline); err != nil {
-			return err
-		}
-	}
-	return nil
+	_, err = c.PublishJSAll(pubs, deadline)
+	return err
 }
 
 // isNoStream is a publish no stream took (the stream was never created).

@@ -56,7 +56,7 @@ func (a *app) sendViaBroker(b *natsinbox.Broker, d inbox.Draft) error {
 		fmt.Fprintf(a.stderr, "massgen-hook: send: message %s is spooled on this machine, not yet on the NATS broker at %s (%s); the next send or hook here that reaches the broker forwards it. `massgen-hook inbox` lists the spool.\n",
 			res.Message.ID, b.Server(), res.Reason)
 	} else if res.Forwarded > 0 {
-		fmt.Fprintf(a.stderr, "massgen-hook: send: %d message(s) spooled earlier were forwarded first.\n", res.Forwarded)
+		fmt.Fprintf(a.stderr, "massgen-hook: send: %d message(s) an earlier send left in the spool were forwarded first.\n", res.Forwarded)
 	}
 	_, err = fmt.Fprintln(a.stdout, res.Message.ID)
 	return err
