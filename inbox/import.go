@@ -170,10 +170,12 @@ func (ib *Inbox) Has(id string) bool {
 }
 
 // Delivery is one message delivered to one recipient, as a record other
-// machines can read.
+// machines can read. Claimed marks a claim never confirmed (a hook stopped
+// between claiming and answering): it may not have arrived.
 type Delivery struct {
 	ID string `json:"id"`
 	Record
+	Claimed bool `json:"claimed,omitempty"`
 }
 
 // Deliveries are the batch's deliveries, as they are recorded once its
@@ -187,4 +189,17 @@ func (b *Batch) Deliveries() []Delivery {
 		out[i] = Delivery{ID: it.Message.ID, Record: Record{To: b.To, At: b.now.UTC(), Via: b.via, Late: b.late}}
 	}
 	return out
+}
+
+// DeliveryOf is the record of message id's delivery to recipient, when it
+// was delivered or claimed here.
+func (ib *Inbox) DeliveryOf(id, recipient string) (Delivery, bool) {
+	if !ValidID(id) {
+		return Delivery{}, false
+	}
+	r, err := readReceipt(ib.path(receiptsDir, id, recipientKey(recipient)+".json"))
+	if err != nil {
+		return Delivery{}, false
+	}
+	return Delivery{ID: id, Record: Record{To: recipient, At: r.At, Via: r.Via, Late: r.Late}, Claimed: r.State != Delivered}, true
 }

@@ -116,7 +116,11 @@ func (b *Broker) statuses(msgs []*natsclient.Msg) []inbox.Status {
 				if delivered[d.ID] == nil {
 					delivered[d.ID] = map[string]inbox.Delivery{}
 				}
-				delivered[d.ID][d.To] = d
+				// A confirmed delivery outranks a claim, in whatever order
+				// the two records came.
+				if old, ok := delivered[d.ID][d.To]; !ok || old.Claimed {
+					delivered[d.ID][d.To] = d
+				}
 			}
 			continue
 		}
@@ -131,9 +135,14 @@ func (b *Broker) statuses(msgs []*natsclient.Msg) []inbox.Status {
 		s := inbox.Status{Message: *m}
 		got := delivered[id]
 		for _, d := range got {
-			s.Delivered = append(s.Delivered, d.Record)
+			if d.Claimed {
+				s.Claimed = append(s.Claimed, d.Record)
+			} else {
+				s.Delivered = append(s.Delivered, d.Record)
+			}
 		}
 		sort.Slice(s.Delivered, func(i, j int) bool { return s.Delivered[i].To < s.Delivered[j].To })
+		sort.Slice(s.Claimed, func(i, j int) bool { return s.Claimed[i].To < s.Claimed[j].To })
 		expired := m.Expired(b.Now)
 		switch {
 		case m.Broadcast() && !expired:

@@ -161,6 +161,13 @@ func (b *Broker) take(c *natsclient.Conn, recipient string, msgs []*natsclient.M
 			done = append(done, nm)
 			continue
 		}
+		if d, ok := b.Local.DeliveryOf(m.ID, recipient); ok {
+			// Delivered (or claimed) here before and given out again (a
+			// hook stopped before it acknowledged): not queued, and its
+			// record published again, since that hook's may not have gone
+			// out.
+			p.Report([]inbox.Delivery{d})
+		}
 		queue = append(queue, m)
 		queued = append(queued, nm)
 	}
@@ -219,7 +226,11 @@ func (p *Pull) Settle(answered bool) {
 	deadline := b.deadline()
 	for _, d := range p.receipts {
 		data, _ := json.Marshal(d)
-		h := natsclient.Header{"Nats-Msg-Id": {"r/" + d.ID + "/" + Key(d.To)}}
+		kind := "r/"
+		if d.Claimed {
+			kind = "c/" // a later confirmation is a record of its own
+		}
+		h := natsclient.Header{"Nats-Msg-Id": {kind + d.ID + "/" + Key(d.To)}}
 		_ = b.conn.Publish(b.receiptSubject(d.ID), "", h, data)
 	}
 	if len(p.fetched) > 0 {
