@@ -2,6 +2,7 @@ package natsinbox_test
 
 import (
 	"bytes"
+	"fmt"
 	"strings"
 	"sync"
 	"testing"
@@ -215,5 +216,44 @@ func TestExpiredBroadcastSomeoneReceivedIsNotHandedOverLate(t *testing.T) {
 	late, err := inbox.Open(m2.st).TakeLate("b", t0.Add(time.Hour), 8000, inbox.Via{Event: "Stop"})
 	if err != nil || !late.Empty() {
 		t.Fatalf("b got a broadcast a already had, late: %+v %v", late, err)
+	}
+}
+
+// Sends running at once on one machine share its spool: none forwards
+// another's message in flight (it is not left behind), and each is stored
+// once.
+func TestConcurrentSendsLeaveEachOthersSpoolAlone(t *testing.T) {
+	s := natstest.Start(t, natstest.Options{})
+	sender, agent := newMachine(t, s.URL()), newMachine(t, s.URL())
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	var problems []string
+	for g := range 4 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range 25 {
+				b := sender.broker(t0.Add(time.Duration(g*100+i) * time.Millisecond))
+				res, err := b.Send(inbox.Draft{To: []string{"a"}, Text: "x"})
+				b.Close()
+				if err != nil || res.Spooled || res.Forwarded != 0 {
+					mu.Lock()
+					problems = append(problems, fmt.Sprintf("send: %v %+v", err, res))
+					mu.Unlock()
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	for _, p := range problems {
+		t.Error(p)
+	}
+	total := 0
+	for i := 0; i < 10 && total < 100; i++ {
+		_, got := agent.call(t0.Add(time.Hour), "a", true) // an answer carries as many as fit
+		total += len(got)
+	}
+	if total != 100 {
+		t.Fatalf("delivered %d, want 100", total)
 	}
 }

@@ -63,7 +63,7 @@ func (b *Broker) Send(d inbox.Draft) (*SendResult, error) {
 	n, err := b.forward(c, deadline)
 	res.Forwarded = n
 	if err == nil {
-		err = b.forwardOne(c, own, m, deadline)
+		err = b.forwardOne(c, m, deadline)
 	}
 	if err != nil {
 		res.Reason = natsclient.RedactText(err.Error())
@@ -86,27 +86,36 @@ func (b *Broker) spool(m *inbox.Message) (*os.File, error) {
 	if err != nil {
 		return nil, err
 	}
-	path := filepath.Join(dir, m.ID+".json")
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|os.O_EXCL|syscall.O_NOFOLLOW, 0o600)
+	// Written and locked under a name the spool's readers skip, then
+	// renamed into place: nobody sees it before its sender holds it.
+	f, err := os.CreateTemp(dir, ".tmp-*")
 	if err != nil {
+		return nil, err
+	}
+	fail := func(err error) (*os.File, error) {
+		f.Close()
+		os.Remove(f.Name())
 		return nil, err
 	}
 	if err := unix.Flock(int(f.Fd()), unix.LOCK_EX|unix.LOCK_NB); err != nil {
+		return fail(err)
+	}
+	if _, err := f.Write(data); err != nil {
+		return fail(err)
+	}
+	if err := f.Sync(); err != nil {
+		return fail(err)
+	}
+	path := filepath.Join(dir, m.ID+".json")
+	if err := os.Rename(f.Name(), path); err != nil {
+		return fail(err)
+	}
+	if err := syncPath(dir); err != nil {
 		f.Close()
-		return nil, err
+		return nil, err // it is in place: forwarded later, or by this send
 	}
-	_, err = f.Write(data)
-	if err == nil {
-		err = f.Sync()
-	}
-	if err == nil {
-		err = syncPath(dir)
-	}
-	if err != nil {
-		f.Close()
-		os.Remove(path)
-		return nil, err
-	}
+	// f.Name() is still the temporary name; forwardOne removes by the
+	// message's own.
 	return f, nil
 }
 
@@ -136,6 +145,9 @@ func (b *Broker) Spooled() ([]*inbox.Message, error) {
 			continue
 		}
 		data, err := os.ReadFile(filepath.Join(dir, e.Name()))
+		if errors.Is(err, fs.ErrNotExist) {
+			continue // forwarded meanwhile
+		}
 		if err != nil {
 			return nil, err
 		}
@@ -177,7 +189,7 @@ func (b *Broker) forward(c *natsclient.Conn, deadline time.Time) (int, error) {
 			f.Close()
 			continue // its sender finished between our read and our lock
 		}
-		err = b.forwardOne(c, f, m, deadline)
+		err = b.forwardOne(c, m, deadline)
 		f.Close()
 		if err != nil {
 			return n, err
@@ -187,9 +199,9 @@ func (b *Broker) forward(c *natsclient.Conn, deadline time.Time) (int, error) {
 	return n, nil
 }
 
-// forwardOne publishes spooled message m, whose file f is locked, and
-// removes it from the spool.
-func (b *Broker) forwardOne(c *natsclient.Conn, f *os.File, m *inbox.Message, deadline time.Time) error {
+// forwardOne publishes spooled message m, whose file the caller holds
+// locked, and removes it from the spool.
+func (b *Broker) forwardOne(c *natsclient.Conn, m *inbox.Message, deadline time.Time) error {
 	err := b.publish(c, m, deadline)
 	if natsclient.IsAPIError(err, natsclient.ErrCodeStreamNotFound) || isNoStream(err) {
 		if err = b.ensureStream(c, deadline); err == nil {
@@ -202,7 +214,7 @@ func (b *Broker) forwardOne(c *natsclient.Conn, f *os.File, m *inbox.Message, de
 	if err != nil {
 		return err
 	}
-	if err := os.Remove(f.Name()); err != nil && !errors.Is(err, fs.ErrNotExist) {
+	if err := os.Remove(filepath.Join(b.State.Path, spoolDir, m.ID+".json")); err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return err
 	}
 	return nil

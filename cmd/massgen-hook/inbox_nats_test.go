@@ -98,10 +98,10 @@ func listNATS(t *testing.T, bin string, env []string, project string) natsListin
 }
 
 const (
-	natsAgents    = 8
-	natsHooks     = 3 // concurrent hook processes per agent (parallel tool calls)
-	natsSenders   = 4
-	natsMessages  = 1000
+	natsAgents   = 8
+	natsHooks    = 3 // concurrent hook processes per agent (parallel tool calls)
+	natsSenders  = 4
+	natsMessages = 1000
 	// natsDrain bounds how long the agents may take, once every send is
 	// done, to have every message: a bound on a condition, not a wait.
 	natsDrain = 3 * time.Minute

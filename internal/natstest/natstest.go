@@ -88,7 +88,9 @@ func (s *Server) Restart() {
 }
 
 // LeafAddr is the host:port of the server's leaf node listener.
-func (s *Server) LeafAddr() string { return fmt.Sprintf("%s:%d", s.opts.LeafNode.Host, s.opts.LeafNode.Port) }
+func (s *Server) LeafAddr() string {
+	return fmt.Sprintf("%s:%d", s.opts.LeafNode.Host, s.opts.LeafNode.Port)
+}
 
 // WaitLeafConnected waits until the server's leaf node connections are up.
 func (s *Server) WaitLeafConnected(t testing.TB) {
