@@ -78,6 +78,7 @@ func subcommands() []subcommand {
 		{"send", (*app).sendCommand},
 		{"inbox", (*app).inboxCommand},
 		{"observe-run", (*app).observeRunCommand},
+		{"audit", (*app).auditCommand},
 		{"check", (*app).checkCommand},
 		{"config", (*app).configCommand},
 		{"doctor", (*app).doctorCommand},
