@@ -210,26 +210,56 @@ const errNoStream = sinkError("no stream takes the subject")
 
 // publishWindow sends entries together and then reads their
 // acknowledgements; it returns how many in a row from the first were
-// stored (or found stored: a duplicate is a success).
+// stored (or found stored: a duplicate is a success), or refused for good.
 func (s *Sink) publishWindow(entries []entry) (int, error) {
 	replies := make([]string, len(entries))
+	sent := len(entries)
+	var sendErr error
 	for i, e := range entries {
-		replies[i] = s.conn.NewReply()
+		r := s.conn.NewReply()
 		h := natsclient.Header{"Nats-Msg-Id": {e.id}}
-		if err := s.conn.Publish(s.Subject, replies[i], h, e.line); err != nil {
-			return 0, err
+		if err := s.conn.Publish(s.Subject, r, h, e.line); err != nil {
+			if refusedForGood(err) {
+				s.dropRefused(err)
+				continue
+			}
+			sent, sendErr = i, err
+			break
 		}
+		replies[i] = r
 	}
-	for i, r := range replies {
+	for i, r := range replies[:sent] {
+		if r == "" {
+			continue
+		}
 		m, err := s.conn.NextReply(r, s.deadline)
+		if err == nil {
+			err = pubAckError(m)
+		}
+		if refusedForGood(err) {
+			s.dropRefused(err)
+			continue
+		}
 		if err != nil {
 			return i, err
 		}
-		if err := pubAckError(m); err != nil {
-			return i, err
-		}
 	}
-	return len(entries), nil
+	return sent, sendErr
+}
+
+// refusedForGood reports whether err refuses a line that will never be
+// taken, however often it is sent: one over the server's or the stream's
+// size limit. Kept in the spool, it would hold back every line after it.
+func refusedForGood(err error) bool {
+	return err != nil && (natsclient.IsAPIError(err, errCodeMsgTooLarge) || strings.Contains(err.Error(), "over the server's limit"))
+}
+
+// errCodeMsgTooLarge is JetStream's "message size exceeds maximum allowed".
+const errCodeMsgTooLarge = 10054
+
+// dropRefused notes a line dropped from the copy.
+func (s *Sink) dropRefused(err error) {
+	s.note("audit copy to NATS: the broker refuses a line for good (%s); it is left out of the copy (the local trail has it)", s.scrub(err.Error()))
 }
 
 // pubAckError is the error a publish's answer holds, if any.

@@ -382,3 +382,33 @@ func closedPort(t *testing.T) string {
 	l.Close()
 	return "nats://" + addr
 }
+
+// A line the stream refuses for good (over its maximum message size) is
+// left out of the copy with a note, and does not hold back the lines
+// after it.
+func TestALineRefusedForGoodDoesNotHoldBackTheRest(t *testing.T) {
+	t.Parallel()
+	srv := natstest.Start(t, natstest.Options{})
+	c, err := natsclient.Dial(context.Background(), natsclient.Options{URLs: []string{srv.URL()}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := natsaudit.StreamConfig("AUDIT", "audit")
+	cfg.MaxMsgSize = 300
+	if _, err := c.AddStream(cfg, time.Now().Add(5*time.Second)); err != nil {
+		t.Fatal(err)
+	}
+	c.Close()
+	f := newFixture(t, srv.URL())
+	big := rec(2)
+	big["pad"] = strings.Repeat("x", 400)
+	f.audit(rec(1), big, rec(3))
+	local := f.localLines()
+	got := datas(streamMsgs(t, srv.URL()))
+	if !equal(got, []string{local[0], local[2]}) || f.spooled() != 0 {
+		t.Fatalf("stream %q, %d spooled", got, f.spooled())
+	}
+	if !strings.Contains(f.stderr.String(), "refuses a line for good") || strings.Count(f.stderr.String(), "\n") != 1 {
+		t.Fatalf("want one note of the line left out, got %q", f.stderr.String())
+	}
+}
