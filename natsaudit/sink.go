@@ -2,12 +2,13 @@ package natsaudit
 
 import (
 	"context"
-	"crypto/rand"
+	"encoding/binary"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"math/rand/v2"
 	"net/url"
 	"strings"
 	"time"
@@ -68,8 +69,9 @@ type Sink struct {
 	Notes io.Writer
 	// MaxSpool overrides MaxSpoolBytes (tests use a small one).
 	MaxSpool int64
-	// Setup, when set, is why the server cannot be reached at all (a TLS
-	// file that does not load): every line is spooled and the user told.
+	// Setup, when set, is why the server cannot be reached at all (a
+	// credentials file that is missing): every line is spooled and the
+	// user told.
 	Setup error
 
 	conn     *natsclient.Conn
@@ -373,6 +375,7 @@ func (s *Sink) server() string {
 // scrub removes from text any user, password or token of the server URLs:
 // errors from below are not trusted to have left them out.
 func (s *Sink) scrub(text string) string {
+	text = natsclient.RedactText(text)
 	for _, raw := range s.Dial.URLs {
 		text = strings.ReplaceAll(text, raw, natsclient.Redact(raw))
 		u, err := url.Parse(raw)
@@ -400,9 +403,12 @@ func backoff(failures int) time.Duration {
 	return min(d, MaxBackoff)
 }
 
-// newID is a message id: 16 random bytes.
+// newID is a message id: 128 random bits, as 32 hex digits. It needs to
+// be unique, not secret: math/rand's generator, seeded by the runtime,
+// spares every hook crypto/rand's start-up.
 func newID() string {
 	var b [16]byte
-	_, _ = rand.Read(b[:])
+	binary.LittleEndian.PutUint64(b[:8], rand.Uint64())
+	binary.LittleEndian.PutUint64(b[8:], rand.Uint64())
 	return hex.EncodeToString(b[:])
 }

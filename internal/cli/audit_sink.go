@@ -23,7 +23,7 @@ func (a *app) attachAuditSink(d *state.Dir, project string, cfg *config.Config) 
 			base = filepath.Dir(cfg.Path)
 		}
 		opts, err := n.DialOptions(base, "massgen-hook audit")
-		opts.URLs = n.URLs() // kept when the TLS files fail, to redact them from errors
+		opts.URLs = n.URLs() // kept when a credentials file is missing, to redact them from errors
 		prefix := cfg.AuditSubject()
 		a.auditSink = &natsaudit.Sink{
 			Dir: d, Dial: opts, Setup: err,
