@@ -61,8 +61,9 @@ the lines of every project, or of one with --project (a project key as in
 the subjects, such as myrepo-1a2b3c4d, or a project folder: "." is this
 one). --format text prints one summary line a decision instead.
 
-Exit status: 0 done (or interrupted while following), 1 the broker cannot
-be reached or has no audit stream, 2 a usage mistake.`,
+Exit status: 0 done (or interrupted while following), 1 the trail cannot
+be read or the broker cannot be reached or has no audit stream, 2 a usage
+mistake.`,
 		Example: `  massgen-hook audit tail -n 100 | jq 'select(.decision == "deny")'
   massgen-hook audit tail -f --format text
   massgen-hook audit tail --from nats --project . -f`,
