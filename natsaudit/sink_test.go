@@ -1,12 +1,15 @@
 package natsaudit_test
 
 import (
+	"bufio"
 	"bytes"
 	"context"
+	"io"
 	"net"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -410,5 +413,101 @@ func TestALineRefusedForGoodDoesNotHoldBackTheRest(t *testing.T) {
 	}
 	if !strings.Contains(f.stderr.String(), "refuses a line for good") || strings.Count(f.stderr.String(), "\n") != 1 {
 		t.Fatalf("want one note of the line left out, got %q", f.stderr.String())
+	}
+}
+
+// cuttingProxy relays connections to a server and, while cut is set, ends
+// each connection after relaying that many messages from the server:
+// acknowledgements lost on the way, after the server stored the lines.
+type cuttingProxy struct {
+	l   net.Listener
+	to  string
+	cut atomic.Int64 // 0: never
+}
+
+func startProxy(t *testing.T, to string) *cuttingProxy {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := &cuttingProxy{l: l, to: strings.TrimPrefix(to, "nats://")}
+	t.Cleanup(func() { l.Close() })
+	go func() {
+		for {
+			c, err := l.Accept()
+			if err != nil {
+				return
+			}
+			go p.relay(c, p.cut.Load())
+		}
+	}()
+	return p
+}
+
+func (p *cuttingProxy) url() string { return "nats://" + p.l.Addr().String() }
+
+func (p *cuttingProxy) relay(c net.Conn, cut int64) {
+	defer c.Close()
+	s, err := net.Dial("tcp", p.to)
+	if err != nil {
+		return
+	}
+	defer s.Close()
+	go io.Copy(s, c)
+	r := bufio.NewReader(s)
+	for msgs := int64(0); cut == 0 || msgs < cut; {
+		line, err := r.ReadString('\n')
+		if err != nil {
+			return
+		}
+		if _, err := c.Write([]byte(line)); err != nil {
+			return
+		}
+		if strings.HasPrefix(line, "MSG ") {
+			payload, err := r.ReadString('\n')
+			if err != nil {
+				return
+			}
+			c.Write([]byte(payload))
+			msgs++
+		}
+	}
+}
+
+// A forward cut short after the broker stored lines whose
+// acknowledgements never came: the lines not acknowledged stay in the
+// spool, are sent again, and are stored once.
+func TestForwardCutShortByTheBrokerIsRetriedOnce(t *testing.T) {
+	t.Parallel()
+	srv := natstest.Start(t, natstest.Options{})
+	c, err := natsclient.Dial(context.Background(), natsclient.Options{URLs: []string{srv.URL()}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.AddStream(natsaudit.StreamConfig("AUDIT", "audit"), time.Now().Add(5*time.Second)); err != nil {
+		t.Fatal(err)
+	}
+	c.Close()
+	proxy := startProxy(t, srv.URL())
+	f := newFixture(t, closedPort(t))
+	for i := range 10 {
+		f.audit(rec(i))
+	}
+	if f.spooled() != 10 {
+		t.Fatalf("spooled %d", f.spooled())
+	}
+	f.url = proxy.url()
+	proxy.cut.Store(4)
+	f.now = f.now.Add(natsaudit.FirstBackoff)
+	f.audit(rec(10))
+	if n := f.spooled(); n != 7 {
+		t.Fatalf("after a forward cut after 4 acknowledgements: %d spooled, want the 6 unacknowledged and the new line", n)
+	}
+	proxy.cut.Store(0)
+	f.now = f.now.Add(time.Minute)
+	f.audit(rec(11))
+	msgs := streamMsgs(t, srv.URL())
+	if local := f.localLines(); len(local) != 12 || !equal(datas(msgs), local) || f.spooled() != 0 {
+		t.Fatalf("%d stream messages for %d local lines, %d spooled:\n%q", len(msgs), len(local), f.spooled(), datas(msgs))
 	}
 }
