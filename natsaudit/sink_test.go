@@ -8,7 +8,9 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -510,4 +512,75 @@ func TestForwardCutShortByTheBrokerIsRetriedOnce(t *testing.T) {
 	if local := f.localLines(); len(local) != 12 || !equal(datas(msgs), local) || f.spooled() != 0 {
 		t.Fatalf("%d stream messages for %d local lines, %d spooled:\n%q", len(msgs), len(local), f.spooled(), datas(msgs))
 	}
+}
+
+// Hooks at once, each a process of its own with a sink of its own, while
+// the broker goes away and comes back: afterwards the stream holds every
+// local line exactly once.
+func TestConcurrentHooksThroughAnOutageLoseAndDoubleNothing(t *testing.T) {
+	t.Parallel()
+	srv := natstest.Start(t, natstest.Options{})
+	project := t.TempDir()
+	base := time.Date(2026, 11, 27, 9, 0, 0, 0, time.UTC)
+	var stderr syncBuffer
+	hook := func(now time.Time, r map[string]any) {
+		d := state.Open(project)
+		s := &natsaudit.Sink{Dir: d, Dial: natsclient.Options{URLs: []string{srv.URL()}}, Stream: "AUDIT", Prefix: "audit",
+			Subject: natsaudit.Subject("audit", project), Timeout: 2 * time.Second, Now: func() time.Time { return now }, Notes: &stderr}
+		defer s.Close()
+		d.AuditSink = s
+		if err := d.Audit(r); err != nil {
+			t.Error(err)
+		}
+	}
+	const workers, each = 6, 20
+	done := make(chan struct{}, workers*each)
+	for w := range workers {
+		go func() {
+			for i := range each {
+				// Each line past any backoff: every hook tries the broker.
+				hook(base.Add(time.Duration(i)*2*natsaudit.MaxBackoff), map[string]any{"w": w, "i": i})
+				done <- struct{}{}
+			}
+		}()
+	}
+	for range 30 {
+		<-done
+	}
+	srv.Shutdown()
+	for range 30 {
+		<-done
+	}
+	srv.Restart()
+	for range workers*each - 60 {
+		<-done
+	}
+	hook(base.Add(time.Hour), map[string]any{"last": true}) // forwards what is left
+	local := localLinesOf(t, project)
+	msgs := streamMsgs(t, srv.URL())
+	got := datas(msgs)
+	slices.Sort(local)
+	slices.Sort(got)
+	if len(local) != workers*each+1 || !equal(got, local) {
+		t.Fatalf("%d local lines, %d in the stream (want the same lines once)", len(local), len(got))
+	}
+	if _, err := os.Stat(filepath.Join(project, state.DirName, natsaudit.SpoolFolder, natsaudit.SpoolFile)); !os.IsNotExist(err) {
+		t.Fatalf("spool left: %v", err)
+	}
+}
+
+func localLinesOf(t *testing.T, project string) []string {
+	f := &fixture{t: t, project: project}
+	return f.localLines()
+}
+
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
 }
