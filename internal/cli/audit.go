@@ -306,7 +306,7 @@ func (a *app) tailNATS(ctx context.Context, o tailOptions) error {
 	conn, err := natsclient.Dial(dctx, opts)
 	cancel()
 	if err != nil {
-		return fmt.Errorf("cannot reach the NATS server: %s", scrubURLs(err.Error(), n.URLs()))
+		return fmt.Errorf("cannot reach the NATS server %s: %s", redactedURLs(n.URLs()), scrubURLs(err.Error(), n.URLs()))
 	}
 	defer conn.Close()
 	stream := cfg.AuditStream()
@@ -326,12 +326,21 @@ func (a *app) tailNATS(ctx context.Context, o tailOptions) error {
 	return nil
 }
 
+// redactedURLs is urls as they may be shown.
+func redactedURLs(urls []string) string {
+	out := make([]string, len(urls))
+	for i, u := range urls {
+		out[i] = natsclient.Redact(u)
+	}
+	return strings.Join(out, ",")
+}
+
 // scrubURLs replaces, in text, each URL by its redacted form.
 func scrubURLs(text string, urls []string) string {
 	for _, u := range urls {
 		text = strings.ReplaceAll(text, u, natsclient.Redact(u))
 	}
-	return text
+	return natsclient.RedactText(text)
 }
 
 // lineWriter prints audit lines as they are, or as one summary line each.
