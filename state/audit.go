@@ -26,11 +26,35 @@ const MaxAuditBytes = 8 << 20
 // link: a refusal is an error, which the caller notes (the decision it
 // records stands). Appends are not synced: a power cut may lose the last
 // lines, never the decisions themselves.
+//
+// With an AuditSink, the line is then handed to it, after the trail's lock
+// is released: the local trail is the record, the sink a copy, so a sink
+// that is slow or failing never holds up or loses the local line. A line
+// the trail refused is not handed on either: the copy holds only what the
+// trail holds.
 func (d *Dir) Audit(record any) error {
 	line, err := json.Marshal(record)
 	if err != nil {
 		return fmt.Errorf("encoding audit record: %w", err)
 	}
+	if err := d.appendAudit(line); err != nil {
+		return err
+	}
+	if d.AuditSink != nil && !d.ReadOnly {
+		d.AuditSink.Publish(line)
+	}
+	return nil
+}
+
+// AuditSink receives a copy of each audit line (the JSON object, without
+// its newline) once it is in the local trail. Publish never fails the
+// caller: a sink keeps what it cannot send and says so itself.
+type AuditSink interface {
+	Publish(line []byte)
+}
+
+// appendAudit appends line and a newline to the trail under its lock.
+func (d *Dir) appendAudit(line []byte) error {
 	dir, err := d.folder("", true)
 	if err != nil {
 		return err
@@ -49,13 +73,15 @@ func (d *Dir) Audit(record any) error {
 	if err != nil {
 		return err
 	}
+	out := make([]byte, 0, len(line)+2)
 	if torn(f) {
 		// A write cut short (a full disk) left a fragment without its
 		// newline: start on a line of our own, or this record is glued
 		// to it and lost too.
-		line = append([]byte{'\n'}, line...)
+		out = append(out, '\n')
 	}
-	_, err = f.Write(append(line, '\n'))
+	out = append(append(out, line...), '\n')
+	_, err = f.Write(out)
 	if cerr := f.Close(); err == nil {
 		err = cerr
 	}

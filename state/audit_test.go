@@ -86,3 +86,35 @@ func TestAuditConcurrentRotation(t *testing.T) {
 		t.Errorf("%d distinct records, want %d", len(seen), writers*each)
 	}
 }
+
+type sinkFunc func([]byte)
+
+func (f sinkFunc) Publish(line []byte) { f(line) }
+
+func TestAuditHandsTheSinkTheLocalLine(t *testing.T) {
+	t.Parallel()
+	d := Open(t.TempDir())
+	var got [][]byte
+	d.AuditSink = sinkFunc(func(line []byte) { got = append(got, append([]byte(nil), line...)) })
+	for _, r := range []any{map[string]any{"a": "<&>"}, map[string]int{"n": 2}} {
+		if err := d.Audit(r); err != nil {
+			t.Fatal(err)
+		}
+	}
+	data, err := os.ReadFile(filepath.Join(d.Path, AuditFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := string(got[0]) + "\n" + string(got[1]) + "\n"; len(got) != 2 || string(data) != want {
+		t.Fatalf("sink got %q, trail holds %q", got, data)
+	}
+	// A line the trail refuses (a link in its place) is not handed on.
+	os.Remove(filepath.Join(d.Path, AuditFile))
+	os.Symlink(filepath.Join(t.TempDir(), "elsewhere"), filepath.Join(d.Path, AuditFile))
+	if err := d.Audit(map[string]int{"n": 3}); err == nil {
+		t.Fatal("want a refusal of the link")
+	}
+	if len(got) != 2 {
+		t.Fatalf("the sink got a line the trail refused: %q", got[2:])
+	}
+}

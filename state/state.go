@@ -45,6 +45,8 @@ type Dir struct {
 	// ReadOnly makes every update a dry run: records are read and the
 	// change computed, nothing is written (explain uses it).
 	ReadOnly bool
+	// AuditSink, when set, gets a copy of every audit line (see Audit).
+	AuditSink AuditSink
 	// Notes receives one line for each thing worth telling the user that
 	// does not stop the hook, such as a corrupt record reset (stderr).
 	Notes io.Writer
@@ -106,6 +108,19 @@ func (d *Dir) Ensure(sub string) (string, error) {
 	}
 	defer dir.Close()
 	return dir.Path(), nil
+}
+
+// Folder opens sub (a slash path) in the runtime directory, creating it
+// owner-only when missing, with no link on the way: for code that keeps
+// files of its own there (the audit sink's spool). The caller closes it.
+func (d *Dir) Folder(sub string) (*hookfs.Dir, error) {
+	return d.folder(sub, true)
+}
+
+// FolderIfExists is Folder without creating anything: fs.ErrNotExist when
+// sub is not there.
+func (d *Dir) FolderIfExists(sub string) (*hookfs.Dir, error) {
+	return d.folder(sub, false)
 }
 
 // CheckLinks reports a *hookfs.LinkError when the runtime directory, or

@@ -90,7 +90,13 @@ func (a *app) skipDisabled(s hookSpec, d *dialect.Dialect) error {
 		}
 		rec := disabledRecord{Time: now.UTC().Format(time.RFC3339), Event: s.event, Session: session,
 			Outcome: "disabled", Reason: disableEnv + "=" + a.getenv(disableEnv)}
-		if err := a.stateDir(project).Audit(rec); err != nil {
+		st := a.stateDir(project)
+		// A config that does not load only loses the copy: the local
+		// line is what matters here.
+		if cfg, _, err := a.loadRules(project, false); err == nil {
+			a.attachAuditSink(st, project, &cfg)
+		}
+		if err := st.Audit(rec); err != nil {
 			fmt.Fprintf(a.stderr, "massgen-hook: %s is switched off by %s; could not record it: %v\n", s.use, disableEnv, err)
 		}
 	}

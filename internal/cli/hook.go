@@ -112,6 +112,7 @@ func (a *app) runHook(ctx context.Context, s hookSpec) error {
 		return fail(err)
 	}
 	env := a.checksEnv(project, cfg, rules, now, ev, d)
+	a.attachAuditSink(env.State, project, &cfg)
 	out, err := s.decide(ctx, env, ev)
 	if cfgErr != nil && err == nil {
 		out = a.noteConfigError(env, ev, d, out, cfgErr)

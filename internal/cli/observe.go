@@ -45,7 +45,11 @@ func (a *app) runObserver(jobFile string) {
 		fail(err)
 		now = a.now()
 	}
-	if err := checks.RunObserverJob(a.stateDir(project), project, jobFile, now); err != nil {
+	st := a.stateDir(project)
+	if cfg, _, err := a.loadRules(project, false); err == nil {
+		a.attachAuditSink(st, project, &cfg)
+	}
+	if err := checks.RunObserverJob(st, project, jobFile, now); err != nil {
 		fail(err)
 	}
 }

@@ -18,6 +18,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/massgen/massgen-hook/dialect"
+	"github.com/massgen/massgen-hook/natsaudit"
 )
 
 // app is one invocation: its streams, environment, clock and global flags.
@@ -38,6 +39,10 @@ type app struct {
 	// state.Dir of this run lives there instead of the project's, nothing
 	// is detached and nothing is recorded.
 	sandbox string
+
+	// auditSink is the NATS copy of the audit trail, when configured
+	// (see attachAuditSink); one per process.
+	auditSink *natsaudit.Sink
 }
 
 // Main runs massgen-hook with args and returns the process exit code.
@@ -50,6 +55,7 @@ func (a *app) run(args []string) int {
 	root := a.rootCommand(args)
 	root.SetArgs(args)
 	err := root.Execute()
+	a.closeAuditSink()
 	report(a.stderr, err)
 	return exitCode(err)
 }
@@ -72,6 +78,7 @@ func subcommands() []subcommand {
 		{"send", (*app).sendCommand},
 		{"inbox", (*app).inboxCommand},
 		{"observe-run", (*app).observeRunCommand},
+		{"audit", (*app).auditCommand},
 		{"check", (*app).checkCommand},
 		{"config", (*app).configCommand},
 		{"doctor", (*app).doctorCommand},
