@@ -171,18 +171,14 @@ func (c *Config) validateNATS(bad func(key, format string, args ...any)) {
 	switch in.Backend {
 	case "", BackendFile:
 	case BackendNATS:
-		if in.URL == "" {
-			bad("inbox.url", "the nats backend needs a server URL (or set $%s)", NATSURLEnv)
-		}
+		// The URL may come from $MASSGEN_HOOK_NATS_URL, which a file
+		// cannot be judged by: MissingNATSURL says, with the environment.
 	default:
 		bad("inbox.backend", "must be file or nats, got %q", in.Backend)
 	}
 	switch c.Audit.Sink {
 	case "":
 	case BackendNATS:
-		if c.Audit.URL == "" && in.URL == "" {
-			bad("audit.url", "the nats sink needs a server URL (here or under inbox:, or $%s)", NATSURLEnv)
-		}
 	default:
 		bad("audit.sink", "must be nats (or left out for the local file only), got %q", c.Audit.Sink)
 	}
@@ -219,6 +215,19 @@ func (c *Config) validateNATS(bad func(key, format string, args ...any)) {
 	if in.MaxBytes < 0 {
 		bad("inbox.max_bytes", "cannot be negative")
 	}
+}
+
+// MissingNATSURL says which of inbox: and audit: use NATS with no server
+// URL in the file or in the environment ($MASSGEN_HOOK_NATS_URL).
+func (c *Config) MissingNATSURL(getenv func(string) string) []string {
+	var out []string
+	if c.Inbox.UsesNATS() && c.InboxNATS(getenv).URL == "" {
+		out = append(out, fmt.Sprintf("inbox.url: the nats backend needs a server URL (or $%s)", NATSURLEnv))
+	}
+	if c.Audit.Sink == BackendNATS && c.AuditNATS(getenv).URL == "" {
+		out = append(out, fmt.Sprintf("audit.url: the nats sink needs a server URL (here, under inbox:, or $%s)", NATSURLEnv))
+	}
+	return out
 }
 
 // checkNATSURL says what is wrong with a server URL, never repeating a
@@ -260,6 +269,9 @@ func (n NATS) DialOptions(base, name string) (natsclient.Options, error) {
 		return filepath.Join(base, p)
 	}
 	o := natsclient.Options{URLs: n.URLs(), Creds: abs(n.Creds), Nkey: abs(n.Nkey), Name: name, Domain: n.Domain}
+	if len(o.URLs) == 0 {
+		return natsclient.Options{}, fmt.Errorf("no NATS server URL: set url: in the config, or $%s", NATSURLEnv)
+	}
 	for _, f := range []string{o.Creds, o.Nkey} {
 		if f == "" {
 			continue

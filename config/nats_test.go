@@ -36,7 +36,6 @@ func TestParseNATS(t *testing.T) {
 func TestParseNATSValidation(t *testing.T) {
 	tests := []struct{ name, text, want string }{
 		{"backend typo", "inbox:\n  backend: natss\n", `cfg.yaml:2: inbox.backend: must be file or nats, got "natss"`},
-		{"no url", "inbox:\n  backend: nats\n", "cfg.yaml:1: inbox.url: the nats backend needs a server URL (or set $MASSGEN_HOOK_NATS_URL)"},
 		{"tls url", "inbox:\n  backend: nats\n  url: tls://u:secret@h:4222\n", "leaf node"},
 		{"other scheme", "inbox:\n  url: http://h\n", "a server URL starts nats://, got http://"},
 		{"bad stream", "inbox:\n  stream: my.stream\n", `inbox.stream: "my.stream": a stream name is letters, digits, - and _`},
@@ -45,7 +44,6 @@ func TestParseNATSValidation(t *testing.T) {
 		{"ack_wait", "inbox:\n  ack_wait: 1ms\n", "inbox.ack_wait: must be from 100ms to 1h"},
 		{"creds and nkey", "inbox:\n  creds: a\n  nkey: b\n", "give creds or nkey, not both"},
 		{"audit sink typo", "audit:\n  sink: file\n", `audit.sink: must be nats (or left out for the local file only), got "file"`},
-		{"audit sink no url", "audit:\n  sink: nats\n", "audit.url: the nats sink needs a server URL"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -57,5 +55,28 @@ func TestParseNATSValidation(t *testing.T) {
 				t.Fatalf("a password reached the error: %v", err)
 			}
 		})
+	}
+}
+
+func TestMissingNATSURL(t *testing.T) {
+	cfg, err := Parse(file, []byte("inbox:\n  backend: nats\naudit:\n  sink: nats\n"))
+	if err != nil {
+		t.Fatalf("a URL may come from the environment: %v", err)
+	}
+	none := func(string) string { return "" }
+	if got := cfg.MissingNATSURL(none); len(got) != 2 {
+		t.Fatalf("no URL anywhere: %q", got)
+	}
+	env := func(k string) string {
+		if k == NATSURLEnv {
+			return "nats://h:4222"
+		}
+		return ""
+	}
+	if got := cfg.MissingNATSURL(env); len(got) != 0 {
+		t.Fatalf("the URL from the environment: %q", got)
+	}
+	if _, err := cfg.InboxNATS(none).DialOptions(".", "x"); err == nil || !strings.Contains(err.Error(), NATSURLEnv) {
+		t.Fatalf("dialing with no URL: %v", err)
 	}
 }

@@ -14,6 +14,8 @@ import (
 
 	"github.com/rogpeppe/go-internal/testscript"
 
+	"github.com/massgen/massgen-hook/internal/natstest"
+
 	"github.com/massgen/massgen-hook/internal/cli"
 )
 
@@ -70,6 +72,7 @@ func TestScripts(t *testing.T) {
 				env.Setenv("CLAUDE_PROJECT_DIR", env.WorkDir)
 				env.Setenv("HOME", filepath.Join(env.WorkDir, ".home"))
 				env.Setenv(statusFileEnv, filepath.Join(env.WorkDir, ".home", "exit-status"))
+				env.Setenv("NATS_DOWN", "nats://127.0.0.1:1")
 				return os.MkdirAll(filepath.Join(env.WorkDir, ".home"), 0o755)
 			},
 			Condition: func(cond string) (bool, error) {
@@ -80,12 +83,13 @@ func TestScripts(t *testing.T) {
 				return false, fmt.Errorf("unknown condition %q", cond)
 			},
 			Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
-				"sdkcheck":  outputs.record,
-				"bigevent":  bigEvent,
-				"bigfile":   bigFile,
-				"deepevent": deepEvent,
-				"status":    exitStatus,
-				"fifoheld":  fifoHeld,
+				"sdkcheck":   outputs.record,
+				"bigevent":   bigEvent,
+				"bigfile":    bigFile,
+				"deepevent":  deepEvent,
+				"status":     exitStatus,
+				"fifoheld":   fifoHeld,
+				"natsserver": natsServer,
 			},
 		})
 	})
@@ -165,6 +169,41 @@ func deepEvent(ts *testscript.TestScript, neg bool, args []string) {
 	event := fmt.Sprintf(`{"hook_event_name":%q,"session_id":"deep","tool_name":"Read","tool_input":{"file_path":"a.txt"},%q:%s}`, args[0], args[1], deep)
 	ts.Check(os.WriteFile(ts.MkAbs(args[3]), []byte(event), 0o644))
 }
+
+// natsServer is the script command `natsserver start|stop`: start runs a
+// nats-server with JetStream (a real one, in the test process) and sets
+// $NATS_URL to it; stop shuts it down (its store stays, for a start again,
+// on another port). A closed port for a broker that is down: $NATS_DOWN.
+func natsServer(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 1 {
+		ts.Fatalf("usage: natsserver start|stop")
+	}
+	switch args[0] {
+	case "start":
+		url, stop, err := natstest.Serve(filepath.Join(ts.Getenv("WORK"), ".nats-store"))
+		ts.Check(err)
+		ts.Setenv("NATS_URL", url)
+		ts.Setenv("NATS_STOP", fmt.Sprint(len(natsStops)))
+		natsMu.Lock()
+		natsStops = append(natsStops, stop)
+		natsMu.Unlock()
+		ts.Defer(stop)
+	case "stop":
+		natsMu.Lock()
+		var i int
+		fmt.Sscan(ts.Getenv("NATS_STOP"), &i)
+		stop := natsStops[i]
+		natsMu.Unlock()
+		stop()
+	default:
+		ts.Fatalf("usage: natsserver start|stop")
+	}
+}
+
+var (
+	natsMu    sync.Mutex
+	natsStops []func()
+)
 
 // fifoHeld is the script command `[!] fifoheld FIFO`: some process holds
 // FIFO open for reading. It asks without waiting: a non-blocking open for

@@ -62,6 +62,15 @@ found, 2 a usage mistake.`,
 			path, _ := config.Locate(a.configPath, a.getenv("MASSGEN_HOOK_CONFIG"), project)
 			_, statErr := os.Stat(path)
 			cfg, _, loadErr := a.loadConfig(project)
+			if loadErr == nil {
+				if missing := cfg.MissingNATSURL(a.getenv); len(missing) > 0 {
+					var errs []error
+					for _, m := range missing {
+						errs = append(errs, &config.Error{Path: path, Msg: m})
+					}
+					loadErr = errors.Join(errs...)
+				}
+			}
 			if format == "json" {
 				return a.writeValidation(path, cfg, loadErr)
 			}

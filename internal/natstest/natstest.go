@@ -123,3 +123,25 @@ func WriteCreds(t testing.TB, dir, jwt, seed string) string {
 	}
 	return path
 }
+
+// Serve starts a server with JetStream on store, for a caller that has no
+// testing.TB (a testscript command); the caller shuts it down.
+func Serve(store string) (url string, shutdown func(), err error) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return "", nil, err
+	}
+	port := l.Addr().(*net.TCPAddr).Port
+	l.Close()
+	srv, err := server.NewServer(&server.Options{Host: "127.0.0.1", Port: port, JetStream: true, StoreDir: store,
+		JetStreamMaxMemory: 64 << 20, NoLog: true, NoSigs: true})
+	if err != nil {
+		return "", nil, err
+	}
+	go srv.Start()
+	if !srv.ReadyForConnections(10 * time.Second) {
+		srv.Shutdown()
+		return "", nil, fmt.Errorf("nats-server did not start")
+	}
+	return fmt.Sprintf("nats://127.0.0.1:%d", port), func() { srv.Shutdown(); srv.WaitForShutdown() }, nil
+}
