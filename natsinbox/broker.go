@@ -88,13 +88,14 @@ func (b *Broker) Server() string {
 // deadline is the end of a step that starts now.
 func (b *Broker) deadline() time.Time { return b.clock().Add(b.Timeout) }
 
-// connect dials once per process; a failure is kept, so a step after it
-// does not wait out another timeout.
-func (b *Broker) connect() (*natsclient.Conn, error) {
+// connect dials once per process, by deadline (the step's, so connecting
+// and the work after it share one timeout); a failure is kept, so a step
+// after it does not wait out another timeout.
+func (b *Broker) connect(deadline time.Time) (*natsclient.Conn, error) {
 	if b.conn != nil || b.connErr != nil {
 		return b.conn, b.connErr
 	}
-	ctx, cancel := context.WithDeadline(context.Background(), b.deadline())
+	ctx, cancel := context.WithDeadline(context.Background(), deadline)
 	defer cancel()
 	// A leaf node says it has no JetStream and forwards to its hub's: so
 	// JetStream is judged by the API's answers, not the server's INFO.

@@ -44,11 +44,11 @@ const listTimeout = 10 * time.Second
 // agent's next turn boundary).
 func (b *Broker) List() (*StreamState, []inbox.Status, error) {
 	b.Timeout = max(b.Timeout, listTimeout)
-	c, err := b.connect()
+	deadline := b.deadline()
+	c, err := b.connect(deadline)
 	if err != nil {
 		return nil, nil, err
 	}
-	deadline := b.deadline()
 	si, err := c.StreamInfo(b.Stream, deadline)
 	if natsclient.IsAPIError(err, natsclient.ErrCodeStreamNotFound) {
 		return &StreamState{Server: c.Server(), Stream: b.Stream}, nil, nil

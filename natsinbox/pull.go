@@ -40,12 +40,12 @@ func (b *Broker) Pull(recipient string, tell bool) *Pull {
 	if b.backingOff() {
 		return p
 	}
-	c, err := b.connect()
+	deadline := b.deadline() // connecting, forwarding and pulling share it
+	c, err := b.connect(deadline)
 	if err != nil {
 		p.Warning = b.outage(err, tell)
 		return p
 	}
-	deadline := b.deadline()
 	forwarded, ferr := b.forward(c, deadline)
 	if ferr != nil {
 		b.note("spooled messages not forwarded yet: %s", natsclient.RedactText(ferr.Error()))

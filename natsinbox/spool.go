@@ -53,13 +53,13 @@ func (b *Broker) Send(d inbox.Draft) (*SendResult, error) {
 	}
 	defer own.Close()
 	res := &SendResult{Message: m, Spooled: true}
-	c, err := b.connect()
+	deadline := b.deadline()
+	c, err := b.connect(deadline)
 	if err != nil {
 		// The sender is told by its caller; hooks keep the outage record.
 		res.Reason = natsclient.RedactText(err.Error())
 		return res, nil
 	}
-	deadline := b.deadline()
 	n, err := b.forward(c, deadline)
 	res.Forwarded = n
 	if err == nil {

@@ -100,7 +100,7 @@ func listNATS(t *testing.T, bin string, env []string, project string) natsListin
 const (
 	natsAgents   = 8
 	natsHooks    = 3 // concurrent hook processes per agent (parallel tool calls)
-	natsSenders  = 4
+	natsSenders  = 8
 	natsMessages = 1000
 	// natsDrain bounds how long the agents may take, once every send is
 	// done, to have every message: a bound on a condition, not a wait.
@@ -175,7 +175,7 @@ func TestNATSInboxConcurrency(t *testing.T) {
 						problem("%s hook %d: %v, err %v, exit %d, stderr %q", agents[a], h, err, r.err, r.code, r.stderr)
 					}
 					if len(got) == 0 {
-						time.Sleep(200 * time.Millisecond) // the agent's next tool call
+						time.Sleep(500 * time.Millisecond) // the agent's next tool call
 						continue
 					}
 					mu.Lock()
