@@ -20,19 +20,9 @@ func (ib *Inbox) Prepare(d Draft, now time.Time) (*Message, error) {
 	if d.Workspace != "" {
 		return nil, draftErrorf("--workspace copies the sender's files into this machine's inbox, which agents on other machines do not see (inbox.backend is nats): send the answer's text, and share its files another way (a git remote, a shared volume)")
 	}
-	m, err := d.message(now)
+	m, err := ib.newMessage(d, now)
 	if err != nil {
 		return nil, err
-	}
-	if err := ib.checkLinks(); err != nil {
-		return nil, err
-	}
-	if m.Source == Peer && m.From != "" {
-		rev, err := ib.addPeer(m.From, m.To)
-		if err != nil {
-			return nil, fmt.Errorf("recording peer %s: %w", m.From, err)
-		}
-		m.Revision = rev
 	}
 	if err := ib.monotonic(m); err != nil {
 		return nil, err

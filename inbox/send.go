@@ -38,19 +38,9 @@ type Draft struct {
 // given (bad source, matcher or name, too long) is a *DraftError and
 // nothing is written.
 func (ib *Inbox) Send(d Draft, now time.Time) (*Message, error) {
-	m, err := d.message(now)
+	m, err := ib.newMessage(d, now)
 	if err != nil {
 		return nil, err
-	}
-	if err := ib.checkLinks(); err != nil {
-		return nil, err
-	}
-	if m.Source == Peer && m.From != "" {
-		rev, err := ib.addPeer(m.From, m.To)
-		if err != nil {
-			return nil, fmt.Errorf("recording peer %s: %w", m.From, err)
-		}
-		m.Revision = rev
 	}
 	var snapshot func() error
 	if d.Workspace != "" {
@@ -66,6 +56,26 @@ func (ib *Inbox) Send(d Draft, now time.Time) (*Message, error) {
 	}
 	if err := ib.queue(m, snapshot); err != nil {
 		return nil, err
+	}
+	return m, nil
+}
+
+// newMessage checks d and makes its message for this inbox: a peer
+// answer is counted among its sender's (its revision).
+func (ib *Inbox) newMessage(d Draft, now time.Time) (*Message, error) {
+	m, err := d.message(now)
+	if err != nil {
+		return nil, err
+	}
+	if err := ib.checkLinks(); err != nil {
+		return nil, err
+	}
+	if m.Source == Peer && m.From != "" {
+		rev, err := ib.addPeer(m.From, m.To)
+		if err != nil {
+			return nil, fmt.Errorf("recording peer %s: %w", m.From, err)
+		}
+		m.Revision = rev
 	}
 	return m, nil
 }
