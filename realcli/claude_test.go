@@ -72,6 +72,7 @@ func init() {
 		{Name: "stop/block-and-cap", Project: quoted, Run: claudeStopCap},
 		{Name: "stop/other-session", Run: claudeOtherSession},
 		{Name: "inbox/send-while-running", Project: quoted, Run: claudeInbox},
+		{Name: "inbox/nats-across-machines", Project: quoted, Run: claudeInboxNATS},
 		{Name: "rules/deny", Project: quoted, Run: claudeRuleDeny},
 		{Name: "rules/rewrite", Run: claudeRuleRewrite},
 		{Name: "rules/replace-output", Run: claudeReplaceOutput},
