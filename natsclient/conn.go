@@ -262,12 +262,26 @@ func (c *Conn) Publish(subject, reply string, h Header, data []byte) error {
 // Flush writes what is buffered and waits, until deadline, for the server
 // to answer a PING: everything sent before it was processed.
 func (c *Conn) Flush(deadline time.Time) error {
+	defer c.writeBy(deadline)()
 	c.w.WriteString("PING\r\n")
 	if err := c.w.Flush(); err != nil {
 		return err
 	}
 	_, err := c.read(deadline, func(*Msg) bool { return false }, true)
 	return err
+}
+
+// SetWriteDeadline bounds the writes of the Publish calls that follow
+// (the zero time: no bound). The calls that take a deadline bound their own
+// writes with it: a server that stops reading fills the socket's buffers,
+// and a write then waits for it.
+func (c *Conn) SetWriteDeadline(t time.Time) { _ = c.c.SetWriteDeadline(t) }
+
+// writeBy bounds writes by deadline until the function it returns puts
+// back no bound.
+func (c *Conn) writeBy(deadline time.Time) func() {
+	_ = c.c.SetWriteDeadline(deadline)
+	return func() { _ = c.c.SetWriteDeadline(time.Time{}) }
 }
 
 // NewReply returns a fresh reply subject of this connection.
@@ -279,6 +293,7 @@ func (c *Conn) NewReply() string {
 // Request publishes data with a fresh reply subject and returns the first
 // answer. A request no service listens to is a *StatusError 503.
 func (c *Conn) Request(subject string, h Header, data []byte, deadline time.Time) (*Msg, error) {
+	defer c.writeBy(deadline)()
 	reply := c.NewReply()
 	if err := c.Publish(subject, reply, h, data); err != nil {
 		return nil, err
@@ -334,6 +349,7 @@ func (c *Conn) NextMsg(sid int, deadline time.Time) (*Msg, error) {
 // NextReply returns the next message sent to reply (a subject made by
 // NewReply), or ErrTimeout at deadline.
 func (c *Conn) NextReply(reply string, deadline time.Time) (*Msg, error) {
+	defer c.writeBy(deadline)()
 	if err := c.w.Flush(); err != nil {
 		return nil, err
 	}
@@ -353,6 +369,7 @@ func (c *Conn) read(deadline time.Time, want func(*Msg) bool, pong bool) (*Msg, 
 		}
 	}
 	if c.w.Buffered() > 0 {
+		defer c.writeBy(deadline)()
 		if err := c.w.Flush(); err != nil {
 			return nil, err
 		}

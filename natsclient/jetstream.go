@@ -346,6 +346,7 @@ func (c *Conn) Fetch(stream, consumer string, batch int, wait time.Duration, dea
 		req["expires"] = wait
 	}
 	data, _ := json.Marshal(req)
+	defer c.writeBy(deadline)()
 	// The messages arrive with their own subjects under the connection's
 	// pull subscription (made at connect, so a leaf node has passed its
 	// interest on); the end of this pull is a status sent to its own
@@ -427,6 +428,7 @@ func (c *Conn) Nak(msgs []*Msg, deadline time.Time) error {
 }
 
 func (c *Conn) reply(msgs []*Msg, what string, deadline time.Time) error {
+	defer c.writeBy(deadline)()
 	replies := make([]string, 0, len(msgs))
 	for _, m := range msgs {
 		if m.Reply == "" {

@@ -224,6 +224,7 @@ func (p *Pull) Settle(answered bool) {
 		return
 	}
 	deadline := b.deadline()
+	b.conn.SetWriteDeadline(deadline)
 	for _, d := range p.receipts {
 		data, _ := json.Marshal(d)
 		kind := "r/"
