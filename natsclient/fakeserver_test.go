@@ -97,3 +97,71 @@ func TestRequestToAServerThatStopsReadingEndsAtTheDeadline(t *testing.T) {
 		}
 	})
 }
+
+// A line that never ends (a server gone wrong, or not a server) is refused
+// once it is longer than any the protocol has, not read into memory until
+// the deadline.
+func TestOverlongLineIsRefused(t *testing.T) {
+	stop := make(chan struct{})
+	url := fakeServer(t, "", false, func(nc net.Conn, _ *bufio.Reader) {
+		nc.Write([]byte("INFO {"))
+		chunk := []byte(strings.Repeat("x", 64<<10))
+		for range 256 { // 16 MiB, without a newline
+			if _, err := nc.Write(chunk); err != nil {
+				return
+			}
+		}
+		<-stop
+	})
+	t.Cleanup(func() { close(stop) })
+	within(t, 10*time.Second, func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		_, err := natsclient.Dial(ctx, natsclient.Options{URLs: []string{url}})
+		if err == nil || !strings.Contains(err.Error(), "too long") {
+			t.Errorf("want the line refused as too long, got %v", err)
+		}
+	})
+}
+
+// A message's payload is followed by CRLF; one that is not is a stream out
+// of step, whose next "line" would be read from inside a payload.
+func TestMessageWithoutItsCRLFIsRefused(t *testing.T) {
+	url := fakeServer(t, `INFO {"headers":true}`+"\r\n", true, func(nc net.Conn, r *bufio.Reader) {
+		r.ReadString('\n') // the client's PING
+		nc.Write([]byte("MSG _INBOX.x.1 1 3\r\nabcXYPONG\r\n"))
+		r.ReadString('\n')
+	})
+	c := dialFake(t, url)
+	within(t, 10*time.Second, func() {
+		if err := c.Flush(time.Now().Add(5 * time.Second)); err == nil {
+			t.Error("want an error for a payload not followed by CRLF")
+		}
+	})
+}
+
+// Messages read while waiting for another (for a subscription nobody reads
+// now, or never made) are kept for a later read up to a bound in bytes, not
+// only in count: 4096 messages of the largest payload are gigabytes.
+func TestMessagesForOthersAreKeptWithinABound(t *testing.T) {
+	payload := strings.Repeat("p", 1<<20)
+	url := fakeServer(t, `INFO {"headers":true,"max_payload":8388608}`+"\r\n", true, func(nc net.Conn, r *bufio.Reader) {
+		r.ReadString('\n') // the client's PING
+		w := bufio.NewWriter(nc)
+		for range 64 {
+			w.WriteString("MSG stray 99 1048576\r\n" + payload + "\r\n")
+		}
+		w.WriteString("PONG\r\n")
+		w.Flush()
+		r.ReadString('\n')
+	})
+	c := dialFake(t, url)
+	within(t, 10*time.Second, func() {
+		if err := c.Flush(time.Now().Add(5 * time.Second)); err != nil {
+			t.Error(err)
+		}
+	})
+	if n := natsclient.QueuedBytes(c); n > 16<<20 {
+		t.Fatalf("%d bytes kept of messages nobody waits for", n)
+	}
+}
