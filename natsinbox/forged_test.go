@@ -1,0 +1,52 @@
+package natsinbox_test
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/massgen/massgen-hook/inbox"
+	"github.com/massgen/massgen-hook/internal/natstest"
+	"github.com/massgen/massgen-hook/natsclient"
+	"github.com/massgen/massgen-hook/state"
+)
+
+// forge publishes m, as any client of the broker can, on subject.
+func forge(t *testing.T, url, subject string, m *inbox.Message) {
+	t.Helper()
+	data, err := json.Marshal(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := dialT(t, url).PublishJS(subject, data, natsclient.PublishOptions{}, time.Now().Add(5*time.Second)); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// draft makes a message as send would, on a machine of its own.
+func draft(t *testing.T, d inbox.Draft, now time.Time) *inbox.Message {
+	t.Helper()
+	m, err := inbox.Open(state.Open(t.TempDir())).Prepare(d, now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+// A copy on one agent's subject is for that agent alone: a broadcast put
+// there (by a client allowed to publish only to that agent) must not reach
+// every agent of its machine through the local inbox.
+func TestBroadcastOnOneAgentsSubjectIsNotQueuedForAll(t *testing.T) {
+	s := natstest.Start(t, natstest.Options{})
+	agents := newMachine(t, s.URL())
+	agents.call(t0, "alice", true) // the stream and alice's consumer exist
+	forge(t, s.URL(), "mh.inbox.to.alice", draft(t, inbox.Draft{From: "mallory", Text: "to everyone, via alice"}, t0))
+	agents.call(t0.Add(time.Second), "alice", true)
+	if _, got := agents.call(t0.Add(2*time.Second), "bob", true); len(got) != 0 {
+		t.Fatalf("bob got a message put on alice's subject: %q", got)
+	}
+	if !strings.Contains(agents.notes.String(), "not delivered") {
+		t.Fatalf("the refusal is not noted: %s", agents.notes.String())
+	}
+}
