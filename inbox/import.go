@@ -1,6 +1,7 @@
 package inbox
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -91,6 +92,7 @@ func (ib *Inbox) Import(ms []*Message, recipient string) error {
 	if err != nil {
 		return err
 	}
+	var kept []*Message
 	for _, m := range ms {
 		if err := CheckForeign(m); err != nil {
 			return err
@@ -102,10 +104,20 @@ func (ib *Inbox) Import(ms []*Message, recipient string) error {
 		if err != nil {
 			return err
 		}
-		if _, err := publish(ib.path(messagesDir, m.ID+".json"), data); err != nil {
+		created, err := publish(ib.path(messagesDir, m.ID+".json"), data)
+		if err != nil {
 			return fmt.Errorf("keeping message %s: %w", m.ID, err)
 		}
+		if !created && !ib.holds(m.ID, data) {
+			// Another message holds this id here (a forged copy, first
+			// or second): the one here stays and this one is not
+			// queued, since its token would deliver the other's text.
+			ib.note("message %s from the broker differs from the message of that id already here; it is not queued (compare them with massgen-hook inbox)", m.ID)
+			continue
+		}
+		kept = append(kept, m)
 	}
+	ms = kept
 	if err := syncDir(dir); err != nil {
 		return err
 	}
@@ -135,6 +147,16 @@ func (ib *Inbox) Import(ms []*Message, recipient string) error {
 		}
 	}
 	return nil
+}
+
+// holds reports whether the message stored as id is the one data encodes.
+func (ib *Inbox) holds(id string, data []byte) bool {
+	here, err := ib.read(id)
+	if err != nil {
+		return false
+	}
+	hdata, err := json.MarshalIndent(here, "", "  ")
+	return err == nil && bytes.Equal(hdata, data)
 }
 
 // tokenFolder is where m's token for recipient goes, or nil when m is

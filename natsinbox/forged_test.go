@@ -2,6 +2,8 @@ package natsinbox_test
 
 import (
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -48,5 +50,29 @@ func TestBroadcastOnOneAgentsSubjectIsNotQueuedForAll(t *testing.T) {
 	}
 	if !strings.Contains(agents.notes.String(), "not delivered") {
 		t.Fatalf("the refusal is not noted: %s", agents.notes.String())
+	}
+}
+
+// A message that reuses the id of another already here (a forged copy of
+// a real message, addressed to someone else) is not queued under that id:
+// its token would deliver the other message's text. The clash is told.
+func TestMessageReusingAnIDHereIsNotQueued(t *testing.T) {
+	s := natstest.Start(t, natstest.Options{})
+	sender, agents := newMachine(t, s.URL()), newMachine(t, s.URL())
+	agents.call(t0, "alice", true)
+	agents.call(t0, "carol", true)
+	orig := sender.send(t0, inbox.Draft{To: []string{"alice"}, Text: "for alice"}).Message
+	fake := *orig
+	fake.To, fake.Text = []string{"carol"}, "for carol, under alice's id"
+	forge(t, s.URL(), "mh.inbox.to.carol", &fake)
+	if _, got := agents.call(t0.Add(time.Second), "carol", true); len(got) != 1 {
+		t.Fatalf("carol: %q", got)
+	}
+	agents.call(t0.Add(2*time.Second), "alice", true)
+	if !strings.Contains(agents.notes.String(), orig.ID+" from the broker differs") {
+		t.Fatalf("the clash of ids is not told: %s", agents.notes.String())
+	}
+	if _, err := os.Lstat(filepath.Join(agents.st.Path, "inbox", "pending", "alice", orig.ID)); !os.IsNotExist(err) {
+		t.Fatalf("a token for alice waits on another message's text: %v", err)
 	}
 }
