@@ -26,6 +26,20 @@ func forge(t *testing.T, url, subject string, m *inbox.Message) {
 	}
 }
 
+// waitPending waits until consumer has n messages to give out: a pull that
+// does not wait may come before the consumer has seen one just stored.
+func waitPending(t *testing.T, url, consumer string, n uint64) {
+	t.Helper()
+	c := dialT(t, url)
+	for end := time.Now().Add(10 * time.Second); time.Now().Before(end); {
+		ci, err := c.ConsumerInfo("INBOX", consumer, time.Now().Add(5*time.Second))
+		if err == nil && ci.NumPending >= n {
+			return
+		}
+	}
+	t.Fatalf("consumer %s never had %d message(s) waiting", consumer, n)
+}
+
 // draft makes a message as send would, on a machine of its own.
 func draft(t *testing.T, d inbox.Draft, now time.Time) *inbox.Message {
 	t.Helper()
@@ -44,6 +58,7 @@ func TestBroadcastOnOneAgentsSubjectIsNotQueuedForAll(t *testing.T) {
 	agents := newMachine(t, s.URL())
 	agents.call(t0, "alice", true) // the stream and alice's consumer exist
 	forge(t, s.URL(), "mh.inbox.to.alice", draft(t, inbox.Draft{From: "mallory", Text: "to everyone, via alice"}, t0))
+	waitPending(t, s.URL(), "to-alice", 1)
 	agents.call(t0.Add(time.Second), "alice", true)
 	if _, got := agents.call(t0.Add(2*time.Second), "bob", true); len(got) != 0 {
 		t.Fatalf("bob got a message put on alice's subject: %q", got)
@@ -65,6 +80,8 @@ func TestMessageReusingAnIDHereIsNotQueued(t *testing.T) {
 	fake := *orig
 	fake.To, fake.Text = []string{"carol"}, "for carol, under alice's id"
 	forge(t, s.URL(), "mh.inbox.to.carol", &fake)
+	waitPending(t, s.URL(), "to-carol", 1)
+	waitPending(t, s.URL(), "to-alice", 1)
 	if _, got := agents.call(t0.Add(time.Second), "carol", true); len(got) != 1 {
 		t.Fatalf("carol: %q", got)
 	}
