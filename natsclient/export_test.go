@@ -36,3 +36,7 @@ func ReadStream(data []byte) ([]*Msg, error) {
 		out = append(out, m)
 	}
 }
+
+// ReplyPrefix is c's reply subjects' prefix, which any client that sees
+// its requests learns.
+func ReplyPrefix(c *Conn) string { return c.inbox }

@@ -370,7 +370,11 @@ func (c *Conn) Fetch(stream, consumer string, batch int, wait time.Duration, dea
 		}
 		switch {
 		case m.Status == 0:
-			out = append(out, m)
+			// Anyone who sees a pull request may publish to its reply
+			// subject: only a message of this consumer is taken.
+			if meta, err := m.Meta(); err == nil && meta.Stream == stream && meta.Consumer == consumer {
+				out = append(out, m)
+			}
 		case m.Subject != reply:
 			// a status of an earlier pull
 		case m.Status == 404 || m.Status == 408:
