@@ -6,9 +6,12 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"regexp/syntax"
 	"slices"
+	"strings"
 	"time"
 
+	"github.com/massgen/massgen-hook/match"
 	"github.com/massgen/massgen-hook/protocol"
 )
 
@@ -60,6 +63,9 @@ func CheckForeign(m *Message) error {
 	case protocol.UTF16Len(m.Text) > MaxText:
 		return fmt.Errorf("message %s is longer than %d characters", m.ID, MaxText)
 	}
+	if err := checkForeignMatcher(m.Matcher); err != nil {
+		return fmt.Errorf("message %s: %w", m.ID, err)
+	}
 	for _, to := range m.To {
 		if err := ValidName("to", to); err != nil {
 			return fmt.Errorf("message %s: %w", m.ID, err)
@@ -68,6 +74,33 @@ func CheckForeign(m *Message) error {
 	if m.From != "" {
 		if err := validLabel("from", m.From); err != nil {
 			return fmt.Errorf("message %s: %w", m.ID, err)
+		}
+	}
+	return nil
+}
+
+// A message's matcher is compiled at every tool call while it waits, so
+// one from elsewhere is held to a size whose compiling costs nothing: a few
+// hundred bytes of nested repeats take tens of milliseconds each time.
+const (
+	maxForeignMatcher      = 256
+	maxForeignMatcherInsts = 500
+)
+
+func checkForeignMatcher(s string) error {
+	if len(s) > maxForeignMatcher {
+		return fmt.Errorf("its matcher is longer than %d bytes", maxForeignMatcher)
+	}
+	if _, err := match.Compile(s); err != nil {
+		return err
+	}
+	if rest, ok := strings.CutPrefix(s, match.RegexPrefix); ok {
+		re, err := syntax.Parse(rest, syntax.Perl)
+		if err != nil {
+			return err
+		}
+		if prog, err := syntax.Compile(re.Simplify()); err != nil || len(prog.Inst) > maxForeignMatcherInsts {
+			return errors.New("its matcher's regular expression is too large")
 		}
 	}
 	return nil
