@@ -237,6 +237,11 @@ func checkNATSURL(raw string) string {
 	if !strings.Contains(s, "://") {
 		s = "nats://" + s
 	}
+	// The credentials end at the last @, as the client reads them: a
+	// password holding / # or ? would otherwise end the host early.
+	if scheme, rest, _ := strings.Cut(s, "://"); strings.Contains(rest, "@") {
+		s = scheme + "://" + rest[strings.LastIndex(rest, "@")+1:]
+	}
 	u, err := url.Parse(s)
 	if err != nil {
 		return "a server URL does not parse (it is not shown: it may hold a password)"

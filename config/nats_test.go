@@ -80,3 +80,13 @@ func TestMissingNATSURL(t *testing.T) {
 		t.Fatalf("dialing with no URL: %v", err)
 	}
 }
+
+// A password or token holding / # or ? (base64 holds /) is taken whole,
+// as the client takes it: validation does not call such a URL unparsable.
+func TestNATSURLWithReservedCharactersInItsSecretIsValid(t *testing.T) {
+	for _, u := range []string{"nats://bob:se/cr#et?@h:4222", "nats://t0k/en+x==@h:4222", "bob:a/b@h"} {
+		if _, err := Parse(file, []byte("inbox:\n  backend: nats\n  url: "+u+"\n")); err != nil {
+			t.Errorf("%s: %v", u, err)
+		}
+	}
+}

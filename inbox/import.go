@@ -1,13 +1,17 @@
 package inbox
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
+	"regexp/syntax"
 	"slices"
+	"strings"
 	"time"
 
+	"github.com/massgen/massgen-hook/match"
 	"github.com/massgen/massgen-hook/protocol"
 )
 
@@ -49,6 +53,9 @@ func CheckForeign(m *Message) error {
 	case protocol.UTF16Len(m.Text) > MaxText:
 		return fmt.Errorf("message %s is longer than %d characters", m.ID, MaxText)
 	}
+	if err := checkForeignMatcher(m.Matcher); err != nil {
+		return fmt.Errorf("message %s: %w", m.ID, err)
+	}
 	for _, to := range m.To {
 		if err := ValidName("to", to); err != nil {
 			return fmt.Errorf("message %s: %w", m.ID, err)
@@ -57,6 +64,33 @@ func CheckForeign(m *Message) error {
 	if m.From != "" {
 		if err := validLabel("from", m.From); err != nil {
 			return fmt.Errorf("message %s: %w", m.ID, err)
+		}
+	}
+	return nil
+}
+
+// A message's matcher is compiled at every tool call while it waits, so
+// one from elsewhere is held to a size whose compiling costs nothing: a few
+// hundred bytes of nested repeats take tens of milliseconds each time.
+const (
+	maxForeignMatcher      = 256
+	maxForeignMatcherInsts = 500
+)
+
+func checkForeignMatcher(s string) error {
+	if len(s) > maxForeignMatcher {
+		return fmt.Errorf("its matcher is longer than %d bytes", maxForeignMatcher)
+	}
+	if _, err := match.Compile(s); err != nil {
+		return err
+	}
+	if rest, ok := strings.CutPrefix(s, match.RegexPrefix); ok {
+		re, err := syntax.Parse(rest, syntax.Perl)
+		if err != nil {
+			return err
+		}
+		if prog, err := syntax.Compile(re.Simplify()); err != nil || len(prog.Inst) > maxForeignMatcherInsts {
+			return errors.New("its matcher's regular expression is too large")
 		}
 	}
 	return nil
@@ -81,6 +115,7 @@ func (ib *Inbox) Import(ms []*Message, recipient string) error {
 	if err != nil {
 		return err
 	}
+	var kept []*Message
 	for _, m := range ms {
 		if err := CheckForeign(m); err != nil {
 			return err
@@ -92,10 +127,20 @@ func (ib *Inbox) Import(ms []*Message, recipient string) error {
 		if err != nil {
 			return err
 		}
-		if _, err := publish(ib.path(messagesDir, m.ID+".json"), data); err != nil {
+		created, err := publish(ib.path(messagesDir, m.ID+".json"), data)
+		if err != nil {
 			return fmt.Errorf("keeping message %s: %w", m.ID, err)
 		}
+		if !created && !ib.holds(m.ID, data) {
+			// Another message holds this id here (a forged copy, first
+			// or second): the one here stays and this one is not
+			// queued, since its token would deliver the other's text.
+			ib.note("message %s from the broker differs from the message of that id already here; it is not queued (compare them with massgen-hook inbox)", m.ID)
+			continue
+		}
+		kept = append(kept, m)
 	}
+	ms = kept
 	if err := syncDir(dir); err != nil {
 		return err
 	}
@@ -125,6 +170,16 @@ func (ib *Inbox) Import(ms []*Message, recipient string) error {
 		}
 	}
 	return nil
+}
+
+// holds reports whether the message stored as id is the one data encodes.
+func (ib *Inbox) holds(id string, data []byte) bool {
+	here, err := ib.read(id)
+	if err != nil {
+		return false
+	}
+	hdata, err := json.MarshalIndent(here, "", "  ")
+	return err == nil && bytes.Equal(hdata, data)
 }
 
 // tokenFolder is where m's token for recipient goes, or nil when m is

@@ -55,6 +55,7 @@ type Conn struct {
 	next    int    // the next reply token
 	nextSID int
 	queued  []*Msg // messages read while waiting for another
+	qbytes  int    // their payloads' size
 	url     string // redacted
 	domain  string
 }
@@ -262,12 +263,26 @@ func (c *Conn) Publish(subject, reply string, h Header, data []byte) error {
 // Flush writes what is buffered and waits, until deadline, for the server
 // to answer a PING: everything sent before it was processed.
 func (c *Conn) Flush(deadline time.Time) error {
+	defer c.writeBy(deadline)()
 	c.w.WriteString("PING\r\n")
 	if err := c.w.Flush(); err != nil {
 		return err
 	}
 	_, err := c.read(deadline, func(*Msg) bool { return false }, true)
 	return err
+}
+
+// SetWriteDeadline bounds the writes of the Publish calls that follow
+// (the zero time: no bound). The calls that take a deadline bound their own
+// writes with it: a server that stops reading fills the socket's buffers,
+// and a write then waits for it.
+func (c *Conn) SetWriteDeadline(t time.Time) { _ = c.c.SetWriteDeadline(t) }
+
+// writeBy bounds writes by deadline until the function it returns puts
+// back no bound.
+func (c *Conn) writeBy(deadline time.Time) func() {
+	_ = c.c.SetWriteDeadline(deadline)
+	return func() { _ = c.c.SetWriteDeadline(time.Time{}) }
 }
 
 // NewReply returns a fresh reply subject of this connection.
@@ -279,6 +294,7 @@ func (c *Conn) NewReply() string {
 // Request publishes data with a fresh reply subject and returns the first
 // answer. A request no service listens to is a *StatusError 503.
 func (c *Conn) Request(subject string, h Header, data []byte, deadline time.Time) (*Msg, error) {
+	defer c.writeBy(deadline)()
 	reply := c.NewReply()
 	if err := c.Publish(subject, reply, h, data); err != nil {
 		return nil, err
@@ -320,6 +336,8 @@ func (c *Conn) Unsubscribe(sid int) {
 	for _, m := range c.queued {
 		if m.sid != sid {
 			kept = append(kept, m)
+		} else {
+			c.qbytes -= len(m.Data)
 		}
 	}
 	c.queued = kept
@@ -334,6 +352,7 @@ func (c *Conn) NextMsg(sid int, deadline time.Time) (*Msg, error) {
 // NextReply returns the next message sent to reply (a subject made by
 // NewReply), or ErrTimeout at deadline.
 func (c *Conn) NextReply(reply string, deadline time.Time) (*Msg, error) {
+	defer c.writeBy(deadline)()
 	if err := c.w.Flush(); err != nil {
 		return nil, err
 	}
@@ -348,11 +367,13 @@ func (c *Conn) read(deadline time.Time, want func(*Msg) bool, pong bool) (*Msg, 
 		for i, m := range c.queued {
 			if want(m) {
 				c.queued = append(c.queued[:i], c.queued[i+1:]...)
+				c.qbytes -= len(m.Data)
 				return m, nil
 			}
 		}
 	}
 	if c.w.Buffered() > 0 {
+		defer c.writeBy(deadline)()
 		if err := c.w.Flush(); err != nil {
 			return nil, err
 		}
@@ -377,8 +398,9 @@ func (c *Conn) read(deadline time.Time, want func(*Msg) bool, pong bool) (*Msg, 
 			if want(m) {
 				return m, nil
 			}
-			if len(c.queued) < 4096 {
+			if len(c.queued) < maxQueued && c.qbytes+len(m.Data) <= maxQueuedBytes {
 				c.queued = append(c.queued, m)
+				c.qbytes += len(m.Data)
 			}
 		case line == "PING":
 			c.w.WriteString("PONG\r\n")
@@ -397,6 +419,14 @@ func (c *Conn) read(deadline time.Time, want func(*Msg) bool, pong bool) (*Msg, 
 		}
 	}
 }
+
+// Messages read while waiting for another are kept up to these bounds;
+// past them they are dropped (a pull's message dropped is given out again
+// after its ack wait).
+const (
+	maxQueued      = 4096
+	maxQueuedBytes = 16 << 20
+)
 
 // readMsg reads the payload of a MSG or HMSG line.
 func (c *Conn) readMsg(line string) (*Msg, error) {
@@ -433,6 +463,9 @@ func (c *Conn) readMsg(line string) (*Msg, error) {
 	if _, err := io.ReadFull(c.r, buf); err != nil {
 		return nil, err
 	}
+	if !bytes.Equal(buf[total:], []byte("\r\n")) {
+		return nil, fmt.Errorf("nats: the payload of %.60q does not end with CRLF", line)
+	}
 	if hlen > 0 {
 		m.Header, m.Status, m.Description = decodeHeader(buf[:hlen])
 	}
@@ -440,12 +473,27 @@ func (c *Conn) readMsg(line string) (*Msg, error) {
 	return m, nil
 }
 
+// maxLine bounds a protocol line: a server's INFO (a cluster's lists its
+// members' URLs) is far shorter, and a line without end is not read into
+// memory until the deadline.
+const maxLine = 1 << 20
+
 func (c *Conn) readLine() (string, error) {
-	line, err := c.r.ReadString('\n')
-	if err != nil {
-		return "", err
+	var line []byte
+	for {
+		chunk, err := c.r.ReadSlice('\n')
+		if len(line)+len(chunk) > maxLine {
+			return "", fmt.Errorf("nats: a line from the server is too long (over %d bytes)", maxLine)
+		}
+		line = append(line, chunk...)
+		if err == bufio.ErrBufferFull {
+			continue
+		}
+		if err != nil {
+			return "", err
+		}
+		return strings.TrimRight(string(line), "\r\n"), nil
 	}
-	return strings.TrimRight(line, "\r\n"), nil
 }
 
 func errText(line string) string {

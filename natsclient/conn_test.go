@@ -193,3 +193,31 @@ func TestTLSServerIsRefusedWithTheWayRound(t *testing.T) {
 		}
 	}
 }
+
+// A password or token holding a character URLs reserve (base64 tokens hold
+// / and +) is taken whole, and no part of it appears in an error: url.Parse
+// alone splits such a URL before the @ and quotes the piece as a host or
+// port.
+func TestSecretsWithURLDelimitersAreNeverShown(t *testing.T) {
+	for _, raw := range []string{
+		"nats://bob:Xs3cr/etZ@127.0.0.1:1",
+		"nats://Xs3cr/et+Z==@127.0.0.1:1",
+		"nats://bob:Xs3cr#etZ@127.0.0.1:1",
+		"nats://bob:Xs3cr?etZ@127.0.0.1:1",
+		"bob:Xs3cr/etZ@127.0.0.1:1",
+		"nats://bob:Xs3cr%zz@127.0.0.1:1",
+	} {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		_, err := natsclient.Dial(ctx, natsclient.Options{URLs: []string{raw}})
+		cancel()
+		if err == nil || strings.Contains(err.Error(), "Xs3cr") || strings.Contains(natsclient.Redact(raw), "Xs3cr") {
+			t.Errorf("%s: want an error without the secret, got %v", raw, err)
+		}
+	}
+	s := natstest.Start(t, natstest.Options{User: "agent", Password: "pw/with#odd?chars"})
+	good := strings.Replace(s.URL(), "nats://", "nats://agent:pw/with#odd?chars@", 1)
+	c := dial(t, natsclient.Options{URLs: []string{good}})
+	if strings.Contains(c.Server(), "odd") {
+		t.Fatalf("Server() shows the password: %s", c.Server())
+	}
+}

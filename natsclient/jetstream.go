@@ -346,6 +346,7 @@ func (c *Conn) Fetch(stream, consumer string, batch int, wait time.Duration, dea
 		req["expires"] = wait
 	}
 	data, _ := json.Marshal(req)
+	defer c.writeBy(deadline)()
 	// The messages arrive with their own subjects under the connection's
 	// pull subscription (made at connect, so a leaf node has passed its
 	// interest on); the end of this pull is a status sent to its own
@@ -369,7 +370,11 @@ func (c *Conn) Fetch(stream, consumer string, batch int, wait time.Duration, dea
 		}
 		switch {
 		case m.Status == 0:
-			out = append(out, m)
+			// Anyone who sees a pull request may publish to its reply
+			// subject: only a message of this consumer is taken.
+			if meta, err := m.Meta(); err == nil && meta.Stream == stream && meta.Consumer == consumer {
+				out = append(out, m)
+			}
 		case m.Subject != reply:
 			// a status of an earlier pull
 		case m.Status == 404 || m.Status == 408:
@@ -427,6 +432,7 @@ func (c *Conn) Nak(msgs []*Msg, deadline time.Time) error {
 }
 
 func (c *Conn) reply(msgs []*Msg, what string, deadline time.Time) error {
+	defer c.writeBy(deadline)()
 	replies := make([]string, 0, len(msgs))
 	for _, m := range msgs {
 		if m.Reply == "" {

@@ -154,3 +154,34 @@ func TestJetStreamSurvivesRestart(t *testing.T) {
 		t.Fatalf("after restart: %v %+v", err, si)
 	}
 }
+
+// Anyone who sees a pull request (it names its reply subject) may publish
+// to that subject: what arrives there without the ack subject of this
+// pull's consumer is not one of its messages, and acknowledging it would
+// publish +ACK wherever its sender chose.
+func TestFetchTakesOnlyItsConsumersMessages(t *testing.T) {
+	s := natstest.Start(t, natstest.Options{})
+	c := dial(t, natsclient.Options{URLs: []string{s.URL()}})
+	other := dial(t, natsclient.Options{URLs: []string{s.URL()}})
+	stream(t, c, natsclient.StreamConfig{Name: "T", Subjects: []string{"t.>"}})
+	if _, err := c.AddConsumer("T", natsclient.ConsumerConfig{Durable: "d", DeliverPolicy: "all", AckPolicy: "explicit",
+		ReplayPolicy: "instant"}, soon()); err != nil {
+		t.Fatal(err)
+	}
+	// (The server refuses a client's publish with a $JS.ACK reply.)
+	for _, reply := range []string{"", "elsewhere.d.1.1.1.1.0"} {
+		if err := other.Publish(natsclient.ReplyPrefix(c)+".pull.1", reply, nil, []byte("forged")); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := other.Flush(soon()); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Flush(soon()); err != nil { // the forged messages are read
+		t.Fatal(err)
+	}
+	got, err := c.Fetch("T", "d", 10, 0, soon())
+	if err != nil || len(got) != 0 {
+		t.Fatalf("want nothing from an empty consumer, got %d (%v)", len(got), err)
+	}
+}

@@ -21,11 +21,21 @@ func parseURL(raw string) (serverURL, error) {
 	if !strings.Contains(s, "://") {
 		s = "nats://" + s
 	}
+	// The credentials are everything before the last @, split off before
+	// url.Parse sees them: a password or token holding / # or ? (base64
+	// holds /) would end its authority early, and its error would quote
+	// the secret's first part as a port or host.
+	var out serverURL
+	scheme, rest, _ := strings.Cut(s, "://")
+	if at := strings.LastIndex(rest, "@"); at >= 0 {
+		user, pass, hasPass := strings.Cut(rest[:at], ":")
+		out.user, out.password, out.hasPassword = unescape(user), unescape(pass), hasPass
+		s = scheme + "://" + rest[at+1:]
+	}
 	u, err := url.Parse(s)
 	if err != nil {
 		return serverURL{}, fmt.Errorf("nats: server URL %s: %v", Redact(raw), redactErr(err, raw))
 	}
-	var out serverURL
 	switch u.Scheme {
 	case "nats":
 	case "tls":
@@ -42,11 +52,16 @@ func parseURL(raw string) (serverURL, error) {
 		port = "4222"
 	}
 	out.hostport = net.JoinHostPort(out.host, port)
-	if u.User != nil {
-		out.user = u.User.Username()
-		out.password, out.hasPassword = u.User.Password()
-	}
 	return out, nil
+}
+
+// unescape is a URL's user or password percent-decoded, or as written when
+// it is not valid percent-encoding (then it was meant literally).
+func unescape(s string) string {
+	if v, err := url.PathUnescape(s); err == nil {
+		return v
+	}
+	return s
 }
 
 func (u serverURL) redacted() string {

@@ -45,7 +45,7 @@ func newMachine(t *testing.T, url string) *machine {
 
 func (m *machine) broker(now time.Time) *natsinbox.Broker {
 	b := natsinbox.New(natsinbox.Settings{Dial: natsclient.Options{URLs: []string{m.url}, Domain: m.domain}, Stream: "INBOX", Subject: "mh.inbox",
-		Timeout: 2 * time.Second, AckWait: m.ack}, m.st, now)
+		Timeout: 5 * time.Second, AckWait: m.ack}, m.st, now)
 	b.Notes = m.notes
 	return b
 }

@@ -3,6 +3,7 @@ package natsinbox
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"time"
 
 	"github.com/massgen/massgen-hook/inbox"
@@ -150,7 +151,7 @@ func (b *Broker) take(c *natsclient.Conn, recipient string, msgs []*natsclient.M
 	var queue []*inbox.Message
 	var done, queued []*natsclient.Msg
 	for _, nm := range msgs {
-		m, err := decode(nm, recipient)
+		m, err := b.decode(nm, recipient)
 		if err != nil {
 			meta, _ := nm.Meta()
 			b.note("message %d of stream %s is not delivered: %v", meta.StreamSeq, b.Stream, err)
@@ -194,8 +195,11 @@ func (b *Broker) receivedElsewhere(c *natsclient.Conn, id string, deadline time.
 }
 
 // decode reads a fetched message and checks it as any message from
-// elsewhere.
-func decode(nm *natsclient.Msg, recipient string) (*inbox.Message, error) {
+// elsewhere, and that its subject is the one send gives it: a broadcast
+// queued here reaches every agent of this machine, so one on an agent's
+// own subject (which a client may be allowed to publish to alone) is not
+// taken for one.
+func (b *Broker) decode(nm *natsclient.Msg, recipient string) (*inbox.Message, error) {
 	var m inbox.Message
 	if err := json.Unmarshal(nm.Data, &m); err != nil {
 		return nil, err
@@ -205,6 +209,13 @@ func decode(nm *natsclient.Msg, recipient string) (*inbox.Message, error) {
 	}
 	if !m.For(recipient) {
 		return nil, errors.New("it is not addressed to " + recipient)
+	}
+	want := b.toSubject(recipient)
+	if m.Broadcast() {
+		want = b.allSubject()
+	}
+	if nm.Subject != want {
+		return nil, fmt.Errorf("it came on %s, not on %s", nm.Subject, want)
 	}
 	return &m, nil
 }
@@ -224,6 +235,7 @@ func (p *Pull) Settle(answered bool) {
 		return
 	}
 	deadline := b.deadline()
+	b.conn.SetWriteDeadline(deadline)
 	for _, d := range p.receipts {
 		data, _ := json.Marshal(d)
 		kind := "r/"
