@@ -88,7 +88,9 @@ func TestAuditNATSSinkWithHookProcesses(t *testing.T) {
 	if want.code != 0 || !strings.Contains(want.stdout, `"permissionDecision":"deny"`) {
 		t.Fatalf("the hook without a sink: exit %d\n%s%s", want.code, want.stdout, want.stderr)
 	}
-	project, env := auditProject(t, "audit:\n  sink: nats\n  url: nats://127.0.0.1:1\n")
+	// A generous broker timeout: the server runs inside this loaded test
+	// process, and a timed-out publish would only be spooled.
+	project, env := auditProject(t, "audit:\n  sink: nats\n  url: nats://127.0.0.1:1\n  timeout: 10s\n")
 	env = withEnv(env, "MASSGEN_HOOK_NATS_URL="+url)
 	hook := func(env []string) {
 		t.Helper()
