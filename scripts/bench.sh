@@ -3,7 +3,8 @@
 # binary that reads the event and prints {}) and against the Python baseline
 # (seed 004's hook scripts, bench/python), alternating runs, medians and
 # ratios (see bench/README.md); then how check and session-start scale with
-# the number of scratchpad files, and peak memory. Writes the tables to
+# the number of scratchpad files, peak memory, and the inbox over NATS
+# against the file inbox (bench/natslatency). Writes the tables to
 # BENCHMARKS.md.
 # RUNS=200 by default (the slowest cases take fewer, never more than RUNS);
 # ONLY=name runs one case. KEEP=1 keeps the work directory (specs, results
@@ -36,6 +37,7 @@ fi
 go build -o "$work/harness" ./bench/harness
 go build -o "$work/scratchgen" ./bench/scratchgen
 go build -o "$work/scaling" ./bench/scaling
+go build -o "$work/natslatency" ./bench/natslatency
 # The Python baseline runs on the interpreter itself, not on a wrapper such
 # as a pyenv shim (a bash script that would add its own start-up to each run).
 py=$(python3 -c 'import sys; print(sys.executable)')
@@ -234,6 +236,14 @@ for s in floor python scaling memory; do
     -out "$work/$s.md" -json "$work/$s-results.json" "$work/$s.json"
   ran="$ran $s"
 done
+# The inbox over NATS: bench/natslatency starts its own nats-server
+# (loopback, JetStream on a store in the work directory) and projects, and
+# times each case through the harness, file backend against NATS backend.
+if [ -z "${ONLY:-}" ] || "$work/natslatency" -list | grep -qxF "$ONLY"; then
+  "$work/natslatency" -hook bin/massgen-hook -harness "$work/harness" -runs "$runs" -warmup 10 \
+    -batch-runs "$(few 100)" ${ONLY:+-only "$ONLY"} -work "$work/nats" -out "$work/nats.md" -json "$work/nats-results.json" > /dev/null
+  ran="$ran nats"
+fi
 if [ -z "$ran" ]; then
   "$work/harness" -only "$ONLY" "$work/floor.json" # fails: no such case
 fi
@@ -285,6 +295,14 @@ bin_size=$(stat -c %s bin/massgen-hook)
         echo "Peak RSS of post-tool-use (empty inbox) on a 1 MiB and a 50 MiB tool_response (the latter event is"
         echo "$size50 bytes, $(awk -v b="$size50" 'BEGIN { printf "%.1f", b / 1048576 }') MiB). Targets: ≤ 20 MiB, and ≤ 3× the input. A figure without “≤” is the subject's own."
         echo "Binary size: $bin_size bytes (reported, no target)."
+        ;;
+      nats)
+        echo "## Inbox over NATS"
+        echo
+        echo "post-tool-use and send with \`inbox: {backend: nats}\` against the file inbox, on loopback, alternated run by run"
+        echo "(bench/natslatency; a nats-server with JetStream in the same machine). The messages a hook delivers are sent"
+        echo "before its run, untimed. “NATS − file” is what the broker adds to a call; docs/performance.md says where it goes."
+        echo "No target: the figure is reported."
         ;;
     esac
     echo

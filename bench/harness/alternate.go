@@ -1,6 +1,9 @@
 package main
 
-import "time"
+import (
+	"fmt"
+	"time"
+)
 
 // Side is what was measured of one command of a case.
 type Side struct {
@@ -45,9 +48,14 @@ func alternate(r Runner, ref, subj *Command, warmup, runs int) (Pair, error) {
 	return p, nil
 }
 
-// runOnce runs c once and records the outcome in side, keeping the sample
-// only when measured is true.
+// runOnce runs c's before commands and then c once, and records the
+// outcome of c in side, keeping the sample only when measured is true.
 func runOnce(r Runner, c *Command, side *Side, measured bool) error {
+	for i := range c.Before {
+		if err := prepare(r, &c.Before[i]); err != nil {
+			return fmt.Errorf("before %s: %w", c.Argv[0], err)
+		}
+	}
 	s, err := r.Run(c)
 	if err != nil {
 		return err
@@ -83,4 +91,21 @@ func (s *Side) peakRSSKiB() int64 {
 		peak = max(peak, x.MaxRSSKiB)
 	}
 	return peak
+}
+
+// prepare runs a before command, whose time is not kept. Its failure is an
+// error: the run it prepares would not measure what the case says.
+func prepare(r Runner, b *Command) error {
+	s, err := r.Run(b)
+	if err != nil {
+		return err
+	}
+	if s.ExitCode != 0 {
+		msg := fmt.Sprintf("%s exited %d", b.Argv[0], s.ExitCode)
+		if s.StderrLine != "" {
+			msg += ": " + s.StderrLine
+		}
+		return fmt.Errorf("%s", msg)
+	}
+	return nil
 }

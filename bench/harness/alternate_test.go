@@ -141,3 +141,33 @@ func TestMeasureOwnRuns(t *testing.T) {
 		t.Errorf("a command that cannot start: %v", err)
 	}
 }
+
+func TestAlternateRunsBeforeCommandsUntimed(t *testing.T) {
+	f := &fakeRunner{}
+	a := &Command{Argv: []string{"A"}}
+	b := &Command{Argv: []string{"B"}, Before: []Command{{Argv: []string{"x"}}, {Argv: []string{"y"}}}}
+	p, err := alternate(f, a, b, 1, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := strings.Join(f.order, ""), strings.Repeat("AxyB", 3); got != want {
+		t.Errorf("order %s, want %s", got, want)
+	}
+	// Only B's own runs are kept: the first measured pair's B is the 8th run.
+	if len(p.Subject.Samples) != 2 || p.Subject.Samples[0].Wall != 8*time.Millisecond || p.Subject.Samples[1].Wall != 12*time.Millisecond {
+		t.Errorf("subject samples %+v, want B's runs at 8 and 12 ms", p.Subject.Samples)
+	}
+}
+
+func TestAlternateStopsWhenABeforeCommandFails(t *testing.T) {
+	f := &fakeRunner{exits: map[string][]int{"x": {0, 3}}, stderr: map[string][]string{"x": {"", "queue full"}}}
+	a := &Command{Argv: []string{"A"}, Before: []Command{{Argv: []string{"x"}}}}
+	b := &Command{Argv: []string{"B"}}
+	_, err := alternate(f, a, b, 0, 5)
+	if err == nil || !strings.Contains(err.Error(), "before A: x exited 3: queue full") {
+		t.Fatalf("err = %v, want the before command's failure", err)
+	}
+	if got := strings.Join(f.order, ""); got != "xABx" {
+		t.Errorf("order %s, want xABx (nothing run after the failure)", got)
+	}
+}

@@ -43,8 +43,10 @@ type jsonSide struct {
 	Stdin           string            `json:"stdin,omitempty"`
 	Env             map[string]string `json:"env,omitempty"`
 	Dir             string            `json:"dir,omitempty"`
+	Before          [][]string        `json:"before,omitempty"`
 	MedianMS        *float64          `json:"median_ms"`
 	P90MS           *float64          `json:"p90_ms"`
+	P99MS           *float64          `json:"p99_ms"`
 	PeakRSSKiB      int64             `json:"peak_rss_kib"`
 	NonZeroExits    int               `json:"nonzero_exits"`
 	FirstStderrLine string            `json:"first_stderr_line,omitempty"`
@@ -102,6 +104,7 @@ func newJSONSide(c *Command, s Side) jsonSide {
 		Dir:             c.Dir,
 		MedianMS:        finite(median(ms)),
 		P90MS:           finite(percentile(ms, 90)),
+		P99MS:           finite(percentile(ms, 99)),
 		PeakRSSKiB:      s.peakRSSKiB(),
 		NonZeroExits:    s.NonZeroExits,
 		FirstStderrLine: s.FirstStderrLine,
@@ -109,6 +112,9 @@ func newJSONSide(c *Command, s Side) jsonSide {
 		MaxRSSKiB:       make([]int64, len(s.Samples)),
 		StdoutBytes:     make([]int64, len(s.Samples)),
 		ExitCodes:       make([]int, len(s.Samples)),
+	}
+	for _, b := range c.Before {
+		js.Before = append(js.Before, b.Argv)
 	}
 	for i, x := range s.Samples {
 		js.WallNS[i] = x.Wall.Nanoseconds()

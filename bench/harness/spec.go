@@ -95,6 +95,11 @@ type Command struct {
 	// Dir is the working directory of the process. When empty it is the
 	// harness's own.
 	Dir string `json:"dir,omitempty"`
+	// Before lists commands run in order, untimed, before each run of this
+	// one (warmup runs included): the preparation a run needs, such as a
+	// message queued for the hook to deliver. One that exits non-zero stops
+	// the measurement, since the run would then measure something else.
+	Before []Command `json:"before,omitempty"`
 
 	// path is Argv[0] resolved to an absolute executable file.
 	path string
@@ -159,14 +164,32 @@ func parseSpec(data []byte) (*Spec, error) {
 		if c.RSSTarget == "" && c.MaxRSSMiB > 0 {
 			c.RSSTarget = fmt.Sprintf("≤ %g MiB", c.MaxRSSMiB)
 		}
-		if err := c.Reference.resolve(); err != nil {
+		if err := c.Reference.resolveWithBefore(); err != nil {
 			return nil, fmt.Errorf("case %q: reference: %w", c.Name, err)
 		}
-		if err := c.Subject.resolve(); err != nil {
+		if err := c.Subject.resolveWithBefore(); err != nil {
 			return nil, fmt.Errorf("case %q: subject: %w", c.Name, err)
 		}
 	}
 	return &spec, nil
+}
+
+// resolveWithBefore resolves c and its before commands, which cannot have
+// before commands of their own.
+func (c *Command) resolveWithBefore() error {
+	if err := c.resolve(); err != nil {
+		return err
+	}
+	for i := range c.Before {
+		b := &c.Before[i]
+		if len(b.Before) > 0 {
+			return fmt.Errorf("before %d: a before command cannot have its own before", i+1)
+		}
+		if err := b.resolve(); err != nil {
+			return fmt.Errorf("before %d: %w", i+1, err)
+		}
+	}
+	return nil
 }
 
 // resolve checks that the program, the stdin file and the directory of c

@@ -3,6 +3,7 @@ package main
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -114,6 +115,33 @@ func TestParseSpecCaseOptions(t *testing.T) {
 	for max, want := range map[float64]string{0.05: "≥ 20× faster", 0.3: "≥ 3.333× faster", 1.3: "≤ 1.3×", 2: "≤ 2×"} {
 		if got := defaultTarget(max); got != want {
 			t.Errorf("defaultTarget(%g) = %q, want %q", max, got, want)
+		}
+	}
+}
+
+func TestParseSpecBefore(t *testing.T) {
+	prog, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	spec, err := parseSpec([]byte(`{"cases": [{"name": "b", "reference": {"argv": [` + q(prog) + `]},
+		"subject": {"argv": [` + q(prog) + `], "before": [{"argv": [` + q(prog) + `, "send"], "env": {"K": "v"}}]}}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := spec.Cases[0].Subject.Before
+	if len(b) != 1 || b[0].path == "" || !slices.Contains(b[0].environ, "K=v") {
+		t.Errorf("before not resolved: %+v", b)
+	}
+	for name, bad := range map[string]string{
+		"missing program": `"before": [{"argv": ["/nonexistent/prog"]}]`,
+		"nested before":   `"before": [{"argv": [` + q(prog) + `], "before": [{"argv": [` + q(prog) + `]}]}]`,
+		"unknown key":     `"before": [{"argv": [` + q(prog) + `], "stdn": "x"}]`,
+	} {
+		_, err := parseSpec([]byte(`{"cases": [{"name": "b", "reference": {"argv": [` + q(prog) + `]},
+			"subject": {"argv": [` + q(prog) + `], ` + bad + `}}]}`))
+		if err == nil {
+			t.Errorf("%s: accepted", name)
 		}
 	}
 }

@@ -1,9 +1,10 @@
 // Package natstest runs a real nats-server, with JetStream on a temporary
-// store, inside a test. Only tests import it, so the server is never
-// linked into massgen-hook.
+// store, inside a test or a bench program. Only tests and bench programs
+// import it, so the server is never linked into massgen-hook.
 package natstest
 
 import (
+	"errors"
 	"fmt"
 	"net"
 	"os"
@@ -16,6 +17,7 @@ import (
 
 // Server is an embedded nats-server with JetStream.
 type Server struct {
+	// t is the test of a server from Start, nil for one from Run.
 	t     testing.TB
 	opts  server.Options
 	s     *server.Server
@@ -39,33 +41,58 @@ type Options struct {
 // ends.
 func Start(t testing.TB, o Options) *Server {
 	t.Helper()
-	store := t.TempDir()
+	port, err := freePort()
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := newServer(t.TempDir(), port, o)
+	s.t = t
+	if err := s.start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(s.Shutdown)
+	return s
+}
+
+// Run starts a server on a free loopback port outside a test (a bench
+// program), its store in dir. The caller stops it with Shutdown.
+func Run(dir string, o Options) (*Server, error) {
+	port, err := freePort()
+	if err != nil {
+		return nil, err
+	}
+	s := newServer(dir, port, o)
+	if err := s.start(); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+func newServer(store string, port int, o Options) *Server {
 	opts := server.Options{
-		Host: "127.0.0.1", Port: FreePort(t), JetStream: !o.NoJetStream, StoreDir: filepath.Join(store, "js"),
+		Host: "127.0.0.1", Port: port, JetStream: !o.NoJetStream, StoreDir: filepath.Join(store, "js"),
 		JetStreamMaxStore: o.MaxStore, JetStreamMaxMemory: 64 << 20, NoLog: true, NoSigs: true,
 		Username: o.User, Password: o.Password,
 	}
 	if o.Configure != nil {
 		o.Configure(&opts)
 	}
-	s := &Server{t: t, opts: opts, Store: store}
-	s.start()
-	t.Cleanup(s.Shutdown)
-	return s
+	return &Server{opts: opts, Store: store}
 }
 
-func (s *Server) start() {
-	s.t.Helper()
+func (s *Server) start() error {
 	opts := s.opts
 	srv, err := server.NewServer(&opts)
 	if err != nil {
-		s.t.Fatalf("nats-server: %v", err)
+		return fmt.Errorf("nats-server: %w", err)
 	}
 	go srv.Start()
 	if !srv.ReadyForConnections(10 * time.Second) {
-		s.t.Fatalf("nats-server did not start")
+		srv.Shutdown()
+		return errors.New("nats-server did not start")
 	}
 	s.s = srv
+	return nil
 }
 
 // URL is the server's address.
@@ -80,11 +107,14 @@ func (s *Server) Shutdown() {
 	}
 }
 
-// Restart stops the server and starts it again on the same port and store.
+// Restart stops the server of a test (from Start) and starts it again on
+// the same port and store.
 func (s *Server) Restart() {
 	s.t.Helper()
 	s.Shutdown()
-	s.start()
+	if err := s.start(); err != nil {
+		s.t.Fatal(err)
+	}
 }
 
 // LeafAddr is the host:port of the server's leaf node listener.
@@ -106,12 +136,20 @@ func (s *Server) WaitLeafConnected(t testing.TB) {
 
 // FreePort is a free TCP port on loopback.
 func FreePort(t testing.TB) int {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
+	port, err := freePort()
 	if err != nil {
 		t.Fatal(err)
 	}
+	return port
+}
+
+func freePort() (int, error) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return 0, err
+	}
 	defer l.Close()
-	return l.Addr().(*net.TCPAddr).Port
+	return l.Addr().(*net.TCPAddr).Port, nil
 }
 
 // WriteCreds writes a .creds file for tests of credential parsing.
