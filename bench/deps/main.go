@@ -23,6 +23,7 @@ import (
 	_ "hash/fnv"
 	_ "math/rand/v2"
 	_ "os/exec"
+	_ "os/signal"
 	_ "regexp"
 	_ "runtime/debug"
 	_ "sort"
