@@ -32,8 +32,8 @@ lint:
 	go vet ./...
 	go mod tidy -diff
 
-E2E := ./cmd/massgen-hook ./bench/peer ./bench/python
-E2E_RE := /(cmd/massgen-hook|bench/peer|bench/python)$$
+E2E := ./cmd/massgen-hook ./bench/peer ./bench/python ./bench/natslatency
+E2E_RE := /(cmd/massgen-hook|bench/peer|bench/python|bench/natslatency)$$
 # The guards treat /tmp as scratch space, and their tests (checks, and the testscripts) build
 # their projects in the temporary folder expecting just that; every other package's tests get
 # their temporary folders on a tmpfs (scripts/with-tmpfs.sh, TEST_TMPFS).

@@ -64,7 +64,7 @@ func TestBuildSpec(t *testing.T) {
 }
 
 func TestConfigAndEvent(t *testing.T) {
-	if got := configYAML(natsBackend, "nats://127.0.0.1:4222"); got != "inbox:\n  backend: nats\n  url: nats://127.0.0.1:4222\n" {
+	if got := configYAML(natsBackend, "nats://127.0.0.1:4222"); got != "inbox:\n  backend: nats\n  url: nats://127.0.0.1:4222\n  timeout: 10s\n" {
 		t.Errorf("nats config %q", got)
 	}
 	if got := configYAML(fileBackend, "nats://127.0.0.1:4222"); got != "inbox:\n  backend: file\n" {

@@ -114,8 +114,11 @@ const (
 // of their own, each agent with 3 hook processes pulling at once from its
 // durable consumer: every agent gets every message exactly once, and the
 // stream then shows each delivered to all 8, none pending.
+//
+// It runs alone, not in parallel with the package's other tests: its
+// thousands of processes would starve the testscripts that judge their
+// own timing.
 func TestNATSInboxConcurrency(t *testing.T) {
-	t.Parallel()
 	bin := buildHook(t)
 	srv := natstest.Start(t, natstest.Options{})
 	sender := natsProject(t, srv.URL(), "")
