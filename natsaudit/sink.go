@@ -189,7 +189,32 @@ const window = 256
 // publishAll publishes entries in order, a window at a time, and returns
 // how many from the front the stream acknowledged. A missing stream is
 // created once and the window sent again.
+//
+// Before the first publish on a machine the stream is made sure of through
+// the JetStream API (a mark in the runtime directory remembers it): through
+// a leaf node, a publish no stream takes gets no answer at all, only a
+// timeout, so it is not the way to find out.
 func (s *Sink) publishAll(entries []entry) (int, error) {
+	if !s.created && s.Dir != nil && !s.Dir.ReadOnly {
+		var known map[string]bool
+		if ok, err := s.Dir.ReadJSON(streamMark, &known); err != nil || !ok || !known[s.Stream] {
+			if _, err := s.conn.StreamInfo(s.Stream, s.deadline); natsclient.IsAPIError(err, natsclient.ErrCodeStreamNotFound) {
+				s.created = true
+				if err := s.createStream(); err != nil {
+					return 0, err
+				}
+			} else if err != nil {
+				return 0, err
+			}
+			_ = s.Dir.UpdateJSON(streamMark, &known, func() (bool, error) {
+				if known == nil {
+					known = map[string]bool{}
+				}
+				known[s.Stream] = true
+				return true, nil
+			})
+		}
+	}
 	done := 0
 	for done < len(entries) {
 		end := min(done+window, len(entries))
@@ -209,6 +234,10 @@ func (s *Sink) publishAll(entries []entry) (int, error) {
 }
 
 const errNoStream = sinkError("no stream takes the subject")
+
+// streamMark, in the runtime directory, lists the audit streams known to
+// exist.
+const streamMark = "nats/audit-streams.json"
 
 // publishWindow sends entries together and then reads their
 // acknowledgements; it returns how many in a row from the first were

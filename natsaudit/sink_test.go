@@ -499,7 +499,9 @@ func TestForwardCutShortByTheBrokerIsRetriedOnce(t *testing.T) {
 		t.Fatalf("spooled %d", f.spooled())
 	}
 	f.url = proxy.url()
-	proxy.cut.Store(4)
+	// 5 answers: the stream check a machine makes once before its first
+	// publish, then 4 acknowledgements.
+	proxy.cut.Store(5)
 	f.now = f.now.Add(natsaudit.FirstBackoff)
 	f.audit(rec(10))
 	if n := f.spooled(); n != 7 {

@@ -72,11 +72,11 @@ func (b *Broker) Pull(recipient string, tell bool) *Pull {
 // the consumer again if it was removed.
 func (b *Broker) fetch(c *natsclient.Conn, recipient string, deadline time.Time, p *Pull) error {
 	consumer := consumerName(recipient)
-	if !b.consumerMade(consumer) {
+	if !b.made(consumer) {
 		if err := b.ensureConsumer(c, recipient, deadline); err != nil {
 			return err
 		}
-		b.markConsumer(consumer, true)
+		b.mark(consumer, true)
 	}
 	for {
 		msgs, err := c.Fetch(b.Stream, consumer, fetchBatch, 0, deadline)
@@ -87,7 +87,7 @@ func (b *Broker) fetch(c *natsclient.Conn, recipient string, deadline time.Time,
 		}
 		var se *natsclient.StatusError
 		if err != nil && len(msgs) == 0 && (errors.Is(err, natsclient.ErrTimeout) || errors.As(err, &se) && se.Code == 503) {
-			b.markConsumer(consumer, false)
+			b.mark(consumer, false)
 		}
 		if err != nil {
 			return err
@@ -98,16 +98,17 @@ func (b *Broker) fetch(c *natsclient.Conn, recipient string, deadline time.Time,
 	}
 }
 
-// consumersRecord lists the consumers made from here, by stream.
+// consumersRecord lists the consumers made from here, by stream (and, as
+// "stream:", the stream itself).
 const consumersRecord = "nats/consumers.json"
 
-func (b *Broker) consumerMade(name string) bool {
+func (b *Broker) made(name string) bool {
 	var made map[string]bool
 	ok, err := b.State.ReadJSON(consumersRecord, &made)
 	return err == nil && ok && made[b.Stream+"/"+name]
 }
 
-func (b *Broker) markConsumer(name string, made bool) {
+func (b *Broker) mark(name string, made bool) {
 	var rec map[string]bool
 	_ = b.State.UpdateJSON(consumersRecord, &rec, func() (bool, error) {
 		if rec == nil {

@@ -201,10 +201,26 @@ func (b *Broker) forward(c *natsclient.Conn, deadline time.Time) (int, error) {
 
 // forwardOne publishes spooled message m, whose file the caller holds
 // locked, and removes it from the spool.
+//
+// The stream is made sure of first, once per machine (a mark in the
+// runtime directory): through a leaf node a publish no stream takes gets
+// no answer at all, only a timeout, so it is not the way to find out. A
+// publish that fails so clears the mark.
 func (b *Broker) forwardOne(c *natsclient.Conn, m *inbox.Message, deadline time.Time) error {
+	const stream = "stream:"
+	if !b.made(stream) {
+		if err := b.ensureStream(c, deadline); err != nil {
+			return err
+		}
+		b.mark(stream, true)
+	}
 	err := b.publish(c, m, deadline)
+	if natsclient.IsAPIError(err, natsclient.ErrCodeStreamNotFound) || isNoStream(err) || errors.Is(err, natsclient.ErrTimeout) {
+		b.mark(stream, false)
+	}
 	if natsclient.IsAPIError(err, natsclient.ErrCodeStreamNotFound) || isNoStream(err) {
 		if err = b.ensureStream(c, deadline); err == nil {
+			b.mark(stream, true)
 			err = b.publish(c, m, deadline)
 		}
 	}
