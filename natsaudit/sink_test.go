@@ -280,21 +280,7 @@ func TestForwardRetriedAfterAnInterruptionIsNotDoubled(t *testing.T) {
 // timeout, not more; the line is spooled.
 func TestSilentBrokerCostsTheTimeout(t *testing.T) {
 	t.Parallel()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
-	go func() {
-		for {
-			c, err := l.Accept()
-			if err != nil {
-				return
-			}
-			defer c.Close() // held open, silent
-		}
-	}()
-	f := newFixture(t, "nats://"+l.Addr().String())
+	f := newFixture(t, "nats://"+natstest.Silent(t))
 	f.timeout = 200 * time.Millisecond
 	start := time.Now()
 	f.audit(rec(1), rec(2), rec(3))

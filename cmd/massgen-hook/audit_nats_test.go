@@ -3,7 +3,6 @@ package main
 import (
 	"bufio"
 	"context"
-	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -142,23 +141,10 @@ func TestAuditNATSSinkWithHookProcesses(t *testing.T) {
 func TestAuditNATSSilentBrokerCostsTheTimeout(t *testing.T) {
 	t.Parallel()
 	bin := buildHook(t)
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
-	go func() {
-		for {
-			c, err := l.Accept()
-			if err != nil {
-				return
-			}
-			defer c.Close() // accepted, never answered
-		}
-	}()
+	silent := natstest.Silent(t)
 	plain, plainEnv := auditProject(t, "")
 	want := inboxRun(bin, plainEnv, plain, auditEvent, "pre-tool-use")
-	project, env := auditProject(t, "audit:\n  sink: nats\n  url: nats://"+l.Addr().String()+"\n  timeout: 300ms\n")
+	project, env := auditProject(t, "audit:\n  sink: nats\n  url: nats://"+silent+"\n  timeout: 300ms\n")
 	start := time.Now()
 	got := inboxRun(bin, env, project, auditEvent, "pre-tool-use")
 	took := time.Since(start)

@@ -9,7 +9,6 @@ import (
 	"net"
 	"os/exec"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -345,33 +344,9 @@ func TestNATSFullStore(t *testing.T) {
 func TestNATSBlackholeBroker(t *testing.T) {
 	t.Parallel()
 	bin := buildHook(t)
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { ln.Close() })
-	var mu sync.Mutex
-	var conns []net.Conn
-	go func() {
-		for {
-			c, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			mu.Lock()
-			conns = append(conns, c) // held open, never answered
-			mu.Unlock()
-		}
-	}()
-	t.Cleanup(func() {
-		mu.Lock()
-		defer mu.Unlock()
-		for _, c := range conns {
-			c.Close()
-		}
-	})
-	agent := natsProject(t, "nats://u:hunter2@"+ln.Addr().String(), "")
-	writeFile(t, agent, ".claude/massgen-hook.yaml", "inbox:\n  backend: nats\n  url: nats://u:hunter2@"+ln.Addr().String()+"\n  timeout: 300ms\n")
+	silent := natstest.Silent(t)
+	agent := natsProject(t, "nats://u:hunter2@"+silent, "")
+	writeFile(t, agent, ".claude/massgen-hook.yaml", "inbox:\n  backend: nats\n  url: nats://u:hunter2@"+silent+"\n  timeout: 300ms\n")
 	env := realClockEnv(agent)
 	start := time.Now()
 	r := inboxRun(bin, env, agent, inboxEvent, "post-tool-use", "--agent", "agent_b")

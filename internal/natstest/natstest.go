@@ -9,6 +9,7 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"sync"
 	"testing"
 	"time"
 
@@ -182,4 +183,37 @@ func Serve(store string) (url string, shutdown func(), err error) {
 		return "", nil, fmt.Errorf("nats-server did not start")
 	}
 	return fmt.Sprintf("nats://127.0.0.1:%d", port), func() { srv.Shutdown(); srv.WaitForShutdown() }, nil
+}
+
+// Silent listens on loopback, accepts every connection and never answers:
+// a broker that is up at the TCP level and silent. It returns its host:port;
+// the listener and the connections close when the test ends.
+func Silent(t testing.TB) string {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var mu sync.Mutex
+	var conns []net.Conn
+	go func() {
+		for {
+			c, err := l.Accept()
+			if err != nil {
+				return
+			}
+			mu.Lock()
+			conns = append(conns, c) // held open, never answered
+			mu.Unlock()
+		}
+	}()
+	t.Cleanup(func() {
+		l.Close()
+		mu.Lock()
+		defer mu.Unlock()
+		for _, c := range conns {
+			c.Close()
+		}
+	})
+	return l.Addr().String()
 }
