@@ -4,7 +4,7 @@
 BIN      := bin/massgen-hook
 PKG      := ./cmd/massgen-hook
 VERSION  ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo devel)
-LDFLAGS  := -s -w -X github.com/massgen/massgen-hook/internal/cli.version=$(VERSION)
+LDFLAGS  := -s -w -X github.com/massgen/massgen-hook/cli.version=$(VERSION)
 GOFLAGS_BUILD := -trimpath -ldflags "$(LDFLAGS)"
 
 .PHONY: build release test lint unit unit-race unit-guards unit-e2e test-real demo bench peer fuzz schema clean

@@ -7,8 +7,8 @@ import (
 
 	"github.com/tidwall/gjson"
 
+	"github.com/massgen/massgen-hook/analysis/shellcmd"
 	"github.com/massgen/massgen-hook/engine"
-	"github.com/massgen/massgen-hook/shellcmd"
 )
 
 // shellCall is what the path and command guards need of a call: the

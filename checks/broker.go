@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/massgen/massgen-hook/config"
-	"github.com/massgen/massgen-hook/natsinbox"
+	"github.com/massgen/massgen-hook/internal/nats/natsinbox"
 	"github.com/massgen/massgen-hook/state"
 )
 

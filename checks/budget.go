@@ -7,7 +7,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/massgen/massgen-hook/engine"
-	"github.com/massgen/massgen-hook/match"
+	"github.com/massgen/massgen-hook/internal/match"
 )
 
 // budget caps the calls a session makes to costly tools (seed 003 §2):

@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/massgen/massgen-hook/analysis/shellcmd"
 	"github.com/massgen/massgen-hook/internal/lazy"
-	"github.com/massgen/massgen-hook/shellcmd"
 )
 
 // The unknown-code rule: a shell, eval or interpreter running code that

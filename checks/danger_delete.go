@@ -7,8 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/massgen/massgen-hook/fspath"
-	"github.com/massgen/massgen-hook/shellcmd"
+	"github.com/massgen/massgen-hook/analysis/fspath"
+	"github.com/massgen/massgen-hook/analysis/shellcmd"
 )
 
 // The recursive-delete rule: a delete of a whole tree (rm -r, find

@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/massgen/massgen-hook/analysis/shellcmd"
 	"github.com/massgen/massgen-hook/internal/lazy"
-	"github.com/massgen/massgen-hook/shellcmd"
 )
 
 // The pipe-to-shell rule: code downloaded and run unread.

@@ -9,9 +9,9 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/massgen/massgen-hook/analysis/shellcmd"
 	"github.com/massgen/massgen-hook/engine"
 	"github.com/massgen/massgen-hook/internal/fixtures"
-	"github.com/massgen/massgen-hook/shellcmd"
 	"github.com/massgen/massgen-hook/state"
 )
 

@@ -6,7 +6,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/massgen/massgen-hook/shellcmd"
+	"github.com/massgen/massgen-hook/analysis/shellcmd"
 )
 
 // The git rules deny the git commands that lose work git cannot give

@@ -6,8 +6,8 @@ import (
 	"path"
 	"strings"
 
+	"github.com/massgen/massgen-hook/analysis/shellcmd"
 	"github.com/massgen/massgen-hook/internal/lazy"
-	"github.com/massgen/massgen-hook/shellcmd"
 )
 
 // The git-runs-command rule: configuration, environment and options that

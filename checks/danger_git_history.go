@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/massgen/massgen-hook/shellcmd"
+	"github.com/massgen/massgen-hook/analysis/shellcmd"
 )
 
 // The git-discard-changes rule: commands that overwrite or delete

@@ -7,7 +7,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/massgen/massgen-hook/shellcmd"
+	"github.com/massgen/massgen-hook/analysis/shellcmd"
 )
 
 // The rules for what git keeps besides the work tree: branches (deleted or

@@ -5,7 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/massgen/massgen-hook/shellcmd"
+	"github.com/massgen/massgen-hook/analysis/shellcmd"
 )
 
 // Branches moved through the repository itself: a push or fetch whose

@@ -8,7 +8,7 @@ import (
 
 	"github.com/bmatcuk/doublestar/v4"
 
-	"github.com/massgen/massgen-hook/shellcmd"
+	"github.com/massgen/massgen-hook/analysis/shellcmd"
 )
 
 // The rules for the machine itself: modes opened to everyone, fork

@@ -10,8 +10,8 @@ import (
 	"github.com/bmatcuk/doublestar/v4"
 	"go.yaml.in/yaml/v3"
 
+	"github.com/massgen/massgen-hook/analysis/shellcmd"
 	"github.com/massgen/massgen-hook/engine"
-	"github.com/massgen/massgen-hook/shellcmd"
 )
 
 // dangerousCommands denies Bash commands that destroy work or the machine

@@ -8,8 +8,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/massgen/massgen-hook/analysis/shellcmd"
 	"github.com/massgen/massgen-hook/internal/proc"
-	"github.com/massgen/massgen-hook/shellcmd"
 )
 
 // gitRepo is the repository a git command works on, as the read-only git

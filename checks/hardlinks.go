@@ -6,7 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/massgen/massgen-hook/fspath"
+	"github.com/massgen/massgen-hook/analysis/fspath"
 	"github.com/massgen/massgen-hook/internal/lazy"
 )
 

@@ -9,7 +9,7 @@ import (
 	"github.com/massgen/massgen-hook/config"
 	"github.com/massgen/massgen-hook/engine"
 	"github.com/massgen/massgen-hook/inbox"
-	"github.com/massgen/massgen-hook/natsinbox"
+	"github.com/massgen/massgen-hook/internal/nats/natsinbox"
 	"github.com/massgen/massgen-hook/protocol"
 )
 

@@ -9,7 +9,7 @@ import (
 	"sync"
 	"unicode/utf8"
 
-	"github.com/massgen/massgen-hook/redact"
+	"github.com/massgen/massgen-hook/internal/redact"
 )
 
 // A shieldPattern is one regular expression, with where to try it and

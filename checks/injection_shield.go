@@ -12,9 +12,9 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/massgen/massgen-hook/engine"
-	"github.com/massgen/massgen-hook/match"
+	"github.com/massgen/massgen-hook/internal/match"
+	"github.com/massgen/massgen-hook/internal/redact"
 	"github.com/massgen/massgen-hook/protocol"
-	"github.com/massgen/massgen-hook/redact"
 )
 
 // injectionShield scans what web, search and MCP tools bring back for text

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/massgen/massgen-hook/fspath"
+	"github.com/massgen/massgen-hook/analysis/fspath"
 )
 
 // The path guards judge a path where the kernel takes it: a .. after a

@@ -16,9 +16,9 @@ import (
 	"github.com/tidwall/gjson"
 	"go.yaml.in/yaml/v3"
 
+	"github.com/massgen/massgen-hook/analysis/fspath"
 	"github.com/massgen/massgen-hook/engine"
-	"github.com/massgen/massgen-hook/fspath"
-	"github.com/massgen/massgen-hook/match"
+	"github.com/massgen/massgen-hook/internal/match"
 	"github.com/massgen/massgen-hook/state"
 )
 

@@ -14,9 +14,9 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/massgen/massgen-hook/fspath"
+	"github.com/massgen/massgen-hook/analysis/fspath"
 	"github.com/massgen/massgen-hook/internal/hookfs"
-	"github.com/massgen/massgen-hook/redact"
+	"github.com/massgen/massgen-hook/internal/redact"
 	"github.com/massgen/massgen-hook/state"
 )
 

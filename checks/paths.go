@@ -3,7 +3,7 @@ package checks
 import (
 	"path/filepath"
 
-	"github.com/massgen/massgen-hook/fspath"
+	"github.com/massgen/massgen-hook/analysis/fspath"
 )
 
 // project is a project root as the path guards see it: as written and with

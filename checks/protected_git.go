@@ -7,9 +7,9 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/massgen/massgen-hook/fspath"
+	"github.com/massgen/massgen-hook/analysis/fspath"
+	"github.com/massgen/massgen-hook/analysis/shellcmd"
 	"github.com/massgen/massgen-hook/internal/lazy"
-	"github.com/massgen/massgen-hook/shellcmd"
 )
 
 // The git commands that rewrite the work tree wholesale (checking out

@@ -4,7 +4,7 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/massgen/massgen-hook/shellcmd"
+	"github.com/massgen/massgen-hook/analysis/shellcmd"
 )
 
 // What each git command writes to the work tree, as the git calls that

@@ -11,10 +11,10 @@ import (
 	"github.com/tidwall/gjson"
 	"go.yaml.in/yaml/v3"
 
+	"github.com/massgen/massgen-hook/analysis/fspath"
+	"github.com/massgen/massgen-hook/analysis/shellcmd"
 	"github.com/massgen/massgen-hook/engine"
-	"github.com/massgen/massgen-hook/fspath"
 	"github.com/massgen/massgen-hook/internal/lazy"
-	"github.com/massgen/massgen-hook/shellcmd"
 )
 
 // protectedPaths keeps tool calls away from paths the project protects

@@ -6,8 +6,8 @@ import (
 
 	"github.com/tidwall/gjson"
 
+	"github.com/massgen/massgen-hook/analysis/shellcmd"
 	"github.com/massgen/massgen-hook/engine"
-	"github.com/massgen/massgen-hook/shellcmd"
 )
 
 // searchTool is the agents' search tool as the dialects name it: Claude

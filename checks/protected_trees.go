@@ -10,8 +10,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/massgen/massgen-hook/fspath"
-	"github.com/massgen/massgen-hook/shellcmd"
+	"github.com/massgen/massgen-hook/analysis/fspath"
+	"github.com/massgen/massgen-hook/analysis/shellcmd"
 )
 
 // Folder reads: `grep -r KEY .`, `tar czf x.tgz .` and a search tool given

@@ -5,8 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/massgen/massgen-hook/fspath"
-	"github.com/massgen/massgen-hook/shellcmd"
+	"github.com/massgen/massgen-hook/analysis/fspath"
+	"github.com/massgen/massgen-hook/analysis/shellcmd"
 )
 
 // defaultWiring are the files that switch the guards on: every agent CLI's

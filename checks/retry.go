@@ -13,8 +13,8 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/massgen/massgen-hook/engine"
+	"github.com/massgen/massgen-hook/internal/redact"
 	"github.com/massgen/massgen-hook/protocol"
-	"github.com/massgen/massgen-hook/redact"
 	"github.com/massgen/massgen-hook/state"
 )
 

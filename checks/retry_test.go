@@ -10,8 +10,8 @@ import (
 	"github.com/tidwall/gjson"
 
 	"github.com/massgen/massgen-hook/engine"
+	"github.com/massgen/massgen-hook/internal/redact"
 	"github.com/massgen/massgen-hook/protocol"
-	"github.com/massgen/massgen-hook/redact"
 	"github.com/massgen/massgen-hook/state"
 )
 

@@ -7,8 +7,8 @@ import (
 
 	"github.com/tidwall/gjson"
 
-	"github.com/massgen/massgen-hook/applypatch"
 	"github.com/massgen/massgen-hook/engine"
+	"github.com/massgen/massgen-hook/internal/applypatch"
 	"github.com/massgen/massgen-hook/internal/lazy"
 )
 

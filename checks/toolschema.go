@@ -19,7 +19,7 @@ import (
 
 	"github.com/massgen/massgen-hook/engine"
 	"github.com/massgen/massgen-hook/internal/hookfs"
-	"github.com/massgen/massgen-hook/match"
+	"github.com/massgen/massgen-hook/internal/match"
 )
 
 // toolSchemaOptions are tool_schema's options:

@@ -7,7 +7,7 @@ import (
 
 	"github.com/massgen/massgen-hook/internal/fixtures"
 
-	"github.com/massgen/massgen-hook/match"
+	"github.com/massgen/massgen-hook/internal/match"
 )
 
 func FuzzParse(f *testing.F) {

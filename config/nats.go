@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/massgen/massgen-hook/internal/lazy"
-	"github.com/massgen/massgen-hook/natsclient"
+	"github.com/massgen/massgen-hook/internal/nats/natsclient"
 )
 
 // Inbox backends.

@@ -4,7 +4,7 @@ import (
 	"encoding/json"
 	"time"
 
-	"github.com/massgen/massgen-hook/redact"
+	"github.com/massgen/massgen-hook/internal/redact"
 )
 
 // maxAuditInput caps the tool input kept in one audit line: enough to see

@@ -19,7 +19,7 @@ import (
 	"strings"
 
 	"github.com/massgen/massgen-hook/config"
-	"github.com/massgen/massgen-hook/match"
+	"github.com/massgen/massgen-hook/internal/match"
 	"github.com/massgen/massgen-hook/protocol"
 )
 

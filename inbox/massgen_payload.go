@@ -18,7 +18,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/massgen/massgen-hook/internal/hookfs"
-	"github.com/massgen/massgen-hook/match"
+	"github.com/massgen/massgen-hook/internal/match"
 	"github.com/massgen/massgen-hook/protocol"
 )
 

@@ -22,7 +22,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/massgen/massgen-hook/internal/lazy"
-	"github.com/massgen/massgen-hook/match"
+	"github.com/massgen/massgen-hook/internal/match"
 	"github.com/massgen/massgen-hook/protocol"
 )
 

@@ -10,7 +10,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/massgen/massgen-hook/match"
+	"github.com/massgen/massgen-hook/internal/match"
 	"github.com/massgen/massgen-hook/protocol"
 )
 

@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/massgen/massgen-hook/internal/natstest"
+	"github.com/massgen/massgen-hook/internal/nats/natstest"
 )
 
 // claudeInboxNATS: the inbox on a NATS server (a real nats-server with

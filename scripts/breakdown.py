@@ -20,12 +20,12 @@ import sys
 # (phase, pattern on any frame of the chain), first match wins.
 PHASES = [
     ("package init", r"^[^()]+\.init(\.\d+|\.func\d+)*$|^runtime\.doInit1?$"),
-    ("config and rules", r"internal/cli\.\(\*app\)\.(loadRules|hookConfig|loadConfig)$|/config\.Load$|/engine\.Compile$"),
-    ("event: read and parse", r"internal/cli\.readEvent$|internal/cli\.readInput|/protocol\.ParseEvent$|/dialect\.Detect$|io\.ReadAll$"),
+    ("config and rules", r"massgen-hook/cli\.\(\*app\)\.(loadRules|hookConfig|loadConfig)$|/config\.Load$|/engine\.Compile$"),
+    ("event: read and parse", r"massgen-hook/cli\.readEvent$|massgen-hook/cli\.readInput|/protocol\.ParseEvent$|/dialect\.Detect$|io\.ReadAll$"),
     ("answer", r"/dialect\.\(\*Dialect\)\.Answer$|/protocol\.Write$"),
-    ("state and audit", r"internal/cli\.\(\*app\)\.record$|/state\.|Settle$"),
+    ("state and audit", r"massgen-hook/cli\.\(\*app\)\.record$|/state\.|Settle$"),
     ("checks", r"/checks\.|/engine\.|/shellcmd\.|/scratchpad\.|/inbox\."),
-    ("dispatch and project", r"spf13/cobra|internal/cli\."),
+    ("dispatch and project", r"spf13/cobra|massgen-hook/cli\."),
 ]
 OTHER = "runtime: start, heap, stacks, threads"
 

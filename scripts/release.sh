@@ -30,7 +30,7 @@ for p in $platforms; do
 	# -buildvcs=auto overrides a GOFLAGS=-buildvcs=false: the binary
 	# records its revision whenever it is built from a git clone.
 	CGO_ENABLED=0 GOOS=$os GOARCH=$arch go build -trimpath -buildvcs=auto \
-		-ldflags "-s -w -X github.com/massgen/massgen-hook/internal/cli.version=$version" \
+		-ldflags "-s -w -X github.com/massgen/massgen-hook/cli.version=$version" \
 		-o "$dist/$name" ./cmd/massgen-hook
 	names="$names $name"
 done

@@ -29,7 +29,7 @@ import (
 	"path/filepath"
 	"strconv"
 
-	"github.com/massgen/massgen-hook/internal/natstest"
+	"github.com/massgen/massgen-hook/internal/nats/natstest"
 )
 
 func main() {

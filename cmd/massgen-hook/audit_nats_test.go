@@ -11,9 +11,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/massgen/massgen-hook/internal/natstest"
-	"github.com/massgen/massgen-hook/natsaudit"
-	"github.com/massgen/massgen-hook/natsclient"
+	"github.com/massgen/massgen-hook/internal/nats/natsaudit"
+	"github.com/massgen/massgen-hook/internal/nats/natsclient"
+	"github.com/massgen/massgen-hook/internal/nats/natstest"
 )
 
 // The NATS copy of the audit trail, with real hook processes: what a hook

@@ -11,8 +11,8 @@ import (
 
 	"github.com/tidwall/gjson"
 
+	"github.com/massgen/massgen-hook/cli"
 	"github.com/massgen/massgen-hook/dialect"
-	"github.com/massgen/massgen-hook/internal/cli"
 	"github.com/massgen/massgen-hook/protocol"
 )
 

@@ -10,7 +10,7 @@ import (
 
 	"github.com/tidwall/gjson"
 
-	"github.com/massgen/massgen-hook/internal/cli"
+	"github.com/massgen/massgen-hook/cli"
 )
 
 // subcommands maps the events massgen-hook handles to their subcommands.

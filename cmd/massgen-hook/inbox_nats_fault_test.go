@@ -13,8 +13,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/massgen/massgen-hook/internal/natstest"
-	"github.com/massgen/massgen-hook/natsclient"
+	"github.com/massgen/massgen-hook/internal/nats/natsclient"
+	"github.com/massgen/massgen-hook/internal/nats/natstest"
 )
 
 // Faults of the inbox over NATS, each with real hook processes and a real

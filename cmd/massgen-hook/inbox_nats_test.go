@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/massgen/massgen-hook/internal/natstest"
+	"github.com/massgen/massgen-hook/internal/nats/natstest"
 )
 
 // The inbox over NATS, with real hook processes and a real nats-server:

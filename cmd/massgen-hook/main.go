@@ -5,7 +5,7 @@ package main
 import (
 	"os"
 
-	"github.com/massgen/massgen-hook/internal/cli"
+	"github.com/massgen/massgen-hook/cli"
 )
 
 func main() { os.Exit(cli.Main(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) }

@@ -11,7 +11,7 @@ import (
 
 // TestPluginManifest keeps the Claude Code plugin installable: a manifest
 // with a kebab-case name, and hooks/hooks.json (its content is held equal
-// to init's wiring by internal/cli's TestGeneratedWiringFiles).
+// to init's wiring by cli's TestGeneratedWiringFiles).
 func TestPluginManifest(t *testing.T) {
 	t.Parallel()
 	var manifest struct {

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/massgen/massgen-hook/internal/cli"
+	"github.com/massgen/massgen-hook/cli"
 )
 
 // realDir holds the payloads Claude Code 2.1.328 sent in headless runs, with

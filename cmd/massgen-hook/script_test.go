@@ -14,9 +14,9 @@ import (
 
 	"github.com/rogpeppe/go-internal/testscript"
 
-	"github.com/massgen/massgen-hook/internal/natstest"
+	"github.com/massgen/massgen-hook/internal/nats/natstest"
 
-	"github.com/massgen/massgen-hook/internal/cli"
+	"github.com/massgen/massgen-hook/cli"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files of testscript scripts")

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/massgen/massgen-hook/internal/cli"
+	"github.com/massgen/massgen-hook/cli"
 )
 
 // TestSettingsExample keeps settings.example.json true: valid JSON in Claude

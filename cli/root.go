@@ -1,0 +1,241 @@
+// Package cli wires massgen-hook's subcommands. It is the only package that
+// knows about cobra, the process environment and exit codes; everything
+// below it takes readers, writers and values.
+package cli
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"slices"
+	"strings"
+	"time"
+
+	// The binary is static and often runs in minimal containers with no
+	// zoneinfo: embed it, so TZ is respected everywhere ("today" depends on it).
+	_ "time/tzdata"
+
+	"github.com/spf13/cobra"
+
+	"github.com/massgen/massgen-hook/dialect"
+	"github.com/massgen/massgen-hook/internal/nats/natsaudit"
+)
+
+// app is one invocation: its streams, environment, clock and global flags.
+type app struct {
+	stdin          io.Reader
+	stdout, stderr io.Writer
+	getenv         func(string) string
+	environ        func() []string
+	now            func() time.Time
+
+	projectDir string
+	configPath string
+	failClosed bool
+	agent      string
+	dialect    string
+
+	// sandbox, when set, is replay's throwaway runtime directory: every
+	// state.Dir of this run lives there instead of the project's, nothing
+	// is detached and nothing is recorded.
+	sandbox string
+
+	// auditSink is the NATS copy of the audit trail, when configured
+	// (see attachAuditSink); one per process.
+	auditSink *natsaudit.Sink
+}
+
+// Main runs massgen-hook with args and returns the process exit code.
+func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	a := &app{stdin: stdin, stdout: stdout, stderr: stderr, getenv: os.Getenv, environ: os.Environ, now: time.Now}
+	return a.run(args)
+}
+
+func (a *app) run(args []string) int {
+	root := a.rootCommand(args)
+	root.SetArgs(args)
+	err := root.Execute()
+	a.closeAuditSink()
+	report(a.stderr, err)
+	return exitCode(err)
+}
+
+// subcommands are massgen-hook's subcommands, in the order help lists them.
+// Each is named here so that a hook can build its own alone (see
+// rootCommand); a test holds the names equal to the commands' own. (A
+// function, not a variable: replay builds a root of its own.)
+func subcommands() []subcommand {
+	return []subcommand{
+		{"session-start", (*app).sessionStartCommand},
+		{"subagent-start", (*app).subagentStartCommand},
+		{"subagent-stop", (*app).subagentStopCommand},
+		{"stop", (*app).stopCommand},
+		{"permission-request", (*app).permissionRequestCommand},
+		{"pre-tool-use", (*app).preToolUseCommand},
+		{"post-tool-use", (*app).postToolUseCommand},
+		{"post-tool-use-failure", (*app).postToolUseFailureCommand},
+		{"round", (*app).roundCommand},
+		{"send", (*app).sendCommand},
+		{"inbox", (*app).inboxCommand},
+		{"observe-run", (*app).observeRunCommand},
+		{"audit", (*app).auditCommand},
+		{"check", (*app).checkCommand},
+		{"config", (*app).configCommand},
+		{"doctor", (*app).doctorCommand},
+		{"explain", (*app).explainCommand},
+		{"replay", (*app).replayCommand},
+		{"init", (*app).initCommand},
+		{"uninstall", (*app).uninstallCommand},
+		{"version", (*app).versionCommand},
+	}
+}
+
+type subcommand struct {
+	name string
+	make func(*app) *cobra.Command
+}
+
+// rootCommand builds the command tree for args. When args begin with a
+// subcommand's name, only that subcommand is built: a hook runs on every
+// tool call, and building the other seventeen (their flags, help and
+// completion) would be paid on each. Anything else (no arguments, help,
+// completion, a typo) gets the whole tree, so help and suggestions are
+// complete.
+func (a *app) rootCommand(args []string) *cobra.Command {
+	root := &cobra.Command{
+		Use:   "massgen-hook",
+		Short: "Deterministic hooks for multi-agent Claude Code sessions",
+		Long: `massgen-hook enforces the scratchpad protocol of multi-agent sessions with
+filesystem checks. Claude Code runs its hook subcommands (see
+settings.example.json); each reads one hook event as JSON on stdin and writes
+its decision as JSON on stdout. "check" verifies a project in CI.`,
+		// The root runs only when no subcommand matched: an unknown
+		// subcommand is a usage error (exit 2), or a hook's mistake when
+		// it is a typo of the hook's name (unknownCommand).
+		Args: cobra.ArbitraryArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if len(args) == 0 {
+				return cmd.Help()
+			}
+			return a.unknownCommand(cmd, args[0], args)
+		},
+		SilenceUsage:               true,
+		SilenceErrors:              true,
+		CompletionOptions:          cobra.CompletionOptions{},
+		SuggestionsMinimumDistance: suggestionDistance,
+	}
+	root.SetIn(a.stdin)
+	root.SetOut(a.stdout)
+	root.SetErr(a.stderr)
+	pf := root.PersistentFlags()
+	pf.StringVar(&a.projectDir, "project-dir", "", "project root, taken as given (default: $CLAUDE_PROJECT_DIR, else found above the working directory or the event's cwd: the nearest with .claude/ or another CLI's folder, else the git top level)")
+	pf.StringVar(&a.configPath, "config", "", "config file (default: $MASSGEN_HOOK_CONFIG, else <project>/.claude/massgen-hook.yaml)")
+	pf.BoolVar(&a.failClosed, "fail-closed", false, "on an internal failure, block (exit 2) instead of letting the agent proceed")
+	root.SetFlagErrorFunc(func(cmd *cobra.Command, err error) error {
+		// A mistyped subcommand leaves its flags (--dialect, --agent) to
+		// the root, which knows none: the name is the mistake to report.
+		if i := commandWord(args); cmd == root && i >= 0 {
+			return a.unknownCommand(root, args[i], args)
+		}
+		return a.usage(cmd, err)
+	})
+	for _, sc := range subcommands() {
+		if len(args) > 0 && sc.name == args[0] {
+			root.AddCommand(sc.make(a))
+			// `completion` is a sibling, not reachable from here.
+			root.CompletionOptions.DisableDefaultCmd = true
+			return root
+		}
+	}
+	for _, sc := range subcommands() {
+		root.AddCommand(sc.make(a))
+	}
+	a.versionFlag(root)
+	return root
+}
+
+// usage wraps a command-line mistake. On a hook subcommand it is a hook
+// failure (exit 1, the agent proceeds): a typo in settings.json must not
+// block every tool call.
+func (a *app) usage(cmd *cobra.Command, err error) error {
+	if event, ok := cmd.Annotations[eventAnnotation]; ok {
+		return &hookFailure{event: event, failClosed: a.failClosed, err: err}
+	}
+	return &usageError{err: err}
+}
+
+// unknownCommand is the error of name, in the command line args, naming
+// no subcommand of root, with the commands it may be a typo of. A typo of a
+// hook's name is that hook's command-line mistake (exit 1, the agent
+// proceeds; see usage): it is a typo in a hook file, and must not block
+// every tool call.
+func (a *app) unknownCommand(root *cobra.Command, name string, args []string) error {
+	err := fmt.Errorf("unknown command %q%s (see massgen-hook --help)", name, didYouMean(root, name))
+	for _, name := range root.SuggestionsFor(name) {
+		if sub, _, ferr := root.Find([]string{name}); ferr == nil {
+			if event, ok := sub.Annotations[eventAnnotation]; ok {
+				return &hookFailure{event: event, failClosed: a.failClosed || slices.Contains(args, "--fail-closed"),
+					dialect: dialectIn(args), err: err}
+			}
+		}
+	}
+	return &usageError{err: err}
+}
+
+// commandWord is the index in args of the first word that is no root
+// flag (--fail-closed, --project-dir DIR, --config FILE), or -1.
+func commandWord(args []string) int {
+	for i := 0; i < len(args); i++ {
+		switch arg := args[i]; {
+		case arg == "--project-dir" || arg == "--config":
+			i++
+		case strings.HasPrefix(arg, "-"):
+		default:
+			return i
+		}
+	}
+	return -1
+}
+
+// dialectIn is the dialect args name with --dialect, or nil (Claude Code).
+func dialectIn(args []string) *dialect.Dialect {
+	for i, arg := range args {
+		name, ok := strings.CutPrefix(arg, "--dialect=")
+		if !ok && arg == "--dialect" && i+1 < len(args) {
+			name, ok = args[i+1], true
+		}
+		if d, err := dialect.Named(name); ok && err == nil {
+			return d
+		}
+	}
+	return nil
+}
+
+// suggestionDistance is how many edits a typo may be from the command it
+// is suggested for (cobra's own default, which only its unused Args check
+// would apply).
+const suggestionDistance = 2
+
+// didYouMean is ", did you mean X?" naming the subcommands of cmd that name
+// is a typo of (cobra's Levenshtein distance of 2, or a prefix), or "".
+func didYouMean(cmd *cobra.Command, name string) string {
+	cmd.SuggestionsMinimumDistance = suggestionDistance
+	s := cmd.SuggestionsFor(name)
+	if len(s) == 0 {
+		return ""
+	}
+	return fmt.Sprintf(", did you mean %s?", strings.Join(s, " or "))
+}
+
+// noArgs is the Args check of a command that takes none.
+func noArgs(a *app) cobra.PositionalArgs {
+	return func(cmd *cobra.Command, args []string) error {
+		if len(args) > 0 && cmd.HasSubCommands() {
+			return a.usage(cmd, fmt.Errorf("unknown %s subcommand %q%s (see massgen-hook %s --help)", cmd.Name(), args[0], didYouMean(cmd, args[0]), cmd.Name()))
+		}
+		if len(args) > 0 {
+			return a.usage(cmd, fmt.Errorf("%s takes no arguments, got %q", cmd.Name(), args))
+		}
+		return nil
+	}
+}
