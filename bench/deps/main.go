@@ -17,6 +17,7 @@ import (
 
 	_ "bufio"
 	_ "crypto/ed25519"
+	_ "crypto/sha256"
 	_ "encoding/base32"
 	_ "encoding/csv"
 	_ "encoding/hex"
