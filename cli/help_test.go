@@ -60,3 +60,45 @@ func TestSubcommandNames(t *testing.T) {
 		t.Errorf("help check: built %d commands, want the whole tree (%d)", n, len(all))
 	}
 }
+
+// Root help introduces the tool and lists every command in its group:
+// setting up, operating, and the hooks the CLIs run.
+func TestRootHelpGroupsCommands(t *testing.T) {
+	var out, errOut bytes.Buffer
+	if code := Main([]string{"--help"}, strings.NewReader(""), &out, &errOut); code != 0 {
+		t.Fatalf("--help: exit %d, stderr %q", code, errOut.String())
+	}
+	help := out.String()
+	headings := []string{"Set up a project:", "While agents work:", "Hooks (run by the agent CLIs"}
+	last := -1
+	for _, h := range headings {
+		i := strings.Index(help, h)
+		if i < last {
+			t.Fatalf("heading %q missing or out of order in:\n%s", h, help)
+		}
+		last = i
+	}
+	for _, sc := range subcommands() {
+		var heading string
+		switch sc.group {
+		case setupGroup:
+			heading = headings[0]
+		case operatingGroup:
+			heading = headings[1]
+		case hooksGroup:
+			heading = headings[2]
+		default:
+			t.Fatalf("%s has no group", sc.name)
+		}
+		section := help[strings.Index(help, heading):]
+		if end := strings.Index(section, "\n\n"); end >= 0 {
+			section = section[:end]
+		}
+		if sc.name != "observe-run" && !strings.Contains(section, "\n  "+sc.name+" ") {
+			t.Errorf("%s is not listed under %q", sc.name, heading)
+		}
+	}
+	if !strings.Contains(help, "massgen-hook init") {
+		t.Errorf("root help does not say where to start:\n%s", help)
+	}
+}

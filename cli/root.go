@@ -66,33 +66,55 @@ func (a *app) run(args []string) int {
 // function, not a variable: replay builds a root of its own.)
 func subcommands() []subcommand {
 	return []subcommand{
-		{"session-start", (*app).sessionStartCommand},
-		{"subagent-start", (*app).subagentStartCommand},
-		{"subagent-stop", (*app).subagentStopCommand},
-		{"stop", (*app).stopCommand},
-		{"permission-request", (*app).permissionRequestCommand},
-		{"pre-tool-use", (*app).preToolUseCommand},
-		{"post-tool-use", (*app).postToolUseCommand},
-		{"post-tool-use-failure", (*app).postToolUseFailureCommand},
-		{"round", (*app).roundCommand},
-		{"send", (*app).sendCommand},
-		{"inbox", (*app).inboxCommand},
-		{"observe-run", (*app).observeRunCommand},
-		{"audit", (*app).auditCommand},
-		{"check", (*app).checkCommand},
-		{"config", (*app).configCommand},
-		{"doctor", (*app).doctorCommand},
-		{"explain", (*app).explainCommand},
-		{"replay", (*app).replayCommand},
-		{"init", (*app).initCommand},
-		{"uninstall", (*app).uninstallCommand},
-		{"version", (*app).versionCommand},
+		{"init", setupGroup, (*app).initCommand},
+		{"uninstall", setupGroup, (*app).uninstallCommand},
+		{"doctor", setupGroup, (*app).doctorCommand},
+		{"config", setupGroup, (*app).configCommand},
+		{"version", setupGroup, (*app).versionCommand},
+		{"send", operatingGroup, (*app).sendCommand},
+		{"inbox", operatingGroup, (*app).inboxCommand},
+		{"round", operatingGroup, (*app).roundCommand},
+		{"explain", operatingGroup, (*app).explainCommand},
+		{"check", operatingGroup, (*app).checkCommand},
+		{"audit", operatingGroup, (*app).auditCommand},
+		{"replay", operatingGroup, (*app).replayCommand},
+		{"session-start", hooksGroup, (*app).sessionStartCommand},
+		{"subagent-start", hooksGroup, (*app).subagentStartCommand},
+		{"subagent-stop", hooksGroup, (*app).subagentStopCommand},
+		{"stop", hooksGroup, (*app).stopCommand},
+		{"permission-request", hooksGroup, (*app).permissionRequestCommand},
+		{"pre-tool-use", hooksGroup, (*app).preToolUseCommand},
+		{"post-tool-use", hooksGroup, (*app).postToolUseCommand},
+		{"post-tool-use-failure", hooksGroup, (*app).postToolUseFailureCommand},
+		{"observe-run", hooksGroup, (*app).observeRunCommand},
 	}
 }
 
+// The groups root help lists the commands in: what sets a project up,
+// what a person runs while agents work, and what the agent CLIs run.
+const (
+	setupGroup     = "setup"
+	operatingGroup = "operating"
+	hooksGroup     = "hooks"
+)
+
+var commandGroups = []*cobra.Group{
+	{ID: setupGroup, Title: "Set up a project:"},
+	{ID: operatingGroup, Title: "While agents work:"},
+	{ID: hooksGroup, Title: "Hooks (run by the agent CLIs; each reads one event as JSON on stdin):"},
+}
+
 type subcommand struct {
-	name string
-	make func(*app) *cobra.Command
+	name  string
+	group string
+	make  func(*app) *cobra.Command
+}
+
+// build makes the command and puts it in its group.
+func (sc subcommand) build(a *app) *cobra.Command {
+	cmd := sc.make(a)
+	cmd.GroupID = sc.group
+	return cmd
 }
 
 // rootCommand builds the command tree for args. When args begin with a
@@ -104,11 +126,19 @@ type subcommand struct {
 func (a *app) rootCommand(args []string) *cobra.Command {
 	root := &cobra.Command{
 		Use:   "massgen-hook",
-		Short: "Deterministic hooks for multi-agent Claude Code sessions",
-		Long: `massgen-hook enforces the scratchpad protocol of multi-agent sessions with
-filesystem checks. Claude Code runs its hook subcommands (see
-settings.example.json); each reads one hook event as JSON on stdin and writes
-its decision as JSON on stdout. "check" verifies a project in CI.`,
+		Short: "Deterministic hooks for multi-agent sessions of AI coding agents",
+		Long: `massgen-hook: deterministic hooks for multi-agent sessions in Claude Code (and
+Gemini CLI, Codex, Cursor, Copilot CLI). It checks the filesystem and the
+parsed command on every event, in a few milliseconds:
+
+  - scratchpads enforced: a subagent cannot stop before it wrote its notes,
+    the session cannot end before the coordinator logged what it delegated;
+  - guards on every tool call: malformed calls, dangerous shell commands,
+    protected paths (.env, keys, the hooks' own wiring);
+  - messages into running agents, delivered exactly once (send, inbox);
+  - your own rules (explain shows what they decide), and a CI check.
+
+Start with "massgen-hook init" in your project, then "massgen-hook doctor".`,
 		// The root runs only when no subcommand matched: an unknown
 		// subcommand is a usage error (exit 2), or a hook's mistake when
 		// it is a typo of the hook's name (unknownCommand).
@@ -124,6 +154,8 @@ its decision as JSON on stdout. "check" verifies a project in CI.`,
 		CompletionOptions:          cobra.CompletionOptions{},
 		SuggestionsMinimumDistance: suggestionDistance,
 	}
+	// Help lists the commands in the order of subcommands, not A to Z.
+	cobra.EnableCommandSorting = false
 	root.SetIn(a.stdin)
 	root.SetOut(a.stdout)
 	root.SetErr(a.stderr)
@@ -137,18 +169,20 @@ its decision as JSON on stdout. "check" verifies a project in CI.`,
 		if i := commandWord(args); cmd == root && i >= 0 {
 			return a.unknownCommand(root, args[i], args)
 		}
-		return a.usage(cmd, err)
+		return a.usage(cmd, withFlagSuggestion(cmd, err))
 	})
 	for _, sc := range subcommands() {
 		if len(args) > 0 && sc.name == args[0] {
-			root.AddCommand(sc.make(a))
+			root.AddGroup(commandGroups...)
+			root.AddCommand(sc.build(a))
 			// `completion` is a sibling, not reachable from here.
 			root.CompletionOptions.DisableDefaultCmd = true
 			return root
 		}
 	}
+	root.AddGroup(commandGroups...)
 	for _, sc := range subcommands() {
-		root.AddCommand(sc.make(a))
+		root.AddCommand(sc.build(a))
 	}
 	a.versionFlag(root)
 	return root
