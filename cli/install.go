@@ -30,6 +30,9 @@ type installOptions struct {
 	// init from writing a starter config beside it.
 	massgen         string
 	noStarterConfig bool
+	// purge, for uninstall, also removes what it keeps as the user's: the
+	// config, the scratchpads and the runtime folder.
+	purge bool
 }
 
 func (a *app) initCommand() *cobra.Command {
@@ -96,15 +99,26 @@ func (a *app) uninstallCommand() *cobra.Command {
 the groups and events only they filled), and the binary init copied, unless
 another scope or agent CLI's hook file in sight still runs it: then the
 binary stays, and uninstall says which files use it. Every other hook stays.
-The config file and the scratchpads are yours and stay.
+No backup is left: the settings file is restored as it was before init
+(init's FILE.bak goes when the file is back to it byte for byte), a file
+that held nothing but massgen-hook's hooks is removed, and so is every
+folder init made that is now empty.
+
+Once nothing in the project runs massgen-hook any more, the starter config
+goes too while it is still init's text, and so do empty scratchpad folders.
+What holds your work stays and is listed: an edited config, scratchpads
+with notes, and .claude/massgen-hook/ (the audit trail and the inbox; git
+ignores it). --purge removes those as well.
 
 Exit status as for init.`,
 		Example: `  massgen-hook uninstall --dry-run
-  massgen-hook uninstall --scope local`,
+  massgen-hook uninstall --scope local
+  massgen-hook uninstall --purge         # also the config, scratchpads, audit trail`,
 		Args: noArgs(a),
 		RunE: func(cmd *cobra.Command, _ []string) error { return a.runInstall(cmd, o, true) },
 	}
 	a.installFlags(cmd, &o)
+	cmd.Flags().BoolVar(&o.purge, "purge", false, "also remove the config, the scratchpads and the runtime folder (audit trail, inbox)")
 	return cmd
 }
 
@@ -163,6 +177,9 @@ func (a *app) runInstall(cmd *cobra.Command, o installOptions, uninstall bool) e
 	if t.name == "codex" && !uninstall {
 		w.codexTrust(o.scope, out, t.specFor(p.command))
 	}
+	if uninstall {
+		w.removeEmptyParents(p.settings)
+	}
 	if p.binary == "" {
 		return nil
 	}
@@ -174,7 +191,10 @@ func (a *app) runInstall(cmd *cobra.Command, o installOptions, uninstall bool) e
 		if err := w.unignoreBinary(p.binary); err != nil {
 			return err
 		}
-		return w.removeBinary(p.binary)
+		if err := w.removeBinary(p.binary); err != nil {
+			return err
+		}
+		return w.tidyProject(p.settings, o.purge)
 	}
 	if !o.noBinary {
 		if err := w.copyBinary(o.binary, p.binary); err != nil {
@@ -386,6 +406,9 @@ func (w *installer) settings(f *wiring.File, out []byte, remove bool) error {
 	if err := os.MkdirAll(filepath.Dir(f.Path), 0o755); err != nil {
 		return err
 	}
+	if w.uninstall {
+		return w.restore(f, out, remove)
+	}
 	backup := ""
 	if f.Exists {
 		backup = f.Path + ".bak"
@@ -394,22 +417,58 @@ func (w *installer) settings(f *wiring.File, out []byte, remove bool) error {
 		}
 		backup = " (was kept as " + w.rel(backup) + ")"
 	}
+	if err := state.WriteFileMode(f.Path, out, f.Mode, true); err != nil {
+		return err
+	}
+	w.say(f.Path, "wired%s", backup)
+	return nil
+}
+
+// restore is uninstall's write of the settings file: out (every byte but
+// massgen-hook's entries, as the user had them), or no file when nothing
+// else was in it. It leaves no backup: nothing of the user's is lost, and
+// --dry-run shows the change first. init's FILE.bak, the file as it was
+// before init, goes once the file is back to it byte for byte (or both
+// are gone: init made the file).
+func (w *installer) restore(f *wiring.File, out []byte, remove bool) error {
 	if remove {
 		if err := os.Remove(f.Path); err != nil {
 			return err
 		}
-		w.say(f.Path, "removed: nothing but massgen-hook's hooks was in it%s", backup)
+		w.say(f.Path, "removed: nothing but massgen-hook's hooks was in it")
+	} else {
+		if err := state.WriteFileMode(f.Path, out, f.Mode, true); err != nil {
+			return err
+		}
+		w.say(f.Path, "massgen-hook's hooks removed")
+	}
+	backup := f.Path + ".bak"
+	old, err := hookfs.ReadFile(backup, 64<<20)
+	if err != nil {
 		return nil
 	}
-	if err := state.WriteFileMode(f.Path, out, f.Mode, true); err != nil {
-		return err
-	}
-	if w.uninstall {
-		w.say(f.Path, "massgen-hook's hooks removed%s", backup)
-	} else {
-		w.say(f.Path, "wired%s", backup)
+	if !remove && bytes.Equal(old, out) || remove && isEmptySettings(old) {
+		if err := os.Remove(backup); err == nil {
+			w.say(backup, "removed: the file is back as it was before init")
+		}
 	}
 	return nil
+}
+
+// isEmptySettings reports whether data is a settings file with nothing in
+// it (an empty object, or nothing at all): what init's backup holds of a
+// file that init filled.
+func isEmptySettings(data []byte) bool {
+	s := strings.TrimSpace(string(data))
+	return s == "" || strings.Join(strings.Fields(s), "") == "{}"
+}
+
+// removeEmptyParents removes the folders above a settings file that
+// uninstall left empty (.gemini, .codex, .cursor), up to the project.
+func (w *installer) removeEmptyParents(settings string) {
+	for dir := filepath.Dir(settings); strings.HasPrefix(dir, w.project+string(filepath.Separator)); dir = filepath.Dir(dir) {
+		w.removeIfEmpty(dir)
+	}
 }
 
 // maxBinaryBytes bounds the binary init copies (and the one it compares
