@@ -77,6 +77,9 @@ type explanation struct {
 	// Recorded is the decision a recording holds, when a recording was
 	// explained.
 	Recorded *corpus.Verdict `json:"recorded,omitempty"`
+	// DisabledBy names the variable that switches this event's hook off
+	// where explain runs: the hook would decide nothing at all.
+	DisabledBy string `json:"disabled_by,omitempty"`
 }
 
 type explainedRule struct {
@@ -134,6 +137,9 @@ func (a *app) runExplain(cmd *cobra.Command, o explainOptions) error {
 	if rec != nil {
 		x.Recorded = &rec.Decision
 	}
+	if a.disabled(hookSpec{use: toolHookName[ev.HookEventName], event: ev.HookEventName}) {
+		x.DisabledBy = disableEnv + "=" + a.getenv(disableEnv)
+	}
 	if x.Config == "" {
 		x.Config = "(none: built-in defaults)"
 	}
@@ -169,6 +175,13 @@ func (a *app) runExplain(cmd *cobra.Command, o explainOptions) error {
 		return enc.Encode(x)
 	}
 	return writeExplanation(a.stdout, &x)
+}
+
+// toolHookName is the subcommand of each event explain takes.
+var toolHookName = map[string]string{
+	protocol.PreToolUse:         "pre-tool-use",
+	protocol.PostToolUse:        "post-tool-use",
+	protocol.PostToolUseFailure: "post-tool-use-failure",
 }
 
 // explainEvent is the event to explain: built from the flags, or read from
@@ -269,6 +282,9 @@ func writeExplanation(w io.Writer, x *explanation) error {
 		agent = fmt.Sprintf("agent %q (from %s)", x.Agent, x.AgentFrom)
 	}
 	fmt.Fprintf(w, "%s of tool %q, for %s\nconfig: %s\n", x.Event, x.Tool, agent, x.Config)
+	if x.DisabledBy != "" {
+		fmt.Fprintf(w, "%s is set in this environment: a hook started with it decides nothing; below is what it decides without it\n", x.DisabledBy)
+	}
 	if x.Agent != "" && !x.KnownAgent {
 		fmt.Fprintf(w, "agent %q has no rules of its own: only the global rules apply (agents with rules: %s)\n", x.Agent, orNone(x.Agents))
 	}
