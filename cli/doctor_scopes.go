@@ -70,8 +70,12 @@ func (d *doctorRun) userSettings() (string, error) {
 	return filepath.Join(home, ".claude", "settings.json"), nil
 }
 
-// settingsScopes checks the user, project and local settings files.
+// settingsScopes checks the project, local and user settings files, the
+// project first: it is what the user ran doctor for.
 func (d *doctorRun) settingsScopes() {
+	t := targets.Get()["claude"]
+	d.settingsFile("project", filepath.Join(d.project, t.projectFile))
+	d.settingsFile("local", filepath.Join(d.project, t.localFile))
 	user, err := d.userSettings()
 	if err != nil {
 		s := d.scope("user", "~/.claude/settings.json")
@@ -79,9 +83,6 @@ func (d *doctorRun) settingsScopes() {
 	} else {
 		d.settingsFile("user", user)
 	}
-	t := targets.Get()["claude"]
-	d.settingsFile("project", filepath.Join(d.project, t.projectFile))
-	d.settingsFile("local", filepath.Join(d.project, t.localFile))
 }
 
 // settingsFile reads one settings file and checks every handler in it.
