@@ -1,10 +1,6 @@
 package checks
 
 import (
-	"fmt"
-
-	"go.yaml.in/yaml/v3"
-
 	"github.com/massgen/massgen-hook/engine"
 	"github.com/massgen/massgen-hook/protocol"
 )
@@ -39,16 +35,5 @@ func Builtins() engine.Registry {
 		{Name: "output_validation", New: newOutputValidation, Events: afterTool},
 		{Name: "injection_shield", New: newInjectionShield, Events: post},
 		{Name: "observe", New: newObserve, Events: post},
-	}
-}
-
-// noOptions is the factory of a check that takes no options: giving it some
-// is a configuration error, not silently ignored.
-func noOptions(b engine.Builtin) engine.Factory {
-	return func(options *yaml.Node) (engine.Builtin, error) {
-		if options != nil && !(options.Kind == yaml.ScalarNode && options.Tag == "!!null") {
-			return nil, fmt.Errorf("this check takes no options")
-		}
-		return b, nil
 	}
 }

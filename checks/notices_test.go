@@ -1,10 +1,12 @@
 package checks
 
 import (
+	"bytes"
 	"strings"
 	"testing"
 
 	"github.com/massgen/massgen-hook/protocol"
+	"github.com/massgen/massgen-hook/state"
 )
 
 // TestNoticesSettle: a notice taken by a main-thread call whose answer
@@ -12,7 +14,8 @@ import (
 // call carries both, in order; an answer written consumes them. A
 // subagent's call and a dry run (explain) take nothing.
 func TestNoticesSettle(t *testing.T) {
-	env, notes := testEnv(t, nil)
+	var notes bytes.Buffer
+	env := &Env{State: state.Open(t.TempDir()), Notes: &notes}
 	main := &protocol.Event{HookEventName: protocol.PostToolUse, SessionID: "s1", ToolName: "Agent"}
 	sub := &protocol.Event{HookEventName: protocol.PostToolUse, SessionID: "s1", AgentID: "a1", ToolName: "Bash"}
 	if err := env.addNotice("s1", "first"); err != nil {

@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/massgen/massgen-hook/engine"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -120,4 +121,15 @@ func sortedKeys[V any](m map[string]V) []string {
 	}
 	sort.Strings(keys)
 	return keys
+}
+
+// noOptions is the factory of a check that takes no options: giving it some
+// is a configuration error, not silently ignored.
+func noOptions(b engine.Builtin) engine.Factory {
+	return func(options *yaml.Node) (engine.Builtin, error) {
+		if options != nil && !(options.Kind == yaml.ScalarNode && options.Tag == "!!null") {
+			return nil, fmt.Errorf("this check takes no options")
+		}
+		return b, nil
+	}
 }

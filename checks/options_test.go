@@ -6,9 +6,6 @@ import (
 	"testing"
 
 	"go.yaml.in/yaml/v3"
-
-	"github.com/massgen/massgen-hook/config"
-	"github.com/massgen/massgen-hook/engine"
 )
 
 type optInner struct {
@@ -164,23 +161,6 @@ func TestDecodeOptionsMismatchedShapes(t *testing.T) {
 	}
 }
 
-// TestBuiltinsTakeNoOptions: a check without options refuses some.
-func TestBuiltinsTakeNoOptions(t *testing.T) {
-	for _, c := range Builtins() {
-		if c.Name != "high_priority_task_reminder" && c.Name != "malformed_tool_call" {
-			continue
-		}
-		for _, text := range []string{"", "~"} {
-			if _, err := c.New(optionsNode(t, text)); err != nil {
-				t.Errorf("%s with %q: %v", c.Name, text, err)
-			}
-		}
-		if _, err := c.New(optionsNode(t, "x: 1")); err == nil || err.Error() != "this check takes no options" {
-			t.Errorf("%s with options: err %v", c.Name, err)
-		}
-	}
-}
-
 // TestDecodeOptionsYAMLSharing: options shared through YAML's own means,
 // an alias to an anchored mapping or a merge key, decode like the mapping
 // written out (a config reuses one rule's options for another this way).
@@ -210,29 +190,6 @@ func TestDecodeOptionsYAMLSharing(t *testing.T) {
 	var got optDeep
 	if err := decodeOptions(doc.Content[3], &got); err == nil || !strings.Contains(err.Error(), `unknown option "nmae"`) {
 		t.Errorf("alias to a mapping with an unknown key: %v", err)
-	}
-}
-
-// TestBuiltinOptionsThroughAlias: a configuration that gives two rules
-// the same options through a YAML anchor compiles.
-func TestBuiltinOptionsThroughAlias(t *testing.T) {
-	text := `hooks:
-  PreToolUse:
-    - type: builtin
-      handler: budget
-      options: &limits {limits: {WebSearch: 5}}
-agents:
-  - id: researcher
-    hooks:
-      PreToolUse:
-        - {type: builtin, handler: budget, options: *limits}
-`
-	cfg, err := config.Parse("cfg.yaml", []byte(text))
-	if err != nil {
-		t.Fatalf("config.Parse: %v", err)
-	}
-	if _, err := engine.Compile(&cfg, Builtins()); err != nil {
-		t.Fatalf("Compile: %v", err)
 	}
 }
 

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"hash/fnv"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/tidwall/gjson"
 	"go.yaml.in/yaml/v3"
@@ -162,17 +161,4 @@ func agentRecord(check, agent string) string {
 		agent = "main"
 	}
 	return check + "-" + state.Key(agent)
-}
-
-// oneLine is s on one line, cut to at most n bytes at a rune boundary.
-func oneLine(s string, n int) string {
-	s = strings.Join(strings.Fields(s), " ")
-	if len(s) <= n {
-		return s
-	}
-	cut := n
-	for cut > 0 && !utf8.RuneStart(s[cut]) {
-		cut--
-	}
-	return s[:cut] + "…"
 }

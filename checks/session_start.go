@@ -26,13 +26,13 @@ func SessionStart(ctx context.Context, env *Env, ev *protocol.Event) (protocol.O
 	defer cancel()
 
 	var parts []string
-	if s := env.latest(scratchpad.CoordinatorDir, "Latest coordinator scratchpad", cfg.CoordinatorLines); s != "" {
+	if s := latest(env, scratchpad.CoordinatorDir, "Latest coordinator scratchpad", cfg.CoordinatorLines); s != "" {
 		parts = append(parts, s)
 	}
-	if s := env.latest(scratchpad.EgoDir, "Latest ego assessment", cfg.EgoLines); s != "" {
+	if s := latest(env, scratchpad.EgoDir, "Latest ego assessment", cfg.EgoLines); s != "" {
 		parts = append(parts, s)
 	}
-	if s := env.recentCommits(ctx, cfg.GitLogEntries); s != "" {
+	if s := recentCommits(env, ctx, cfg.GitLogEntries); s != "" {
 		parts = append(parts, s)
 	}
 	out := protocol.Output{}
@@ -45,8 +45,8 @@ func SessionStart(ctx context.Context, env *Env, ev *protocol.Event) (protocol.O
 
 // latest renders the last n lines of the newest dated file in dir under a
 // title, or "" when there is none (or it cannot be read: noted).
-func (env *Env) latest(dir, title string, n int) string {
-	lines, path, cut, err := env.newestTail(dir, n)
+func latest(env *Env, dir, title string, n int) string {
+	lines, path, cut, err := newestTail(env, dir, n)
 	if err != nil {
 		env.note("%s left out of the context: %v", title, err)
 		return ""
@@ -62,7 +62,7 @@ func (env *Env) latest(dir, title string, n int) string {
 }
 
 // newestTail returns the last n lines of the newest dated file in dir.
-func (env *Env) newestTail(dir string, n int) (lines []string, path string, cut bool, err error) {
+func newestTail(env *Env, dir string, n int) (lines []string, path string, cut bool, err error) {
 	if n == 0 {
 		return nil, "", false, nil
 	}
@@ -74,7 +74,7 @@ func (env *Env) newestTail(dir string, n int) (lines []string, path string, cut 
 	return lines, path, cut, err
 }
 
-func (env *Env) recentCommits(ctx context.Context, n int) string {
+func recentCommits(env *Env, ctx context.Context, n int) string {
 	if n == 0 {
 		return ""
 	}

@@ -35,15 +35,15 @@ func Stop(env *Env, ev *protocol.Event) (protocol.Output, error) {
 	if ev.AgentID != "" {
 		return protocol.Output{}, nil
 	}
-	reason, owed, err := env.stopProblem(ev)
+	reason, owed, err := stopProblem(env, ev)
 	if err != nil {
 		return protocol.Output{}, err
 	}
-	out, outcome, err := env.capStopsWithLate(ev, mainThread, "the session", reason, true)
+	out, outcome, err := capStopsWithLate(env, ev, mainThread, "the session", reason, true)
 	if err == nil && outcome == stopPassed && len(owed) > 0 {
 		// Logged. (Let go at the cap, they are still owed: the next
 		// turn's stop asks again, as for any log still missing.)
-		if err := env.updateLedger(ev.SessionID, func(l *ledger) bool {
+		if err := updateLedger(env, ev.SessionID, func(l *ledger) bool {
 			for _, id := range owed {
 				if s := l.Agents[id]; s != nil {
 					s.Logged = true
@@ -59,12 +59,12 @@ func Stop(env *Env, ev *protocol.Event) (protocol.Output, error) {
 
 // stopProblem is why the main session may not end yet, or "", with the
 // agent_ids of the subagents the coordinator owes a log entry for.
-func (env *Env) stopProblem(ev *protocol.Event) (string, []string, error) {
+func stopProblem(env *Env, ev *protocol.Event) (string, []string, error) {
 	if ev.BackgroundTasks > 0 {
 		env.note("stop: %d background task(s) still running; the coordinator scratchpad is checked at the final stop", ev.BackgroundTasks)
 		return "", nil, nil
 	}
-	l := env.readLedger(ev.SessionID)
+	l := readLedger(env, ev.SessionID)
 	var owed []string
 	for id, s := range l.Agents {
 		if s.delegated() {
@@ -75,14 +75,14 @@ func (env *Env) stopProblem(ev *protocol.Event) (string, []string, error) {
 		return "", nil, nil
 	}
 	slices.Sort(owed)
-	reason, err := env.coordinatorProblem(env.Today(), l, owed)
+	reason, err := coordinatorProblem(env, env.Today(), l, owed)
 	return reason, owed, err
 }
 
 // coordinatorProblem is why the coordinator's scratchpad for day does not
 // log the subagents owed, or "": it must hold more than white space and
 // have changed since each of them started (on day).
-func (env *Env) coordinatorProblem(day string, l ledger, owed []string) (string, error) {
+func coordinatorProblem(env *Env, day string, l ledger, owed []string) (string, error) {
 	path := env.Layout.File(scratchpad.CoordinatorDir, day)
 	rel := env.Layout.Rel(path)
 	var names []string

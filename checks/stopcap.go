@@ -23,7 +23,7 @@ type stopRecord struct {
 // session start or stop, and `massgen-hook inbox` shows them. The main
 // thread's stop also carries its subagents' notices (withNotices), on the
 // same terms.
-func (env *Env) capStopsWithLate(ev *protocol.Event, agent, label, reason string, withNotices bool) (protocol.Output, stopOutcome, error) {
+func capStopsWithLate(env *Env, ev *protocol.Event, agent, label, reason string, withNotices bool) (protocol.Output, stopOutcome, error) {
 	why := stopReason{protocol: reason}
 	var settles []func(bool)
 	if late := env.lateMessages(ev); late != nil {
@@ -36,7 +36,7 @@ func (env *Env) capStopsWithLate(ev *protocol.Event, agent, label, reason string
 			settles = append(settles, settle)
 		}
 	}
-	out, outcome, err := env.capStops(ev, agent, label, why)
+	out, outcome, err := capStops(env, ev, agent, label, why)
 	for _, settle := range settles {
 		if err == nil && outcome == stopBlocked {
 			env.OnAnswer(settle)
@@ -90,7 +90,7 @@ func (r stopReason) forUser() string {
 //
 // agent keys the count (a subagent's agent_id, so two parallel subagents of
 // one type are counted apart); label names the agent in the message.
-func (env *Env) capStops(ev *protocol.Event, agent, label string, why stopReason) (protocol.Output, stopOutcome, error) {
+func capStops(env *Env, ev *protocol.Event, agent, label string, why stopReason) (protocol.Output, stopOutcome, error) {
 	name := "sessions/" + state.Key(ev.SessionID) + "/stop-" + state.Key(agent) + ".json"
 	reason := why.forAgent()
 	if reason == "" {

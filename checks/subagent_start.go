@@ -27,7 +27,7 @@ func SubagentStart(env *Env, ev *protocol.Event) (protocol.Output, error) {
 		return protocol.Output{}, &protocol.InputError{Field: "agent_type", Msg: err.Error()}
 	}
 	exempt := env.Config.Scratchpad.Exempt(ev.AgentType)
-	env.recordStart(ev, dir, exempt)
+	recordStart(env, ev, dir, exempt)
 	var b strings.Builder
 	fmt.Fprintf(&b, "Scratchpad protocol (massgen-hook). Today is %s.\n", env.Today())
 	if exempt {
@@ -52,7 +52,7 @@ func SubagentStart(env *Env, ev *protocol.Event) (protocol.Output, error) {
 		{scratchpad.EgoDir, "Latest ego assessment"},
 		{scratchpad.CoordinatorDir, "Latest coordinator scratchpad"},
 	} {
-		lines, p, _, err := env.newestTail(src.dir, n)
+		lines, p, _, err := newestTail(env, src.dir, n)
 		if err != nil {
 			env.note("%s left out of the context: %v", src.title, err)
 			continue

@@ -24,7 +24,7 @@ import (
 func SubagentStop(env *Env, ev *protocol.Event) (protocol.Output, error) {
 	var rec *subagent
 	if ev.AgentID != "" {
-		rec = env.readLedger(ev.SessionID).Agents[ev.AgentID]
+		rec = readLedger(env, ev.SessionID).Agents[ev.AgentID]
 	}
 	agentType := ev.AgentType
 	if agentType == "" && rec != nil {
@@ -39,11 +39,11 @@ func SubagentStop(env *Env, ev *protocol.Event) (protocol.Output, error) {
 	reason := ""
 	if !exempt {
 		path := env.Layout.File(dir, env.Today())
-		if reason, err = env.scratchpadProblem(path); err != nil {
+		if reason, err = scratchpadProblem(env, path); err != nil {
 			return protocol.Output{}, err
 		}
 		if reason == "" {
-			if reason, err = env.writtenSinceStart(ev, rec, dir, path); err != nil {
+			if reason, err = writtenSinceStart(env, ev, rec, dir, path); err != nil {
 				return protocol.Output{}, err
 			}
 		}
@@ -53,20 +53,20 @@ func SubagentStop(env *Env, ev *protocol.Event) (protocol.Output, error) {
 		key = dir
 	}
 	label := "subagent " + scratchpad.DisplayName(dir)
-	out, outcome, err := env.capStopsWithLate(ev, key, label, reason, false)
+	out, outcome, err := capStopsWithLate(env, ev, key, label, reason, false)
 	if err != nil {
 		return out, err
 	}
 	switch {
 	case outcome == stopReleased && reason != "":
-		env.recordStop(ev, rec, dir, exempt, outcomeReleased, reason)
-		env.noticeRelease(ev, dir, reason)
+		recordStop(env, ev, rec, dir, exempt, outcomeReleased, reason)
+		noticeRelease(env, ev, dir, reason)
 	case outcome == stopBlocked:
-		env.recordStop(ev, rec, dir, exempt, "", "")
+		recordStop(env, ev, rec, dir, exempt, "", "")
 	case exempt:
-		env.recordStop(ev, rec, dir, exempt, outcomeExempt, "")
+		recordStop(env, ev, rec, dir, exempt, outcomeExempt, "")
 	default:
-		env.recordStop(ev, rec, dir, exempt, outcomeDone, "")
+		recordStop(env, ev, rec, dir, exempt, outcomeDone, "")
 	}
 	return out, nil
 }
@@ -74,7 +74,7 @@ func SubagentStop(env *Env, ev *protocol.Event) (protocol.Output, error) {
 // writtenSinceStart is why the scratchpad at path, complete as it is, does
 // not count for the subagent of ev: it is unchanged since the subagent
 // started. "" when it changed, or when the start is unknown (noted).
-func (env *Env) writtenSinceStart(ev *protocol.Event, rec *subagent, dir, path string) (string, error) {
+func writtenSinceStart(env *Env, ev *protocol.Event, rec *subagent, dir, path string) (string, error) {
 	day := env.Today()
 	switch {
 	case ev.AgentID == "":
@@ -103,7 +103,7 @@ func (env *Env) writtenSinceStart(ev *protocol.Event, rec *subagent, dir, path s
 // noticeRelease tells the main thread that a subagent was let go without
 // meeting the protocol: its own warning (a systemMessage) is not shown to
 // the coordinator, nor anywhere in a headless run.
-func (env *Env) noticeRelease(ev *protocol.Event, dir, reason string) {
+func noticeRelease(env *Env, ev *protocol.Event, dir, reason string) {
 	id := ev.AgentID
 	if id == "" {
 		id = "unknown id"
@@ -118,7 +118,7 @@ func (env *Env) noticeRelease(ev *protocol.Event, dir, reason string) {
 
 // scratchpadProblem returns why the scratchpad at path does not meet the
 // protocol, or "" when it does.
-func (env *Env) scratchpadProblem(path string) (string, error) {
+func scratchpadProblem(env *Env, path string) (string, error) {
 	rel := env.Layout.Rel(path)
 	required := env.Config.Scratchpad.RequiredSections
 	content, err := env.Layout.ReadFile(path)

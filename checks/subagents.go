@@ -66,7 +66,7 @@ func (s *subagent) delegated() bool {
 // readLedger reads the session's ledger; an absent or unreadable one is
 // empty (its failure noted): the checks then fall back to what they can
 // see without it.
-func (env *Env) readLedger(session string) ledger {
+func readLedger(env *Env, session string) ledger {
 	var l ledger
 	if _, err := env.State.ReadJSON(state.SessionRecord(session, subagentsRecord), &l); err != nil {
 		env.note("reading the session's subagents: %v", err)
@@ -75,7 +75,7 @@ func (env *Env) readLedger(session string) ledger {
 }
 
 // updateLedger changes the session's ledger under its lock.
-func (env *Env) updateLedger(session string, fn func(l *ledger) bool) error {
+func updateLedger(env *Env, session string, fn func(l *ledger) bool) error {
 	var l ledger
 	return env.State.UpdateSession(session, subagentsRecord, &l, func() (bool, error) {
 		if l.Agents == nil {
@@ -88,7 +88,7 @@ func (env *Env) updateLedger(session string, fn func(l *ledger) bool) error {
 // recordStart notes a subagent's start: its scratchpad and the
 // coordinator's as they are now. A failure is noted and the hook goes on:
 // the stop then judges by the date alone.
-func (env *Env) recordStart(ev *protocol.Event, dir string, exempt bool) {
+func recordStart(env *Env, ev *protocol.Event, dir string, exempt bool) {
 	if ev.AgentID == "" {
 		return
 	}
@@ -98,7 +98,7 @@ func (env *Env) recordStart(ev *protocol.Event, dir string, exempt bool) {
 		var coord scratchpad.Stamp
 		coord, err = env.Layout.StampOf(env.Layout.File(scratchpad.CoordinatorDir, day))
 		if err == nil {
-			err = env.updateLedger(ev.SessionID, func(l *ledger) bool {
+			err = updateLedger(env, ev.SessionID, func(l *ledger) bool {
 				l.Agents[ev.AgentID] = &subagent{Type: ev.AgentType, Dir: dir, Day: day, Start: &start, Coordinator: coord, Exempt: exempt}
 				return true
 			})
@@ -113,14 +113,14 @@ func (env *Env) recordStart(ev *protocol.Event, dir string, exempt bool) {
 // when its start was not seen, so the main thread's stop still counts it.
 // known is its record as last read: when it already says so, nothing is
 // written.
-func (env *Env) recordStop(ev *protocol.Event, known *subagent, dir string, exempt bool, outcome, skipped string) {
+func recordStop(env *Env, ev *protocol.Event, known *subagent, dir string, exempt bool, outcome, skipped string) {
 	if ev.AgentID == "" || known != nil && known.Outcome == outcome && known.Skipped == skipped {
 		return
 	}
 	day := env.Today()
 	coord, err := env.Layout.StampOf(env.Layout.File(scratchpad.CoordinatorDir, day))
 	if err == nil {
-		err = env.updateLedger(ev.SessionID, func(l *ledger) bool {
+		err = updateLedger(env, ev.SessionID, func(l *ledger) bool {
 			s := l.Agents[ev.AgentID]
 			if s == nil {
 				s = &subagent{Type: ev.AgentType, Dir: dir, Day: day, Coordinator: coord, Exempt: exempt}
@@ -141,7 +141,7 @@ func (env *Env) recordStop(ev *protocol.Event, known *subagent, dir string, exem
 // thread's stop then owes the coordinator's log for it. Its id is the
 // call's (tool_use_id, else the event's hash), so a hook run twice for one
 // call counts it once. A failure is noted; the stop then does not ask.
-func (env *Env) recordDelegation(ev *protocol.Event) {
+func recordDelegation(env *Env, ev *protocol.Event) {
 	agentType := gjson.GetBytes(ev.ToolInput, "agent_name").String()
 	dir, err := scratchpad.DirName(agentType, env.Config.Scratchpad.DefaultAgent)
 	if err != nil {
@@ -158,7 +158,7 @@ func (env *Env) recordDelegation(ev *protocol.Event) {
 	exempt := env.Config.Scratchpad.Exempt(agentType)
 	coord, err := env.Layout.StampOf(env.Layout.File(scratchpad.CoordinatorDir, day))
 	if err == nil {
-		err = env.updateLedger(ev.SessionID, func(l *ledger) bool {
+		err = updateLedger(env, ev.SessionID, func(l *ledger) bool {
 			if l.Agents[id] != nil {
 				return false
 			}
