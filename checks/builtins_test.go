@@ -3,6 +3,7 @@ package checks
 import (
 	"testing"
 
+	"github.com/massgen/massgen-hook/checks/internal/checktest"
 	"github.com/massgen/massgen-hook/config"
 	"github.com/massgen/massgen-hook/engine"
 )
@@ -14,11 +15,11 @@ func TestBuiltinsTakeNoOptions(t *testing.T) {
 			continue
 		}
 		for _, text := range []string{"", "~"} {
-			if _, err := c.New(optionsNode(t, text)); err != nil {
+			if _, err := c.New(checktest.OptionsNode(t, text)); err != nil {
 				t.Errorf("%s with %q: %v", c.Name, text, err)
 			}
 		}
-		if _, err := c.New(optionsNode(t, "x: 1")); err == nil || err.Error() != "this check takes no options" {
+		if _, err := c.New(checktest.OptionsNode(t, "x: 1")); err == nil || err.Error() != "this check takes no options" {
 			t.Errorf("%s with options: err %v", c.Name, err)
 		}
 	}

@@ -3,6 +3,8 @@ package checks
 import (
 	"context"
 
+	"github.com/massgen/massgen-hook/checks/hookenv"
+	"github.com/massgen/massgen-hook/checks/lifecycle"
 	"github.com/massgen/massgen-hook/protocol"
 )
 
@@ -12,19 +14,19 @@ import (
 // a silent pass of the defaults as a short line (see Result.Audit). After
 // a call of the main thread, what waits for it about its subagents comes
 // first in the context (see addNotice).
-func ToolUse(ctx context.Context, env *Env, ev *protocol.Event) (protocol.Output, error) {
+func ToolUse(ctx context.Context, env *hookenv.Env, ev *protocol.Event) (protocol.Output, error) {
 	res, call := env.RunRules(ctx, ev)
 	env.OnAnswer(call.Settlers()...)
 	if ev.HookEventName != protocol.PreToolUse {
-		res.Output = env.withNotices(ev, res.Output)
+		res.Output = env.WithNotices(ev, res.Output)
 	}
 	if ev.HookEventName == protocol.PostToolUse && env.DelegationTool != "" && ev.ToolName == env.DelegationTool && !env.DryRun {
-		recordDelegation(env, ev)
+		lifecycle.RecordDelegation(env, ev)
 	}
 	if len(res.Hooks) > 0 && !env.DryRun {
 		if err := env.State.Audit(res.Audit(call)); err != nil {
 			// The decision stands; only its record is lost, and the user is told.
-			env.note("could not append to the audit trail: %v", err)
+			env.Note("could not append to the audit trail: %v", err)
 		}
 	}
 	return res.Output, nil
