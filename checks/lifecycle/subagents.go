@@ -86,6 +86,27 @@ func updateLedger(env *hookenv.Env, session string, fn func(l *ledger) bool) err
 	})
 }
 
+// stampLedger writes the ledger's entry id (an agent_id, or a delegation
+// call's id) under its lock, stamped with day and the coordinator's
+// scratchpad for day as it is now: the main thread's log of the subagent
+// must be written after that. entry gets the entry the ledger has (nil when
+// none) and the coordinator's stamp, and returns the entry to keep, or nil
+// to leave the ledger unwritten.
+func stampLedger(env *hookenv.Env, session, id, day string, entry func(old *subagent, coord scratchpad.Stamp) *subagent) error {
+	coord, err := env.Layout.StampOf(env.Layout.File(scratchpad.CoordinatorDir, day))
+	if err != nil {
+		return err
+	}
+	return updateLedger(env, session, func(l *ledger) bool {
+		s := entry(l.Agents[id], coord)
+		if s == nil {
+			return false
+		}
+		l.Agents[id] = s
+		return true
+	})
+}
+
 // recordStart notes a subagent's start: its scratchpad and the
 // coordinator's as they are now. A failure is noted and the hook goes on:
 // the stop then judges by the date alone.
@@ -96,14 +117,9 @@ func recordStart(env *hookenv.Env, ev *protocol.Event, dir string, exempt bool) 
 	day := env.Today()
 	start, err := env.Layout.StampOf(env.Layout.File(dir, day))
 	if err == nil {
-		var coord scratchpad.Stamp
-		coord, err = env.Layout.StampOf(env.Layout.File(scratchpad.CoordinatorDir, day))
-		if err == nil {
-			err = updateLedger(env, ev.SessionID, func(l *ledger) bool {
-				l.Agents[ev.AgentID] = &subagent{Type: ev.AgentType, Dir: dir, Day: day, Start: &start, Coordinator: coord, Exempt: exempt}
-				return true
-			})
-		}
+		err = stampLedger(env, ev.SessionID, ev.AgentID, day, func(_ *subagent, coord scratchpad.Stamp) *subagent {
+			return &subagent{Type: ev.AgentType, Dir: dir, Day: day, Start: &start, Coordinator: coord, Exempt: exempt}
+		})
 	}
 	if err != nil {
 		env.Note("could not record the start of subagent %s (%s): %v; its stop is judged by today's file alone", ev.AgentID, scratchpad.DisplayName(dir), err)
@@ -119,18 +135,13 @@ func recordStop(env *hookenv.Env, ev *protocol.Event, known *subagent, dir strin
 		return
 	}
 	day := env.Today()
-	coord, err := env.Layout.StampOf(env.Layout.File(scratchpad.CoordinatorDir, day))
-	if err == nil {
-		err = updateLedger(env, ev.SessionID, func(l *ledger) bool {
-			s := l.Agents[ev.AgentID]
-			if s == nil {
-				s = &subagent{Type: ev.AgentType, Dir: dir, Day: day, Coordinator: coord, Exempt: exempt}
-				l.Agents[ev.AgentID] = s
-			}
-			s.Outcome, s.Skipped = outcome, skipped
-			return true
-		})
-	}
+	err := stampLedger(env, ev.SessionID, ev.AgentID, day, func(s *subagent, coord scratchpad.Stamp) *subagent {
+		if s == nil {
+			s = &subagent{Type: ev.AgentType, Dir: dir, Day: day, Coordinator: coord, Exempt: exempt}
+		}
+		s.Outcome, s.Skipped = outcome, skipped
+		return s
+	})
 	if err != nil {
 		env.Note("could not record the stop of subagent %s (%s): %v", ev.AgentID, scratchpad.DisplayName(dir), err)
 	}
@@ -157,16 +168,12 @@ func RecordDelegation(env *hookenv.Env, ev *protocol.Event) {
 	}
 	day := env.Today()
 	exempt := env.Config.Scratchpad.Exempt(agentType)
-	coord, err := env.Layout.StampOf(env.Layout.File(scratchpad.CoordinatorDir, day))
-	if err == nil {
-		err = updateLedger(env, ev.SessionID, func(l *ledger) bool {
-			if l.Agents[id] != nil {
-				return false
-			}
-			l.Agents[id] = &subagent{Type: agentType, Dir: dir, Day: day, Coordinator: coord, Exempt: exempt, Outcome: outcomeDone}
-			return true
-		})
-	}
+	err = stampLedger(env, ev.SessionID, id, day, func(old *subagent, coord scratchpad.Stamp) *subagent {
+		if old != nil {
+			return nil // counted already: this call's hook ran before
+		}
+		return &subagent{Type: agentType, Dir: dir, Day: day, Coordinator: coord, Exempt: exempt, Outcome: outcomeDone}
+	})
 	if err != nil {
 		env.Note("could not record the delegation to %s: %v; the stop does not ask for the coordinator's log for it", scratchpad.DisplayName(dir), err)
 	}
