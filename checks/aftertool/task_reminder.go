@@ -20,7 +20,7 @@ const taskReminderText = `======================================================
 • User preferences revealed? → memory/short_term/user_prefs.md
 ============================================================`
 
-// taskReminder reminds the agent to write down what it learned when a
+// TaskReminder reminds the agent to write down what it learned when a
 // planning tool reports a high-priority task completed (MassGen's
 // HighPriorityTaskReminderHook; give its rule the matcher
 // "*update_task_status"). It reads the tool output as JSON wherever Claude

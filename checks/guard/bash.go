@@ -21,7 +21,7 @@ type shellCall struct {
 
 type shellCallKey struct{}
 
-// shellCallOf derives a call's shellCall once, however many guards ask
+// ShellCallOf derives a call's shellCall once, however many guards ask
 // (resolving the project's symlinks is a system call or more).
 func ShellCallOf(call *engine.Call) shellCall {
 	return call.Memo(shellCallKey{}, func() any {

@@ -22,7 +22,7 @@ const maxToolNameLen = 200
 
 const malformedAdvice = "Call the tool again by its exact name with its arguments as a JSON object (proper JSON arguments, no XML or markup in the name)."
 
-// newMalformedToolCall is the factory of malformed_tool_call: it denies a
+// NewMalformedToolCall is the factory of malformed_tool_call: it denies a
 // tool call whose name carries markup or garbage from a concatenation
 // error (Write</invoke>, <parameter name="x">, a name with spaces or
 // quotes) or whose tool_input is not a JSON object. It takes no options.

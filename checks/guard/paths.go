@@ -17,7 +17,7 @@ func newProject(root string) project {
 	return project{Root: root, real: fspath.Real(root)}
 }
 
-// within reports whether p is root or inside it, by name.
+// Within reports whether p is root or inside it, by name.
 func Within(p, root string) bool { return fspath.Within(p, root, false) }
 
 // contains reports whether real, a path with its symlinks resolved, is in
@@ -33,7 +33,7 @@ func (pr project) inside(p fspath.Path) bool {
 	return pr.contains(p.Real, p.Fold) && pr.contains(p.Cleaned, p.Fold)
 }
 
-// forms are the names a path is matched by: relative to the project when
+// Forms are the names a path is matched by: relative to the project when
 // it is inside (so "**/.env" and ".git/**" mean the project's), absolute
 // otherwise; as written and where it leads (to the kernel, and to a program
 // that cleans it first), so a link named harmlessly that points at .env is
@@ -62,7 +62,7 @@ func (pr project) Forms(p fspath.Path) []string {
 	return out
 }
 
-// relative is real (a path with its symlinks resolved) relative to the
+// Relative is real (a path with its symlinks resolved) relative to the
 // project, slash-separated; false when it is outside.
 func (pr project) Relative(real string, fold bool) (string, bool) {
 	if rel, ok := fspath.Rel(real, pr.real, fold); ok {
@@ -71,7 +71,7 @@ func (pr project) Relative(real string, fold bool) (string, bool) {
 	return fspath.Rel(real, pr.Root, fold)
 }
 
-// display is how a denial names a path: relative to the project inside it.
+// Display is how a denial names a path: relative to the project inside it.
 func (pr project) Display(p fspath.Path) string {
 	if rel, ok := fspath.Rel(p.Lexical, pr.Root, p.Fold); ok {
 		return filepath.FromSlash(rel)
@@ -79,6 +79,6 @@ func (pr project) Display(p fspath.Path) string {
 	return p.Lexical
 }
 
-// relativeWithin is p relative to root, slash-separated; false when p is
+// RelativeWithin is p relative to root, slash-separated; false when p is
 // not inside root.
 func RelativeWithin(p, root string) (string, bool) { return fspath.Rel(p, root, false) }

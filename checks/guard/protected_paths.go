@@ -151,7 +151,7 @@ type pathField struct {
 	Write bool
 }
 
-// fileTools are the built-in tools that name one path, with its field and
+// FileTools are the built-in tools that name one path, with its field and
 // whether they write it. Glob and LS list names, not content: not reads.
 var FileTools = &lazy.Value[map[string]pathField]{New: func() map[string]pathField {
 	return map[string]pathField{

@@ -64,7 +64,7 @@ type userToolSchema struct {
 	file string
 }
 
-// newToolSchema is the factory of tool_schema: it denies a tool call whose
+// NewToolSchema is the factory of tool_schema: it denies a tool call whose
 // input does not match the tool's schema, naming every missing field and
 // every wrong type at once so the agent can fix them in one retry. Claude
 // Code's own tools (Bash, Read, Write, Edit, MultiEdit, NotebookEdit, Glob,

@@ -1,7 +1,3 @@
-// Package checks holds massgen-hook's built-in checks: what each hook decides
-// for an event, given the project's files and configuration. Checks never
-// read os.Stdin, the real clock or the process environment: everything comes
-// in through Env, so a test can pin it.
 package hookenv
 
 import (
@@ -84,7 +80,7 @@ func (env *Env) OnAnswerLast(f func(answered bool)) { env.lastSettles = append(e
 // Today is the local date of Now as a scratchpad day.
 func (env *Env) Today() string { return scratchpad.Today(env.Now) }
 
-// note writes one fail-open explanation line.
+// Note writes one fail-open explanation line.
 func (env *Env) Note(format string, args ...any) {
 	if env.Notes != nil {
 		fmt.Fprintf(env.Notes, "massgen-hook: "+format+"\n", args...)

@@ -20,7 +20,7 @@ func runGit(ctx context.Context, dir string, maxStdout int, args ...string) (pro
 	return GitRepo{Dir: dir}.Run(ctx, maxStdout, args...)
 }
 
-// gitLog is `git log --oneline -n` in dir.
+// GitLog is `git log --oneline -n` in dir.
 func GitLog(ctx context.Context, dir string, n int) (string, error) {
 	res, err := runGit(ctx, dir, 1<<20, "log", "--oneline", "--no-color", "-n", strconv.Itoa(n))
 	switch {
@@ -32,12 +32,12 @@ func GitLog(ctx context.Context, dir string, n int) (string, error) {
 	return strings.TrimRight(string(res.Stdout), "\n"), nil
 }
 
-// gitStatus is `git status --porcelain` with extra flags in dir, as lines.
+// GitStatus is `git status --porcelain` with extra flags in dir, as lines.
 func GitStatus(ctx context.Context, dir string, extra ...string) ([]string, error) {
 	return GitRepo{Dir: dir}.Status(ctx, nil, extra...)
 }
 
-// currentBranch is the branch checked out in dir's repository, read from
+// CurrentBranch is the branch checked out in dir's repository, read from
 // HEAD without starting git ("" when detached or unknown). A worktree's
 // .git is a file naming its real git directory.
 func CurrentBranch(dir string) string {
@@ -70,10 +70,10 @@ func CurrentBranch(dir string) string {
 	return branch
 }
 
-// errNotRepo means there is simply no log to show: no repository, or no commits.
+// ErrNotRepo means there is simply no log to show: no repository, or no commits.
 var ErrNotRepo = errors.New("not a git repository with commits")
 
-// nearestDotGit is the .git of dir's repository (dir's own or a parent's),
+// NearestDotGit is the .git of dir's repository (dir's own or a parent's),
 // "" outside one.
 func NearestDotGit(dir string) string {
 	for {

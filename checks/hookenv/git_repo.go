@@ -12,7 +12,7 @@ import (
 	"github.com/massgen/massgen-hook/internal/proc"
 )
 
-// gitRepo is the repository a git command works on, as the read-only git
+// GitRepo is the repository a git command works on, as the read-only git
 // calls that look at it must name it: the directory git starts in, and
 // the options and variables of the command that chose another repository
 // or work tree (--git-dir, --work-tree, GIT_DIR=...).
@@ -26,7 +26,7 @@ func RepoOf(g shellcmd.Git) GitRepo {
 	return GitRepo{Dir: g.Dir, opts: g.Repo, env: g.RepoEnv}
 }
 
-// gitErr is a read-only git call that could not run, failed or hung,
+// GitErr is a read-only git call that could not run, failed or hung,
 // named for the note that says what went unchecked.
 type GitErr struct {
 	Sub string
@@ -36,7 +36,7 @@ type GitErr struct {
 func (e *GitErr) Error() string { return e.err.Error() }
 func (e *GitErr) Unwrap() error { return e.err }
 
-// run runs a read-only `git -C dir [opts] args...` (see runGit). Without
+// Run runs a read-only `git -C dir [opts] args...` (see runGit). Without
 // options that name the repository, a directory in no repository is
 // errNotRepo and starts nothing. core.fsmonitor is off: the repository may
 // be one the command names (git -C DIR, --git-dir), and its configuration
@@ -62,7 +62,7 @@ func (r GitRepo) Run(ctx context.Context, maxStdout int, args ...string) (proc.R
 	return res, nil
 }
 
-// lines runs git and returns its output as lines; a non-zero exit is an
+// Lines runs git and returns its output as lines; a non-zero exit is an
 // error.
 func (r GitRepo) Lines(ctx context.Context, args ...string) ([]string, error) {
 	res, err := r.Run(ctx, 4<<20, args...)
@@ -79,7 +79,7 @@ func (r GitRepo) Lines(ctx context.Context, args ...string) ([]string, error) {
 	return strings.Split(out, "\n"), nil
 }
 
-// status is `git status --porcelain` with extra flags, limited to
+// Status is `git status --porcelain` with extra flags, limited to
 // pathspecs when there are any.
 func (r GitRepo) Status(ctx context.Context, pathspecs []string, extra ...string) ([]string, error) {
 	args := append([]string{"status", "--porcelain"}, extra...)
@@ -89,7 +89,7 @@ func (r GitRepo) Status(ctx context.Context, pathspecs []string, extra ...string
 	return r.Lines(ctx, args...)
 }
 
-// isRev reports whether rev names a commit or tree, as git checkout asks
+// IsRev reports whether rev names a commit or tree, as git checkout asks
 // of its first operand.
 func (r GitRepo) IsRev(ctx context.Context, rev string) (bool, error) {
 	res, err := r.Run(ctx, 4<<10, "rev-parse", "--verify", "--quiet", "--end-of-options", rev+"^{tree}")
@@ -99,7 +99,7 @@ func (r GitRepo) IsRev(ctx context.Context, rev string) (bool, error) {
 	return res.ExitCode == 0, nil
 }
 
-// existingRefs returns those of refs (full names) that exist.
+// ExistingRefs returns those of refs (full names) that exist.
 func (r GitRepo) ExistingRefs(ctx context.Context, refs []string) ([]string, error) {
 	out, err := r.Lines(ctx, append([]string{"for-each-ref", "--format=%(refname)"}, refs...)...)
 	if err != nil {
@@ -118,7 +118,7 @@ func (r GitRepo) ExistingRefs(ctx context.Context, refs []string) ([]string, err
 	return found, nil
 }
 
-// lostCommits counts the commits reachable from tips that nothing else
+// LostCommits counts the commits reachable from tips that nothing else
 // keeps: not reachable from keep, from HEAD unless headGoes, nor from any
 // ref but those in gone (full names). Those are the commits that only the
 // reflog remembers once gone refs are deleted or moved. bad reports that
@@ -152,7 +152,7 @@ func (r GitRepo) LostCommits(ctx context.Context, tips, keep, gone []string, hea
 	return n, false, nil
 }
 
-// headRef is the branch HEAD is on (refs/heads/main), "" when detached.
+// HeadRef is the branch HEAD is on (refs/heads/main), "" when detached.
 func (r GitRepo) HeadRef(ctx context.Context) (string, error) {
 	res, err := r.Run(ctx, 4<<10, "symbolic-ref", "-q", "HEAD")
 	if err != nil || res.ExitCode != 0 {
@@ -161,7 +161,7 @@ func (r GitRepo) HeadRef(ctx context.Context) (string, error) {
 	return strings.TrimSpace(string(res.Stdout)), nil
 }
 
-// hasRev reports whether git knows rev (a stash entry, a ref).
+// HasRev reports whether git knows rev (a stash entry, a ref).
 func (r GitRepo) HasRev(ctx context.Context, rev string) (bool, error) {
 	res, err := r.Run(ctx, 4<<10, "rev-parse", "--verify", "--quiet", "--end-of-options", rev)
 	if err != nil {
@@ -170,7 +170,7 @@ func (r GitRepo) HasRev(ctx context.Context, rev string) (bool, error) {
 	return res.ExitCode == 0, nil
 }
 
-// reflogOnlyCommits counts the commits only reflogs remember (a dropped
+// ReflogOnlyCommits counts the commits only reflogs remember (a dropped
 // branch's, a reset's, older stash entries), which expiring reflogs
 // loses.
 func (r GitRepo) ReflogOnlyCommits(ctx context.Context) (int, error) {
@@ -184,7 +184,7 @@ func (r GitRepo) ReflogOnlyCommits(ctx context.Context) (int, error) {
 	return strconv.Atoi(strings.TrimSpace(string(res.Stdout)))
 }
 
-// unreachableCommits counts the commits that neither refs nor reflogs
+// UnreachableCommits counts the commits that neither refs nor reflogs
 // reach (a dropped stash, a deleted branch whose reflog went with it):
 // what pruning deletes for good.
 func (r GitRepo) UnreachableCommits(ctx context.Context) (int, error) {
@@ -201,7 +201,7 @@ func (r GitRepo) UnreachableCommits(ctx context.Context) (int, error) {
 	return n, nil
 }
 
-// alias returns the alias name is set to in the repository's or the
+// Alias returns the alias name is set to in the repository's or the
 // user's configuration ("" when none).
 func (r GitRepo) Alias(ctx context.Context, name string) (string, error) {
 	res, err := r.Run(ctx, 64<<10, "config", "--get", "alias."+name)
@@ -214,6 +214,6 @@ func (r GitRepo) Alias(ctx context.Context, name string) (string, error) {
 	return strings.TrimSuffix(string(res.Stdout), "\n"), nil
 }
 
-// noRepo reports whether err says there is no repository to look at:
+// NoRepo reports whether err says there is no repository to look at:
 // git would refuse the command as well, so nothing can be lost.
 func NoRepo(err error) bool { return errors.Is(err, ErrNotRepo) }

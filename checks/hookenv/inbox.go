@@ -178,7 +178,7 @@ func (env *Env) massgenPayloadFiles(ev *protocol.Event) []payloadFile {
 	return nil
 }
 
-// lateMessages claims, at a turn boundary, the recipient's messages that
+// LateMessages claims, at a turn boundary, the recipient's messages that
 // expired before a tool call could deliver them. The caller hands them over
 // and settles the batch; a failure leaves them undelivered (they wait for
 // the next boundary and show in `massgen-hook inbox`), noted, and the hook
@@ -213,7 +213,7 @@ func (env *Env) LateMessages(ev *protocol.Event) *inbox.Batch {
 	return batch
 }
 
-// withLate puts the late messages first in a turn boundary's context (a
+// WithLate puts the late messages first in a turn boundary's context (a
 // long scratchpad tail is then what the output cap cuts, never a message)
 // and settles them with the answer.
 func (env *Env) WithLate(event string, late *inbox.Batch, out protocol.Output) protocol.Output {

@@ -22,7 +22,7 @@ type notices struct {
 	Texts []string `json:"notices"`
 }
 
-// addNotice queues text for the main thread of session: its next tool
+// AddNotice queues text for the main thread of session: its next tool
 // call (the Agent tool's PostToolUse comes right after a subagent ends) or
 // its stop carries it. A subagent's own systemMessage is shown nowhere in
 // a headless run, and the coordinator is who must act on it.
@@ -45,7 +45,7 @@ func (env *Env) parseNotices(raw []byte) notices {
 	return n
 }
 
-// takeNotices claims what waits for the main thread of ev's session. The
+// TakeNotices claims what waits for the main thread of ev's session. The
 // claim is settled with the hook's answer: not written, the notices go
 // back, ahead of any queued since. Subagents' own calls, and dry runs,
 // take nothing.
@@ -84,7 +84,7 @@ func (env *Env) TakeNotices(ev *protocol.Event) (text string, settle func(answer
 	}
 }
 
-// withNotices puts the main thread's waiting notices first in a tool
+// WithNotices puts the main thread's waiting notices first in a tool
 // hook's context, and settles them with the answer.
 func (env *Env) WithNotices(ev *protocol.Event, out protocol.Output) protocol.Output {
 	text, settle := env.TakeNotices(ev)

@@ -11,7 +11,7 @@ import (
 	"github.com/massgen/massgen-hook/engine"
 )
 
-// decodeOptions decodes a built-in check's options into dst (a pointer to
+// DecodeOptions decodes a built-in check's options into dst (a pointer to
 // a struct with yaml tags) strictly: a key dst does not have is an error
 // naming it and its line, at any depth, because a misspelt option silently
 // ignored is a guard silently off. nil options leave dst as it is.
@@ -124,7 +124,7 @@ func SortedKeys[V any](m map[string]V) []string {
 	return keys
 }
 
-// noOptions is the factory of a check that takes no options: giving it some
+// NoOptions is the factory of a check that takes no options: giving it some
 // is a configuration error, not silently ignored.
 func NoOptions(b engine.Builtin) engine.Factory {
 	return func(options *yaml.Node) (engine.Builtin, error) {

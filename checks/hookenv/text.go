@@ -5,7 +5,7 @@ import (
 	"unicode/utf8"
 )
 
-// oneLine is s on one line, cut to at most n bytes at a rune boundary.
+// OneLine is s on one line, cut to at most n bytes at a rune boundary.
 func OneLine(s string, n int) string {
 	s = strings.Join(strings.Fields(s), " ")
 	if len(s) <= n {

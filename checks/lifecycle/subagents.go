@@ -147,7 +147,7 @@ func recordStop(env *hookenv.Env, ev *protocol.Event, known *subagent, dir strin
 	}
 }
 
-// recordDelegation notes a subagent's whole run seen as one completed call
+// RecordDelegation notes a subagent's whole run seen as one completed call
 // of the delegation tool (Gemini CLI's invoke_agent, whose agent_name is
 // the agent type), in a CLI that fires no subagent events: the main
 // thread's stop then owes the coordinator's log for it. Its id is the

@@ -60,7 +60,7 @@ type retryRecord struct {
 	Errors []string `json:"errors,omitempty"` // newest last
 }
 
-// maxErrorText bounds each error kept and quoted back.
+// MaxErrorText bounds each error kept and quoted back.
 const MaxErrorText = 300
 
 func (s *smartRetry) Check(_ context.Context, call *engine.Call) (engine.Verdict, error) {
@@ -118,7 +118,7 @@ func retryReason(tool string, errs []string) string {
 	return b.String()
 }
 
-// outputError tells a PostToolUse response that reports a failure: MCP's
+// OutputError tells a PostToolUse response that reports a failure: MCP's
 // isError, an is_error or success: false flag, or a non-empty error field.
 // (Claude Code reports most failed built-in calls as PostToolUseFailure.)
 func OutputError(out gjson.Result) (string, bool) {
@@ -137,7 +137,7 @@ func OutputError(out gjson.Result) (string, bool) {
 	return out.Raw, true
 }
 
-// callKey identifies a call by its tool and its input, with the input's
+// CallKey identifies a call by its tool and its input, with the input's
 // keys in order so the same arguments written another way still match.
 func CallKey(tool string, input json.RawMessage) string {
 	canonical := []byte(input)
@@ -154,7 +154,7 @@ func CallKey(tool string, input json.RawMessage) string {
 	return hex.EncodeToString(h.Sum(nil))
 }
 
-// agentRecord names a check's per-agent record in a session, e.g.
+// AgentRecord names a check's per-agent record in a session, e.g.
 // "retry-main" or "round-agent_b": the main thread is "main", and the id
 // passes through state.Key so the name stays plain.
 func AgentRecord(check, agent string) string {

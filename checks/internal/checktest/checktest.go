@@ -19,18 +19,18 @@ import (
 	"github.com/massgen/massgen-hook/state"
 )
 
-// testHome is the HOME the guard tests give their calls: outside /tmp, so
+// TestHome is the HOME the guard tests give their calls: outside /tmp, so
 // that "under /tmp" never explains away a result about the home directory.
 const TestHome = "/home/massgen-hook-test-user"
 
-// guardEnv is a project and what a call made in it sees.
+// GuardEnv is a project and what a call made in it sees.
 type GuardEnv struct {
 	Project string
 	State   *state.Dir
 	Environ []string
 }
 
-// newGuardEnv makes a fresh project (symlinks of the temp root resolved, so
+// NewGuardEnv makes a fresh project (symlinks of the temp root resolved, so
 // paths compare as written) with its own state directory.
 func NewGuardEnv(t *testing.T) *GuardEnv {
 	t.Helper()
@@ -42,7 +42,7 @@ func NewGuardEnv(t *testing.T) *GuardEnv {
 		Environ: []string{"HOME=" + TestHome, "PATH=" + os.Getenv("PATH")}}
 }
 
-// callSpec describes one hook call; zero fields take defaults.
+// CallSpec describes one hook call; zero fields take defaults.
 type CallSpec struct {
 	Hook    string // PreToolUse unless set
 	Session string // "s1" unless set
@@ -56,7 +56,7 @@ type CallSpec struct {
 	Now     time.Time
 }
 
-// makeCall builds the engine.Call of s, its event parsed by
+// MakeCall builds the engine.Call of s, its event parsed by
 // protocol.ParseEvent as the hook would read it.
 func (g *GuardEnv) MakeCall(t *testing.T, s CallSpec) *engine.Call {
 	t.Helper()
@@ -98,7 +98,7 @@ func (g *GuardEnv) MakeCall(t *testing.T, s CallSpec) *engine.Call {
 		State: g.State, Scope: s.Scope}
 }
 
-// jsonInput is the tool_input of one string field.
+// JsonInput is the tool_input of one string field.
 func JsonInput(field, value string) string {
 	b, err := json.Marshal(map[string]string{field: value})
 	if err != nil {
@@ -107,10 +107,10 @@ func JsonInput(field, value string) string {
 	return string(b)
 }
 
-// bashInput is Bash's tool_input for command.
+// BashInput is Bash's tool_input for command.
 func BashInput(command string) string { return JsonInput("command", command) }
 
-// optionsNode parses text as a built-in check's options ("" is no options).
+// OptionsNode parses text as a built-in check's options ("" is no options).
 func OptionsNode(t *testing.T, text string) *yaml.Node {
 	t.Helper()
 	if text == "" {
@@ -126,7 +126,7 @@ func OptionsNode(t *testing.T, text string) *yaml.Node {
 	return doc.Content[0]
 }
 
-// writeFiles creates each file (with parents) under root.
+// WriteFiles creates each file (with parents) under root.
 func WriteFiles(t *testing.T, root string, files ...string) {
 	t.Helper()
 	for _, f := range files {
@@ -147,7 +147,7 @@ func Symlink(t *testing.T, target, link string) {
 	}
 }
 
-// realTempDir is t.TempDir with its symlinks resolved.
+// RealTempDir is t.TempDir with its symlinks resolved.
 func RealTempDir(t *testing.T) string {
 	t.Helper()
 	d, err := filepath.EvalSymlinks(t.TempDir())
@@ -157,7 +157,7 @@ func RealTempDir(t *testing.T) string {
 	return d
 }
 
-// fakeRepo makes dir a repository as currentBranch sees one: .git/HEAD.
+// FakeRepo makes dir a repository as currentBranch sees one: .git/HEAD.
 func FakeRepo(t *testing.T, dir, head string) {
 	t.Helper()
 	if err := os.MkdirAll(filepath.Join(dir, ".git"), 0o755); err != nil {
@@ -168,7 +168,7 @@ func FakeRepo(t *testing.T, dir, head string) {
 	}
 }
 
-// gitRun runs git in dir, failing the test on error.
+// GitRun runs git in dir, failing the test on error.
 func GitRun(t *testing.T, dir string, args ...string) string {
 	t.Helper()
 	cmd := exec.Command("git", append([]string{"-c", "user.name=Test", "-c", "user.email=test@example.com",
@@ -182,7 +182,7 @@ func GitRun(t *testing.T, dir string, args ...string) string {
 	return string(out)
 }
 
-// realRepo makes dir a git repository with files committed.
+// RealRepo makes dir a git repository with files committed.
 func RealRepo(t *testing.T, dir string, files map[string]string) {
 	t.Helper()
 	if _, err := exec.LookPath("git"); err != nil {
