@@ -13,7 +13,7 @@ import (
 // and records the decision in the audit trail: every call that ran a rule,
 // a silent pass of the defaults as a short line (see Result.Audit). After
 // a call of the main thread, what waits for it about its subagents comes
-// first in the context (see addNotice).
+// first in the context (see hookenv.Env.AddNotice).
 func ToolUse(ctx context.Context, env *hookenv.Env, ev *protocol.Event) (protocol.Output, error) {
 	res, call := env.RunRules(ctx, ev)
 	env.OnAnswer(call.Settlers()...)

@@ -15,7 +15,7 @@ import (
 // runGit runs `git -C dir args...` without a shell. It is killed, with
 // anything it started, when ctx ends: git can hang on a lock or a network
 // filesystem, and no hook may. Outside a repository git is not started at
-// all (errNotRepo): looking costs a few stat calls, a process much more.
+// all (ErrNotRepo): looking costs a few stat calls, a process much more.
 func runGit(ctx context.Context, dir string, maxStdout int, args ...string) (proc.Result, error) {
 	return GitRepo{Dir: dir}.Run(ctx, maxStdout, args...)
 }

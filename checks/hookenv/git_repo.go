@@ -38,7 +38,7 @@ func (e *GitErr) Unwrap() error { return e.err }
 
 // Run runs a read-only `git -C dir [opts] args...` (see runGit). Without
 // options that name the repository, a directory in no repository is
-// errNotRepo and starts nothing. core.fsmonitor is off: the repository may
+// ErrNotRepo and starts nothing. core.fsmonitor is off: the repository may
 // be one the command names (git -C DIR, --git-dir), and its configuration
 // must not make the guard run a program.
 func (r GitRepo) Run(ctx context.Context, maxStdout int, args ...string) (proc.Result, error) {
