@@ -1,10 +1,10 @@
 package checks
 
 import (
-	"fmt"
-
-	"go.yaml.in/yaml/v3"
-
+	"github.com/massgen/massgen-hook/checks/aftertool"
+	"github.com/massgen/massgen-hook/checks/guard"
+	"github.com/massgen/massgen-hook/checks/hookenv"
+	"github.com/massgen/massgen-hook/checks/limits"
 	"github.com/massgen/massgen-hook/engine"
 	"github.com/massgen/massgen-hook/protocol"
 )
@@ -26,29 +26,18 @@ var (
 // answer never cuts them.
 func Builtins() engine.Registry {
 	return engine.Registry{
-		{Name: "malformed_tool_call", New: newMalformedToolCall, Events: pre, Default: true, Guard: true},
-		{Name: "tool_schema", New: newToolSchema, Events: pre, Default: true, Guard: true},
-		{Name: "dangerous_commands", New: newDangerousCommands, Events: pre, Default: true, Guard: true},
-		{Name: "protected_paths", New: newProtectedPaths, Events: pre, Default: true, Guard: true},
-		{Name: "inbox", New: newInbox, Events: afterTool, Default: true},
-		{Name: "budget", New: newBudget, Events: pre},
-		{Name: "smart_retry", New: newSmartRetry, Events: everyOutcome},
-		{Name: "round_timeout", New: newRoundTimeout, Events: preAndPost},
-		{Name: "debug_delay", New: newDebugDelay, Events: pre},
-		{Name: "high_priority_task_reminder", New: noOptions(engine.BuiltinFunc(taskReminder)), Events: post},
-		{Name: "output_validation", New: newOutputValidation, Events: afterTool},
-		{Name: "injection_shield", New: newInjectionShield, Events: post},
-		{Name: "observe", New: newObserve, Events: post},
-	}
-}
-
-// noOptions is the factory of a check that takes no options: giving it some
-// is a configuration error, not silently ignored.
-func noOptions(b engine.Builtin) engine.Factory {
-	return func(options *yaml.Node) (engine.Builtin, error) {
-		if options != nil && !(options.Kind == yaml.ScalarNode && options.Tag == "!!null") {
-			return nil, fmt.Errorf("this check takes no options")
-		}
-		return b, nil
+		{Name: "malformed_tool_call", New: guard.NewMalformedToolCall, Events: pre, Default: true, Guard: true},
+		{Name: "tool_schema", New: guard.NewToolSchema, Events: pre, Default: true, Guard: true},
+		{Name: "dangerous_commands", New: guard.NewDangerousCommands, Events: pre, Default: true, Guard: true},
+		{Name: "protected_paths", New: guard.NewProtectedPaths, Events: pre, Default: true, Guard: true},
+		{Name: "inbox", New: hookenv.NewInbox, Events: afterTool, Default: true},
+		{Name: "budget", New: limits.NewBudget, Events: pre},
+		{Name: "smart_retry", New: limits.NewSmartRetry, Events: everyOutcome},
+		{Name: "round_timeout", New: limits.NewRoundTimeout, Events: preAndPost},
+		{Name: "debug_delay", New: limits.NewDebugDelay, Events: pre},
+		{Name: "high_priority_task_reminder", New: hookenv.NoOptions(engine.BuiltinFunc(aftertool.TaskReminder)), Events: post},
+		{Name: "output_validation", New: aftertool.NewOutputValidation, Events: afterTool},
+		{Name: "injection_shield", New: aftertool.NewInjectionShield, Events: post},
+		{Name: "observe", New: aftertool.NewObserve, Events: post},
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/massgen/massgen-hook/checks"
+	"github.com/massgen/massgen-hook/checks/hookenv"
 	"github.com/massgen/massgen-hook/config"
 	"github.com/massgen/massgen-hook/dialect"
 	"github.com/massgen/massgen-hook/engine"
@@ -56,7 +57,7 @@ type configNotices struct {
 // session meets this error, where the CLI shows warnings. A CLI that has
 // no warning channel (Copilot CLI, Cursor) gets stderr only; doctor and
 // `config validate` report the same error.
-func (a *app) noteConfigError(env *checks.Env, ev *protocol.Event, d *dialect.Dialect, out protocol.Output, cfgErr error) protocol.Output {
+func (a *app) noteConfigError(env *hookenv.Env, ev *protocol.Event, d *dialect.Dialect, out protocol.Output, cfgErr error) protocol.Output {
 	msg := configErrorMessage(env.Layout.Project, cfgErr)
 	for _, line := range strings.Split(msg, "\n") {
 		fmt.Fprintln(a.stderr, line)

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/massgen/massgen-hook/checks"
+	"github.com/massgen/massgen-hook/checks/hookenv"
 	"github.com/massgen/massgen-hook/config"
 	"github.com/massgen/massgen-hook/dialect"
 	"github.com/massgen/massgen-hook/protocol"
@@ -17,7 +17,7 @@ import (
 
 // noteConfigNotices adds cfg's notices to out the first time this session
 // meets them.
-func (a *app) noteConfigNotices(env *checks.Env, ev *protocol.Event, d *dialect.Dialect, out protocol.Output, cfg *config.Config) protocol.Output {
+func (a *app) noteConfigNotices(env *hookenv.Env, ev *protocol.Event, d *dialect.Dialect, out protocol.Output, cfg *config.Config) protocol.Output {
 	if len(cfg.Notices) == 0 || env.DryRun {
 		return out
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/massgen/massgen-hook/checks"
+	"github.com/massgen/massgen-hook/checks/hookenv"
 	"github.com/massgen/massgen-hook/config"
 	"github.com/massgen/massgen-hook/dialect"
 	"github.com/massgen/massgen-hook/engine"
@@ -26,7 +27,7 @@ const eventAnnotation = "massgen-hook/event"
 type hookSpec struct {
 	use, short, long, example string
 	event                     string
-	decide                    func(ctx context.Context, env *checks.Env, ev *protocol.Event) (protocol.Output, error)
+	decide                    func(ctx context.Context, env *hookenv.Env, ev *protocol.Event) (protocol.Output, error)
 	// toolRules marks the tool hooks, which run the configured rules and
 	// take --agent.
 	toolRules bool
@@ -183,8 +184,8 @@ func (a *app) loadRules(project string, want bool) (config.Config, *engine.Engin
 }
 
 // checksEnv is what the checks see of this invocation.
-func (a *app) checksEnv(project string, cfg config.Config, rules *engine.Engine, now time.Time, ev *protocol.Event, d *dialect.Dialect) *checks.Env {
-	return &checks.Env{
+func (a *app) checksEnv(project string, cfg config.Config, rules *engine.Engine, now time.Time, ev *protocol.Event, d *dialect.Dialect) *hookenv.Env {
+	return &hookenv.Env{
 		Client:       engine.Client{PlainContext: d.PlainContext, JudgesRewrites: d.JudgesRewrites, ShapesOutput: d.ShapesOutput},
 		Layout:       layoutOf(project, cfg),
 		Config:       cfg,

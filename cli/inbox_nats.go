@@ -7,7 +7,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/massgen/massgen-hook/checks"
+	"github.com/massgen/massgen-hook/checks/hookenv"
 	"github.com/massgen/massgen-hook/inbox"
 	"github.com/massgen/massgen-hook/internal/nats/natsclient"
 	"github.com/massgen/massgen-hook/internal/nats/natsinbox"
@@ -31,7 +31,7 @@ func (a *app) inboxBroker(st *state.Dir, now time.Time) (*natsinbox.Broker, erro
 		return nil, nil
 	}
 	var bad error
-	b := checks.OpenBroker(cfg, a.getenv, st, now, a.stderr, "massgen-hook cli", func(format string, args ...any) {
+	b := hookenv.OpenBroker(cfg, a.getenv, st, now, a.stderr, "massgen-hook cli", func(format string, args ...any) {
 		bad = fmt.Errorf(format, args...)
 	})
 	if b == nil {

@@ -6,6 +6,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/massgen/massgen-hook/checks"
+	"github.com/massgen/massgen-hook/checks/hookenv"
+	"github.com/massgen/massgen-hook/checks/lifecycle"
 	"github.com/massgen/massgen-hook/protocol"
 )
 
@@ -18,7 +20,7 @@ scratchpad (last 25 lines), the newest ego assessment (last 20 lines) and
 git log --oneline -5. Resume, clear and compact get no output. Fails open.`,
 		example: `  echo '{"hook_event_name":"SessionStart","source":"startup"}' | massgen-hook session-start`,
 		event:   protocol.SessionStart,
-		decide:  checks.SessionStart,
+		decide:  lifecycle.SessionStart,
 	})
 }
 
@@ -31,7 +33,7 @@ required headings, and the last lines of the newest ego and coordinator
 scratchpads.`,
 		example: `  echo '{"hook_event_name":"SubagentStart","agent_type":"spec-writer"}' | massgen-hook subagent-start`,
 		event:   protocol.SubagentStart,
-		decide:  withoutContext(checks.SubagentStart),
+		decide:  withoutContext(lifecycle.SubagentStart),
 	})
 }
 
@@ -44,7 +46,7 @@ exists with every required heading. After 3 blocks in a row it lets the agent
 go with a warning, so it can never trap the session.`,
 		example: `  echo '{"hook_event_name":"SubagentStop","agent_type":"spec-writer"}' | massgen-hook subagent-stop`,
 		event:   protocol.SubagentStop,
-		decide:  withoutContext(checks.SubagentStop),
+		decide:  withoutContext(lifecycle.SubagentStop),
 	})
 }
 
@@ -57,7 +59,7 @@ session cannot end until .claude/scratchpad/coordinator/<today>.md exists.
 After 3 blocks in a row it lets the session end with a warning.`,
 		example: `  echo '{"hook_event_name":"Stop"}' | massgen-hook stop`,
 		event:   protocol.Stop,
-		decide:  withoutContext(checks.Stop),
+		decide:  withoutContext(lifecycle.Stop),
 	})
 }
 
@@ -73,7 +75,7 @@ resolves the path (no symlink, ".." or hard link leads elsewhere). Every
 other request gets no opinion, so Claude Code asks as usual.`,
 		example: `  echo '{"hook_event_name":"PermissionRequest","agent_id":"a1","agent_type":"spec-writer","tool_name":"Write","tool_input":{"file_path":"'$PWD'/.claude/scratchpad/spec-writer/'$(date +%F)'.md"}}' | massgen-hook permission-request`,
 		event:   protocol.PermissionRequest,
-		decide:  withoutContext(checks.PermissionRequest),
+		decide:  withoutContext(lifecycle.PermissionRequest),
 	})
 }
 
@@ -121,8 +123,8 @@ context; a failed call has nothing left to block.`,
 	})
 }
 
-func withoutContext(f func(*checks.Env, *protocol.Event) (protocol.Output, error)) func(context.Context, *checks.Env, *protocol.Event) (protocol.Output, error) {
-	return func(_ context.Context, env *checks.Env, ev *protocol.Event) (protocol.Output, error) {
+func withoutContext(f func(*hookenv.Env, *protocol.Event) (protocol.Output, error)) func(context.Context, *hookenv.Env, *protocol.Event) (protocol.Output, error) {
+	return func(_ context.Context, env *hookenv.Env, ev *protocol.Event) (protocol.Output, error) {
 		return f(env, ev)
 	}
 }

@@ -5,7 +5,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/massgen/massgen-hook/checks"
+	"github.com/massgen/massgen-hook/checks/aftertool"
 )
 
 // observeRunCommand is the observers' worker: the observe check starts it
@@ -49,7 +49,7 @@ func (a *app) runObserver(jobFile string) {
 	if cfg, _, err := a.loadRules(project, false); err == nil {
 		a.attachAuditSink(st, project, &cfg)
 	}
-	if err := checks.RunObserverJob(st, project, jobFile, now); err != nil {
+	if err := aftertool.RunObserverJob(st, project, jobFile, now); err != nil {
 		fail(err)
 	}
 }

@@ -6,7 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/massgen/massgen-hook/checks"
+	"github.com/massgen/massgen-hook/checks/hookenv"
 	"github.com/massgen/massgen-hook/internal/corpus"
 	"github.com/massgen/massgen-hook/protocol"
 	"github.com/massgen/massgen-hook/state"
@@ -23,7 +23,7 @@ const recordEnv = "MASSGEN_HOOK_RECORD"
 // the answer is written and can change nothing about it: a failure is one
 // stderr line. With recording off it costs one map lookup and no syscall.
 // A replay never records.
-func (a *app) record(env *checks.Env, ev *protocol.Event, out protocol.Output, hookErr error, failClosed bool) {
+func (a *app) record(env *hookenv.Env, ev *protocol.Event, out protocol.Output, hookErr error, failClosed bool) {
 	rc := &env.Config.Record
 	dir := a.getenv(recordEnv)
 	if dir == "" && !rc.On || a.sandbox != "" || ev == nil || !rc.Wants(ev.HookEventName) {
@@ -34,7 +34,7 @@ func (a *app) record(env *checks.Env, ev *protocol.Event, out protocol.Output, h
 	}
 }
 
-func (a *app) writeRecording(env *checks.Env, ev *protocol.Event, dir string, out protocol.Output, hookErr error, failClosed bool) error {
+func (a *app) writeRecording(env *hookenv.Env, ev *protocol.Event, dir string, out protocol.Output, hookErr error, failClosed bool) error {
 	project := env.Layout.Project
 	if dir == "" {
 		dir = env.Config.Record.Dir

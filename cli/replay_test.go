@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/massgen/massgen-hook/checks"
+	"github.com/massgen/massgen-hook/checks/hookenv"
 	"github.com/massgen/massgen-hook/config"
 	"github.com/massgen/massgen-hook/internal/corpus"
 	"github.com/massgen/massgen-hook/protocol"
@@ -89,7 +89,7 @@ func TestSandboxedApp(t *testing.T) {
 	}
 	cfg := config.Default()
 	cfg.Record = config.Record{On: true, Dir: "corpus"}
-	env := &checks.Env{Layout: scratchpad.Layout{Project: project}, Config: cfg, State: a.stateDir(project), Now: time.Now()}
+	env := &hookenv.Env{Layout: scratchpad.Layout{Project: project}, Config: cfg, State: a.stateDir(project), Now: time.Now()}
 	ev := &protocol.Event{HookEventName: protocol.Stop, Raw: []byte(`{"hook_event_name":"Stop"}`)}
 	a.record(env, ev, protocol.Output{}, nil, false)
 	if entries, _ := filepath.Glob(project + "/corpus/*"); len(entries) > 0 || stderr.Len() > 0 {

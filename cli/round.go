@@ -7,7 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/massgen/massgen-hook/checks"
+	"github.com/massgen/massgen-hook/checks/limits"
 	"github.com/massgen/massgen-hook/config"
 	"github.com/massgen/massgen-hook/engine"
 	"github.com/massgen/massgen-hook/inbox"
@@ -63,8 +63,8 @@ would read the round: it is an error (exit 2) and nothing is recorded.`,
 		}
 	}
 	cmd.AddCommand(
-		sub("start", "Start the next round now", "started", checks.StartRound),
-		sub("wrap-up", "Ask for an answer now", "asked to wrap up", checks.WrapUp),
+		sub("start", "Start the next round now", "started", limits.StartRound),
+		sub("wrap-up", "Ask for an answer now", "asked to wrap up", limits.WrapUp),
 	)
 	return cmd
 }
@@ -100,9 +100,9 @@ func (a *app) runRound(session, agent, verb string, apply func(*state.Dir, strin
 		}
 		session = keys[0]
 	}
-	records := []string{checks.RoundRecordName(agent)}
+	records := []string{limits.RoundRecordName(agent)}
 	if agent == "" {
-		found, err := checks.RoundRecords(st, session)
+		found, err := limits.RoundRecords(st, session)
 		if err != nil {
 			return fmt.Errorf("listing rounds of session %s: %w", session, err)
 		}

@@ -43,7 +43,7 @@ type Call struct {
 	// Agent is the agent the rules are selected for; "" is the main thread.
 	Agent string
 	// Recipient is who the inbox delivers to at this call: the agent whose
-	// context the hook's answer reaches (see checks.Env.Recipient).
+	// context the hook's answer reaches (see hookenv.Env.Recipient).
 	Recipient string
 	// Orchestrator is $MASSGEN_ORCHESTRATOR_ID, "" outside an orchestrator.
 	Orchestrator string

@@ -24,7 +24,7 @@ PHASES = [
     ("event: read and parse", r"massgen-hook/cli\.readEvent$|massgen-hook/cli\.readInput|/protocol\.ParseEvent$|/dialect\.Detect$|io\.ReadAll$"),
     ("answer", r"/dialect\.\(\*Dialect\)\.Answer$|/protocol\.Write$"),
     ("state and audit", r"massgen-hook/cli\.\(\*app\)\.record$|/state\.|Settle$"),
-    ("checks", r"/checks\.|/engine\.|/shellcmd\.|/scratchpad\.|/inbox\."),
+    ("checks", r"/checks[./]|/engine\.|/shellcmd\.|/scratchpad\.|/inbox\."),
     ("dispatch and project", r"spf13/cobra|massgen-hook/cli\."),
 ]
 OTHER = "runtime: start, heap, stacks, threads"

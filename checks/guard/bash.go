@@ -1,0 +1,97 @@
+package guard
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/tidwall/gjson"
+
+	"github.com/massgen/massgen-hook/analysis/shellcmd"
+	"github.com/massgen/massgen-hook/engine"
+)
+
+// shellCall is what the path and command guards need of a call: the
+// project, where the call runs (the event's cwd, else the project root),
+// and $HOME.
+type shellCall struct {
+	Project   project
+	Cwd, Home string
+}
+
+type shellCallKey struct{}
+
+// ShellCallOf derives a call's shellCall once, however many guards ask
+// (resolving the project's symlinks is a system call or more).
+func ShellCallOf(call *engine.Call) shellCall {
+	return call.Memo(shellCallKey{}, func() any {
+		sc := shellCall{Project: newProject(call.Project), Cwd: call.Event.Cwd, Home: envValue(call.Environ, "HOME")}
+		if sc.Cwd == "" || !filepath.IsAbs(sc.Cwd) {
+			sc.Cwd = call.Project
+		}
+		return sc
+	}).(shellCall)
+}
+
+// parsedBash is a Bash call's command as shellcmd reads it.
+type parsedBash struct {
+	script *shellcmd.Script
+	err    error
+}
+
+type parsedBashKey struct{ command, dir, home string }
+
+// bashScript parses a Bash call's command once per call, for every guard
+// that reads it. ok is false when the call is not Bash or has no command
+// string; err is a command the parser cannot read.
+func bashScript(call *engine.Call, sc shellCall) (script *shellcmd.Script, ok bool, err error) {
+	if call.Event.ToolName != "Bash" {
+		return nil, false, nil
+	}
+	command := gjson.GetBytes(call.ToolInput, "command")
+	if command.Type != gjson.String {
+		return nil, false, nil
+	}
+	key := parsedBashKey{command.Str, sc.Cwd, sc.Home}
+	p := call.Memo(key, func() any {
+		// The CLI's shell has the environment the hook has: a TMPDIR the
+		// hook is not given is one the shell does not have either.
+		env := map[string]string{"TMPDIR": envValue(call.Environ, "TMPDIR")}
+		s, err := shellcmd.Parse(command.Str, shellcmd.Options{Dir: sc.Cwd, Home: sc.Home, Env: env, GitTop: gitTop})
+		return parsedBash{s, err}
+	}).(parsedBash)
+	return p.script, true, p.err
+}
+
+// unparsableRule is the id, in dangerous_commands' pack, of the rule
+// that fails closed on a command the parser cannot read: bash runs forms
+// the parser rejects (`! ; rm -rf /`), so "cannot read" must not pass as
+// "nothing dangerous".
+const unparsableRule = "unparsable"
+
+const unparsableInstead = "Rewrite it in plain form: simple commands joined by ;, && or |, with ordinary quoting."
+
+// unparsableWhat says why a command is refused.
+func unparsableWhat(err error) string {
+	return fmt.Sprintf("this command could not be parsed safely (%v), so what it would run cannot be checked", err)
+}
+
+// uncheckedNote is the note when a rule that was told to let unparsable
+// commands through does so.
+func uncheckedNote(err error) string {
+	return fmt.Sprintf("could not read the Bash command (%v); it went unchecked", err)
+}
+
+// gitTop is the top of the git work tree holding dir, as git rev-parse
+// --show-toplevel prints it: the nearest folder up with a .git (a folder,
+// or a file in a worktree or submodule); "" when there is none.
+func gitTop(dir string) string {
+	for d := filepath.Clean(dir); ; d = filepath.Dir(d) {
+		if _, err := os.Lstat(filepath.Join(d, ".git")); err == nil {
+			return d
+		}
+		if filepath.Dir(d) == d {
+			return ""
+		}
+	}
+}

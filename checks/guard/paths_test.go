@@ -1,0 +1,96 @@
+package guard
+
+import (
+	"path/filepath"
+	"reflect"
+	"testing"
+
+	"github.com/massgen/massgen-hook/analysis/fspath"
+	"github.com/massgen/massgen-hook/checks/internal/checktest"
+)
+
+func TestNewProject(t *testing.T) {
+	root := checktest.RealTempDir(t)
+	checktest.WriteFiles(t, root, "real/x")
+	checktest.Symlink(t, filepath.Join(root, "real"), filepath.Join(root, "link"))
+	for _, tc := range []struct{ given, root, real string }{
+		{root + "/real/", root + "/real", root + "/real"},
+		{root + "/link", root + "/link", root + "/real"},
+		{root + "/link/../real", root + "/real", root + "/real"},
+		{"/nonexistent-massgen-test/p", "/nonexistent-massgen-test/p", "/nonexistent-massgen-test/p"},
+	} {
+		if got := newProject(tc.given); got.Root != tc.root || got.real != tc.real {
+			t.Errorf("newProject(%q) = %+v, want {%q %q}", tc.given, got, tc.root, tc.real)
+		}
+	}
+}
+
+func TestProjectInsideFormsDisplay(t *testing.T) {
+	base := checktest.RealTempDir(t)
+	proj := filepath.Join(base, "proj")
+	outside := filepath.Join(base, "outside")
+	checktest.WriteFiles(t, base, "proj/.env", "proj/sub/a.txt", "outside/secret.txt")
+	checktest.Symlink(t, outside, filepath.Join(proj, "escape"))
+	checktest.Symlink(t, ".env", filepath.Join(proj, "harmless"))
+	checktest.Symlink(t, proj, filepath.Join(base, "projlink"))
+	checktest.Symlink(t, filepath.Join(proj, "sub"), filepath.Join(outside, "back"))
+
+	pr := newProject(proj)
+	for _, tc := range []struct {
+		p       string
+		inside  bool
+		forms   []string
+		display string
+	}{
+		{".env", true, []string{".env"}, ".env"},
+		{"sub/a.txt", true, []string{"sub/a.txt"}, "sub/a.txt"},
+		{"sub/../.env", true, []string{".env"}, ".env"},
+		{".", true, []string{"."}, "."},
+		{"new/file.go", true, []string{"new/file.go"}, "new/file.go"},
+		// A link named harmlessly is matched as what it points at too.
+		{"harmless", true, []string{"harmless", ".env"}, "harmless"},
+		// A link in the project that points out of it leads out of it.
+		{"escape", false, []string{"escape", outside}, "escape"},
+		{"escape/secret.txt", false, []string{"escape/secret.txt", outside + "/secret.txt"}, "escape/secret.txt"},
+		{"escape/new.txt", false, []string{"escape/new.txt", outside + "/new.txt"}, "escape/new.txt"},
+		// Outside: absolute; a link outside into the project leads in.
+		{"/etc/passwd", false, []string{"/etc/passwd"}, "/etc/passwd"},
+		{outside + "/back/a.txt", true, []string{outside + "/back/a.txt", "sub/a.txt"}, outside + "/back/a.txt"},
+		{"..", false, []string{base}, base},
+		// /a vs /ab: a sibling whose name starts with the project's is outside.
+		{proj + "x/file", false, []string{proj + "x/file"}, proj + "x/file"},
+	} {
+		rp := fspath.Resolve(tc.p, proj)
+		if got := pr.inside(rp); got != tc.inside {
+			t.Errorf("inside(%q) = %v, want %v", tc.p, got, tc.inside)
+		}
+		if got := pr.Forms(rp); !reflect.DeepEqual(got, tc.forms) {
+			t.Errorf("forms(%q) = %q, want %q", tc.p, got, tc.forms)
+		}
+		if got := pr.Display(rp); got != tc.display {
+			t.Errorf("display(%q) = %q, want %q", tc.p, got, tc.display)
+		}
+	}
+
+	// A project given through a link: paths written through the link and
+	// through the real directory are both inside, and relative forms.
+	linked := newProject(filepath.Join(base, "projlink"))
+	for _, tc := range []struct {
+		p     string
+		forms []string
+	}{
+		{filepath.Join(base, "projlink", ".env"), []string{".env"}},
+		{filepath.Join(proj, ".env"), []string{proj + "/.env", ".env"}},
+	} {
+		rp := fspath.Resolve(tc.p, "/")
+		if !linked.inside(rp) {
+			t.Errorf("linked project: inside(%q) = false", tc.p)
+		}
+		if got := linked.Forms(rp); !reflect.DeepEqual(got, tc.forms) {
+			t.Errorf("linked project: forms(%q) = %q, want %q", tc.p, got, tc.forms)
+		}
+	}
+	if got := linked.Display(fspath.Resolve(filepath.Join(base, "projlink", "sub/a.txt"), "/")); got != "sub/a.txt" {
+		t.Errorf("linked project: display = %q, want sub/a.txt", got)
+	}
+}

@@ -1,0 +1,478 @@
+package guard
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/bmatcuk/doublestar/v4"
+	"github.com/tidwall/gjson"
+	"go.yaml.in/yaml/v3"
+
+	"github.com/massgen/massgen-hook/analysis/fspath"
+	"github.com/massgen/massgen-hook/analysis/shellcmd"
+	"github.com/massgen/massgen-hook/checks/hookenv"
+	"github.com/massgen/massgen-hook/engine"
+	"github.com/massgen/massgen-hook/internal/lazy"
+)
+
+// protectedPaths keeps tool calls away from paths the project protects
+// (default on). Reading means showing a file's content to the model
+// (Read, Grep's path, cat/head/grep/cp-from... in Bash, and every file a
+// search or archive of a folder selects: protected_trees.go); writing means
+// changing or deleting it (Write, Edit, MultiEdit, NotebookEdit, and in
+// Bash every redirection and the path operands of rm, mv, cp, tee,
+// sed -i, truncate, chmod and the like, through sudo, env, xargs and
+// bash -c). Paths are followed as the kernel follows them (see fspath),
+// from the call's working directory, before matching, so neither
+// "a/../.env" nor a link to .env gets past, and a hard link of .env is
+// .env (hardlinks.go).
+//
+//	options:
+//	  read:   [...]   # replace the default read list
+//	  write:  [...]   # replace the default write list
+//	  except: [...]   # replace the default exceptions (templates)
+//	  add: {read: [...], write: [...], except: [...]}   # extend them
+//	  outside_project: deny       # or allow: writes outside the project
+//	  unparsable: deny            # or allow: a Bash command the parser cannot read
+//	  outside_allowed: [...]      # replace the places outside it that may be written
+//
+// Patterns are doublestar globs, matched against the path relative to the
+// project when it is inside, absolute otherwise (so "**/.env" also covers
+// ~/.env).
+type protectedPaths struct {
+	read, write, except []string
+	outsideDeny         bool
+	outsideAllowed      []string
+	// unparsableAllow lets a Bash command the parser cannot read pass
+	// with a note; by default it is denied, as what it touches is unknown.
+	unparsableAllow bool
+}
+
+// Secrets are protected from reading and writing; .git internals and
+// massgen-hook's own files from writing (git, and the hook, manage them).
+var (
+	DefaultSecretPaths = []string{
+		"**/.env", "**/.env.*",
+		"**/*.pem", "**/*.key", "**/*.p12", "**/*.pfx",
+		"**/id_rsa", "**/id_dsa", "**/id_ecdsa", "**/id_ed25519",
+		"**/.aws/credentials", "**/.netrc",
+		// Credentials the usual tools keep in the home directory.
+		"~/.git-credentials", "~/.claude/.credentials.json", "~/.docker/config.json",
+		"~/.kube/config", "~/.npmrc", "~/.pypirc", "~/.config/gh/hosts.yml",
+		"~/.config/gcloud/credentials.db", "~/.config/gcloud/application_default_credentials.json",
+		"~/.azure/msal_token_cache.json", "~/.cargo/credentials", "~/.cargo/credentials.toml",
+		"~/.gem/credentials", "~/.pgpass", "~/.terraform.d/credentials.tfrc.json",
+		"~/.ssh/id_*",
+	}
+	// defaultWriteOnly: .git internals, which git manages. The guards' own
+	// wiring (defaultWiring) is added to every write list, given or not.
+	defaultWriteOnly = []string{"**/.git", "**/.git/**"}
+	DefaultExcept    = []string{"**/.env.example", "**/.env.sample", "**/.env.template", "**/.env.dist"}
+	// defaultOutsideAllowed are the places outside the project a call may
+	// write: temporary files, the null and standard devices, and Claude
+	// Code's plan files. $TMPDIR is added at check time.
+	defaultOutsideAllowed = []string{
+		"/tmp/**", "/private/tmp/**", "/var/tmp/**", "/var/folders/**",
+		"/dev/null", "/dev/stdout", "/dev/stderr", "/dev/tty", "/dev/fd/*", // devicePatterns
+		"~/.claude/plans/**",
+	}
+)
+
+type protectedOptions struct {
+	Read           *[]string `yaml:"read"`
+	Write          *[]string `yaml:"write"`
+	Except         *[]string `yaml:"except"`
+	Add            pathLists `yaml:"add"`
+	OutsideProject string    `yaml:"outside_project"`
+	Unparsable     string    `yaml:"unparsable"`
+	OutsideAllowed *[]string `yaml:"outside_allowed"`
+}
+
+type pathLists struct {
+	Read           []string `yaml:"read"`
+	Write          []string `yaml:"write"`
+	Except         []string `yaml:"except"`
+	OutsideAllowed []string `yaml:"outside_allowed"`
+}
+
+func NewProtectedPaths(options *yaml.Node) (engine.Builtin, error) {
+	var o protectedOptions
+	if err := hookenv.DecodeOptions(options, &o); err != nil {
+		return nil, err
+	}
+	pick := func(given *[]string, def []string) []string {
+		if given != nil {
+			return slices.Clone(*given)
+		}
+		return slices.Clone(def) // callers append: never into the defaults
+	}
+	p := &protectedPaths{
+		read:           append(pick(o.Read, DefaultSecretPaths), o.Add.Read...),
+		write:          slices.Concat(pick(o.Write, slices.Concat(DefaultSecretPaths, defaultWriteOnly)), o.Add.Write, defaultWiring),
+		except:         append(pick(o.Except, DefaultExcept), o.Add.Except...),
+		outsideAllowed: append(pick(o.OutsideAllowed, defaultOutsideAllowed), o.Add.OutsideAllowed...),
+	}
+	switch o.OutsideProject {
+	case "", "deny":
+		p.outsideDeny = true
+	case "allow":
+	default:
+		return nil, fmt.Errorf("outside_project: use deny or allow, got %q", o.OutsideProject)
+	}
+	switch o.Unparsable {
+	case "", "deny":
+	case "allow":
+		p.unparsableAllow = true
+	default:
+		return nil, fmt.Errorf("unparsable: use deny or allow, got %q", o.Unparsable)
+	}
+	if exe := ownBinary(); exe != "" {
+		p.write = append(p.write, exe)
+	}
+	for _, l := range []struct {
+		key  string
+		list []string
+	}{{"read", p.read}, {"write", p.write}, {"except", p.except}, {"outside_allowed", p.outsideAllowed}} {
+		for _, pat := range l.list {
+			if !doublestar.ValidatePattern(strings.TrimPrefix(pat, "~/")) {
+				return nil, fmt.Errorf("%s: %q is not a valid glob pattern", l.key, pat)
+			}
+		}
+	}
+	return p, nil
+}
+
+// pathField is where a tool names a path, and whether the tool writes it.
+type pathField struct {
+	Field string
+	Write bool
+}
+
+// FileTools are the built-in tools that name one path, with its field and
+// whether they write it. Glob and LS list names, not content: not reads.
+var FileTools = &lazy.Value[map[string]pathField]{New: func() map[string]pathField {
+	return map[string]pathField{
+		"Read":         {"file_path", false},
+		"Write":        {"file_path", true},
+		"Edit":         {"file_path", true},
+		"MultiEdit":    {"file_path", true},
+		"NotebookEdit": {"notebook_path", true},
+	}
+}}
+
+func (p *protectedPaths) Check(ctx context.Context, call *engine.Call) (engine.Verdict, error) {
+	g := p.guardFor(call)
+	if call.Event.ToolName == searchTool {
+		return g.verdict(g.searchTool(ctx, call)), nil
+	}
+	if v, found := g.toolPaths(ctx, call); found {
+		return v, nil
+	}
+	if ft, ok := FileTools.Get()[call.Event.ToolName]; ok {
+		path := gjson.GetBytes(call.ToolInput, ft.Field)
+		if path.Type != gjson.String || path.Str == "" {
+			return engine.Verdict{}, nil
+		}
+		return g.verdict(g.judge(path.Str, g.Cwd, ft.Write, true)), nil
+	}
+	script, ok, err := bashScript(call, g.shellCall)
+	if !ok {
+		return engine.Verdict{}, nil
+	}
+	if err != nil {
+		if p.unparsableAllow {
+			return engine.Verdict{Notes: []string{uncheckedNote(err)}}, nil
+		}
+		return engine.Verdict{Decision: engine.Deny,
+			Reason: fmt.Sprintf("⚠️ BLOCKED: %s. %s", unparsableWhat(err), unparsableInstead)}, nil
+	}
+	for i, c := range script.Commands {
+		for _, e := range c.Effects() {
+			// Giving a protected file another name is writing it: what is
+			// done through the new name is done to it. rm, unlink and mv
+			// act on a symlink itself; the rest act through it.
+			follow := e.Op != shellcmd.Delete && e.Op != shellcmd.Move
+			if v := g.word(e.Path, c.Dir, e.Op != shellcmd.Read, follow); v != nil {
+				return g.verdict(v), nil
+			}
+			if f := g.tree(ctx, e, c.Dir); f != nil {
+				return g.verdict(f), nil
+			}
+			if holdsOp(c, e) {
+				if v := g.holds(e.Path, c.Dir); v != nil {
+					return g.verdict(v), nil
+				}
+			}
+		}
+		if f := g.gitRewrite(ctx, script.Commands, i); f != nil {
+			return g.verdict(f), nil
+		}
+	}
+	return g.verdict(nil), nil
+}
+
+// guard is protectedPaths applied to one call.
+type guard struct {
+	*protectedPaths
+	shellCall
+	tmpdir string
+	lits   *[]literal // literalStarts, once computed
+	// expanded are the patterns fullPatterns has expanded.
+	expanded map[string][]string
+	// expired says when the call's folder walks have taken their time.
+	expired func() bool
+	// notes say what could not be checked (see hardLinked).
+	notes []string
+}
+
+func (p *protectedPaths) guardFor(call *engine.Call) *guard {
+	g := &guard{protectedPaths: p, shellCall: ShellCallOf(call), tmpdir: envValue(call.Environ, "TMPDIR")}
+	if files := namedConfig(call.Environ, call.Project); files != nil {
+		// The config the hooks read is their wiring wherever it is: a
+		// MassGen config named by $MASSGEN_HOOK_CONFIG sits beside the
+		// agents' work, not under .claude/.
+		q := *p
+		q.write = append(slices.Clip(p.write), files...)
+		g.protectedPaths = &q
+	}
+	return g
+}
+
+// namedConfig are the patterns of the config file $MASSGEN_HOOK_CONFIG
+// names, as the kernel resolves it: absolute, and relative to project
+// when it is inside (patterns match a path in the project by its relative
+// form); nil when the variable is unset.
+func namedConfig(environ []string, project string) []string {
+	v := envValue(environ, "MASSGEN_HOOK_CONFIG")
+	if v == "" {
+		return nil
+	}
+	abs, err := filepath.Abs(v)
+	if err != nil {
+		return nil
+	}
+	abs = fspath.Real(abs)
+	out := []string{escapeGlob(abs)}
+	if rel, err := filepath.Rel(fspath.Real(project), abs); err == nil && rel != "." && !strings.HasPrefix(rel, "..") {
+		out = append(out, escapeGlob(filepath.ToSlash(rel)))
+	}
+	return out
+}
+
+// finding is one protected path a call touches.
+type finding struct {
+	path    string
+	write   bool
+	pattern string // "" for a write outside the project
+	// holds is the protected path inside the folder path, when the call
+	// reaches it through that folder.
+	holds string
+	same  string // the protected file path is a hard link of, if that is why
+	// via is the reader of a folder read (grep -r, rg, tar) that reaches
+	// holds below path; leaveOut is the name its exclude option takes;
+	// tooBig says the folder was too big to look through.
+	via      *shellcmd.Selection
+	leaveOut string
+	tooBig   bool
+	// git is set when a git command rewrites path without naming it.
+	git *gitFinding
+}
+
+// word judges a shell word: unknown words (a $VAR, a $(...)) cannot be
+// judged and pass; globs are expanded against the directory, as the shell
+// would, and each match judged.
+func (g *guard) word(w shellcmd.Word, dir string, write, follow bool) *finding {
+	if !w.Known || w.Value == "" {
+		return nil
+	}
+	if dir == "" {
+		dir = g.Cwd
+	}
+	if w.Glob {
+		pattern := w.Value
+		if !filepath.IsAbs(pattern) {
+			// The directory is a path, not a pattern: a project in
+			// "app[1]" must not turn into a character class.
+			pattern = filepath.Join(escapeGlob(dir), pattern)
+		}
+		if matches := globFiles(pattern); len(matches) > 0 {
+			for _, m := range matches {
+				if f := g.judge(m, dir, write, follow); f != nil {
+					return f
+				}
+			}
+			return nil
+		}
+	}
+	return g.judge(w.Value, dir, write, follow)
+}
+
+// judge reports the rule path p breaks, if any. follow says whether the
+// call acts through a symlink at the end of p (a read or a write does;
+// rm removes the link itself).
+func (g *guard) judge(p, dir string, write, follow bool) *finding {
+	if strings.HasPrefix(p, "~/") && g.Home != "" {
+		p = filepath.Join(g.Home, p[2:])
+	}
+	rp := fspath.ResolveNoFollow(p, dir)
+	if follow {
+		rp = fspath.Resolve(p, dir)
+	}
+	shown := g.Project.Display(rp)
+	patterns := g.read
+	if write {
+		patterns = g.write
+	}
+	for _, form := range g.Project.Forms(rp) {
+		if pat := g.protects(patterns, form, rp.Fold); pat != "" {
+			return &finding{path: shown, write: write, pattern: pat}
+		}
+	}
+	if same, pat := g.hardLinked(rp, patterns); pat != "" {
+		return &finding{path: shown, write: write, pattern: pat, same: same}
+	}
+	if write && g.outsideDeny && !g.Project.inside(rp) && !g.outsideOK(rp) {
+		return &finding{path: shown, write: true}
+	}
+	return nil
+}
+
+// protects returns the pattern that protects the path form, "" if none or
+// if an exception lets it through.
+func (g *guard) protects(patterns []string, form string, fold bool) string {
+	pat := g.matchAny(patterns, form, fold)
+	if pat == "" || g.matchAny(g.except, form, fold) != "" {
+		return ""
+	}
+	return pat
+}
+
+// outsideOK reports whether a path whose real forms are not all in the
+// project may be written. Only the paths with their symlinks resolved
+// count: a link in /tmp that points at ~/.bashrc writes ~/.bashrc.
+func (g *guard) outsideOK(rp fspath.Path) bool {
+	allowed := g.outsideAllowed
+	if g.tmpdir != "" {
+		allowed = append(allowed[:len(allowed):len(allowed)], filepath.Join(fspath.Real(g.tmpdir), "**"))
+	}
+	// Devices are the exception: /dev/stdout and /dev/fd/N are links into
+	// /proc by nature, and writing them writes no file. Only the allowed
+	// device entries are taken as written: any other place under /dev (a
+	// folder of /dev/shm, a home there) is judged by where its links lead.
+	if strings.HasPrefix(rp.Lexical, "/dev/") && g.matchAny(devicesIn(allowed), rp.Lexical, rp.Fold) != "" {
+		return true
+	}
+	for _, real := range []string{rp.Real, rp.Cleaned} {
+		if !g.Project.contains(real, rp.Fold) && g.matchAny(allowed, real, rp.Fold) == "" {
+			return false
+		}
+	}
+	return true
+}
+
+// devicePatterns are the entries of defaultOutsideAllowed that name
+// devices, not places for files.
+var devicePatterns = []string{"/dev/null", "/dev/stdout", "/dev/stderr", "/dev/tty", "/dev/fd/*"}
+
+// devicesIn returns the device entries of allowed.
+func devicesIn(allowed []string) []string {
+	var out []string
+	for _, pat := range allowed {
+		if slices.Contains(devicePatterns, pat) {
+			out = append(out, pat)
+		}
+	}
+	return out
+}
+
+// matchAny returns the first pattern that matches path, "" if none. A
+// leading ~/ is the home directory, as written and with symlinks resolved.
+// With fold (a case-insensitive folder), case does not count.
+func (g *guard) matchAny(patterns []string, path string, fold bool) string {
+	if fold {
+		path = strings.ToLower(path)
+	}
+	for _, pat := range patterns {
+		full := g.fullPatterns(pat)
+		for _, f := range full {
+			if fold {
+				f = strings.ToLower(f)
+			}
+			if ok, _ := doublestar.Match(f, path); ok {
+				return pat
+			}
+		}
+	}
+	return ""
+}
+
+// fullPatterns are the absolute forms of pat that matchAny tries: pat
+// itself, or for ~/ the home directory's as written and resolved, and for
+// an absolute pattern its resolved form too. Resolving costs system
+// calls, and a folder read matches every file it walks: each pattern is
+// expanded once per call.
+func (g *guard) fullPatterns(pat string) []string {
+	if full, ok := g.expanded[pat]; ok {
+		return full
+	}
+	full := []string{pat}
+	if rest, ok := strings.CutPrefix(pat, "~/"); ok {
+		full = nil
+		if g.Home != "" {
+			full = []string{filepath.Join(g.Home, rest), filepath.Join(fspath.Real(g.Home), rest)}
+		}
+	} else if filepath.IsAbs(pat) {
+		// /tmp is /private/tmp on macOS: the resolved path must still match.
+		if dir, _ := doublestar.SplitPattern(pat); dir != "/" {
+			full = append(full, filepath.Join(fspath.Real(dir), strings.TrimPrefix(pat, dir)))
+		}
+	}
+	if g.expanded == nil {
+		g.expanded = map[string][]string{}
+	}
+	g.expanded[pat] = full
+	return full
+}
+
+func (g *guard) verdict(f *finding) engine.Verdict {
+	if f == nil {
+		return engine.Verdict{Notes: g.notes}
+	}
+	if f.pattern == "" {
+		return engine.Verdict{Decision: engine.Deny, Notes: g.notes,
+			Reason: fmt.Sprintf("⚠️ BLOCKED: %s is outside the project (%s), and this project does not let tools write outside it. Write inside the project instead (or under /tmp for scratch files); if the change outside is really needed, ask the user to make it.", f.path, g.Project.Root)}
+	}
+	if f.git != nil {
+		return engine.Verdict{Decision: engine.Deny, Notes: g.notes, Reason: gitReason(f)}
+	}
+	if f.via != nil {
+		return engine.Verdict{Decision: engine.Deny, Notes: g.notes, Reason: treeReason(f)}
+	}
+	if f.holds != "" {
+		return engine.Verdict{Decision: engine.Deny, Notes: g.notes,
+			Reason: fmt.Sprintf("⚠️ BLOCKED: this would delete, move or change %s, which holds %s, a protected path (rule %q). Leave it alone and carry on without it; if it really must change, ask the user to do it.", f.path, f.holds, f.pattern)}
+	}
+	verb, ask := "reading", "if you really need what is in it, ask the user"
+	if f.write {
+		verb, ask = "writing or deleting", "if it really must change, ask the user to do it"
+	}
+	why := ""
+	if f.same != "" {
+		why = fmt.Sprintf(": it is the same file as %s (a hard link)", f.same)
+	}
+	return engine.Verdict{Decision: engine.Deny, Notes: g.notes,
+		Reason: fmt.Sprintf("⚠️ BLOCKED: %s %s is not allowed: it is a protected path (rule %q)%s. Leave it alone and carry on without it; %s.", verb, f.path, f.pattern, why, ask)}
+}
+
+// envValue is the value of key in an environment list.
+func envValue(environ []string, key string) string {
+	for i := len(environ) - 1; i >= 0; i-- {
+		if v, ok := strings.CutPrefix(environ[i], key+"="); ok {
+			return v
+		}
+	}
+	return ""
+}

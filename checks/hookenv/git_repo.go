@@ -1,0 +1,219 @@
+package hookenv
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+
+	"github.com/massgen/massgen-hook/analysis/shellcmd"
+	"github.com/massgen/massgen-hook/internal/proc"
+)
+
+// GitRepo is the repository a git command works on, as the read-only git
+// calls that look at it must name it: the directory git starts in, and
+// the options and variables of the command that chose another repository
+// or work tree (--git-dir, --work-tree, GIT_DIR=...).
+type GitRepo struct {
+	Dir  string
+	opts []string
+	env  []string
+}
+
+func RepoOf(g shellcmd.Git) GitRepo {
+	return GitRepo{Dir: g.Dir, opts: g.Repo, env: g.RepoEnv}
+}
+
+// GitErr is a read-only git call that could not run, failed or hung,
+// named for the note that says what went unchecked.
+type GitErr struct {
+	Sub string
+	err error
+}
+
+func (e *GitErr) Error() string { return e.err.Error() }
+func (e *GitErr) Unwrap() error { return e.err }
+
+// Run runs a read-only `git -C dir [opts] args...` (see runGit). Without
+// options that name the repository, a directory in no repository is
+// ErrNotRepo and starts nothing. core.fsmonitor is off: the repository may
+// be one the command names (git -C DIR, --git-dir), and its configuration
+// must not make the guard run a program.
+func (r GitRepo) Run(ctx context.Context, maxStdout int, args ...string) (proc.Result, error) {
+	if len(r.opts) == 0 && len(r.env) == 0 && NearestDotGit(r.Dir) == "" {
+		return proc.Result{}, ErrNotRepo
+	}
+	full := append(append([]string{"-C", r.Dir, "-c", "core.fsmonitor=false"}, r.opts...), args...)
+	res, err := proc.Run(ctx, proc.Spec{
+		Path:      "git",
+		Args:      full,
+		Env:       append(append(os.Environ(), "GIT_TERMINAL_PROMPT=0", "GIT_OPTIONAL_LOCKS=0", "GIT_PAGER=cat"), r.env...),
+		MaxStdout: maxStdout,
+		MaxStderr: 4 << 10,
+	})
+	if err == nil && res.TimedOut {
+		err = fmt.Errorf("git %s did not finish in time: %w", args[0], ctx.Err())
+	}
+	if err != nil {
+		return res, &GitErr{Sub: args[0], err: err}
+	}
+	return res, nil
+}
+
+// Lines runs git and returns its output as lines; a non-zero exit is an
+// error.
+func (r GitRepo) Lines(ctx context.Context, args ...string) ([]string, error) {
+	res, err := r.Run(ctx, 4<<20, args...)
+	if err != nil {
+		return nil, err
+	}
+	if res.ExitCode != 0 {
+		return nil, &GitErr{Sub: args[0], err: fmt.Errorf("git %s failed: %s", args[0], strings.TrimSpace(string(res.Stderr)))}
+	}
+	out := strings.TrimRight(string(res.Stdout), "\n")
+	if out == "" {
+		return nil, nil
+	}
+	return strings.Split(out, "\n"), nil
+}
+
+// Status is `git status --porcelain` with extra flags, limited to
+// pathspecs when there are any.
+func (r GitRepo) Status(ctx context.Context, pathspecs []string, extra ...string) ([]string, error) {
+	args := append([]string{"status", "--porcelain"}, extra...)
+	if len(pathspecs) > 0 {
+		args = append(append(args, "--"), pathspecs...)
+	}
+	return r.Lines(ctx, args...)
+}
+
+// IsRev reports whether rev names a commit or tree, as git checkout asks
+// of its first operand.
+func (r GitRepo) IsRev(ctx context.Context, rev string) (bool, error) {
+	res, err := r.Run(ctx, 4<<10, "rev-parse", "--verify", "--quiet", "--end-of-options", rev+"^{tree}")
+	if err != nil {
+		return false, err
+	}
+	return res.ExitCode == 0, nil
+}
+
+// ExistingRefs returns those of refs (full names) that exist.
+func (r GitRepo) ExistingRefs(ctx context.Context, refs []string) ([]string, error) {
+	out, err := r.Lines(ctx, append([]string{"for-each-ref", "--format=%(refname)"}, refs...)...)
+	if err != nil {
+		return nil, err
+	}
+	want := map[string]bool{}
+	for _, ref := range refs {
+		want[ref] = true
+	}
+	var found []string
+	for _, ref := range out {
+		if want[ref] { // for-each-ref also lists refs below a name (refs/heads/x/y)
+			found = append(found, ref)
+		}
+	}
+	return found, nil
+}
+
+// LostCommits counts the commits reachable from tips that nothing else
+// keeps: not reachable from keep, from HEAD unless headGoes, nor from any
+// ref but those in gone (full names). Those are the commits that only the
+// reflog remembers once gone refs are deleted or moved. bad reports that
+// git does not know one of the revisions (the command would fail too).
+func (r GitRepo) LostCommits(ctx context.Context, tips, keep, gone []string, headGoes bool) (n int, bad bool, err error) {
+	args := []string{"rev-list", "--count", "--not"}
+	for _, ref := range gone {
+		args = append(args, "--exclude="+ref)
+	}
+	args = append(args, "--glob=refs/*")
+	if !headGoes {
+		args = append(args, "HEAD")
+	}
+	args = append(args, "--not", "--end-of-options")
+	args = append(args, tips...)
+	for _, k := range keep {
+		args = append(args, "^"+k)
+	}
+	args = append(args, "--")
+	res, err := r.Run(ctx, 4<<10, args...)
+	if err != nil {
+		return 0, false, err
+	}
+	if res.ExitCode != 0 {
+		return 0, true, nil
+	}
+	n, err = strconv.Atoi(strings.TrimSpace(string(res.Stdout)))
+	if err != nil {
+		return 0, false, &GitErr{Sub: "rev-list", err: fmt.Errorf("git rev-list printed %q", res.Stdout)}
+	}
+	return n, false, nil
+}
+
+// HeadRef is the branch HEAD is on (refs/heads/main), "" when detached.
+func (r GitRepo) HeadRef(ctx context.Context) (string, error) {
+	res, err := r.Run(ctx, 4<<10, "symbolic-ref", "-q", "HEAD")
+	if err != nil || res.ExitCode != 0 {
+		return "", err
+	}
+	return strings.TrimSpace(string(res.Stdout)), nil
+}
+
+// HasRev reports whether git knows rev (a stash entry, a ref).
+func (r GitRepo) HasRev(ctx context.Context, rev string) (bool, error) {
+	res, err := r.Run(ctx, 4<<10, "rev-parse", "--verify", "--quiet", "--end-of-options", rev)
+	if err != nil {
+		return false, err
+	}
+	return res.ExitCode == 0, nil
+}
+
+// ReflogOnlyCommits counts the commits only reflogs remember (a dropped
+// branch's, a reset's, older stash entries), which expiring reflogs
+// loses.
+func (r GitRepo) ReflogOnlyCommits(ctx context.Context) (int, error) {
+	res, err := r.Run(ctx, 4<<10, "rev-list", "--count", "--reflog", "--not", "--all")
+	if err != nil {
+		return 0, err
+	}
+	if res.ExitCode != 0 {
+		return 0, &GitErr{Sub: "rev-list", err: fmt.Errorf("git rev-list failed: %s", strings.TrimSpace(string(res.Stderr)))}
+	}
+	return strconv.Atoi(strings.TrimSpace(string(res.Stdout)))
+}
+
+// UnreachableCommits counts the commits that neither refs nor reflogs
+// reach (a dropped stash, a deleted branch whose reflog went with it):
+// what pruning deletes for good.
+func (r GitRepo) UnreachableCommits(ctx context.Context) (int, error) {
+	out, err := r.Lines(ctx, "fsck", "--connectivity-only", "--unreachable", "--no-progress")
+	if err != nil {
+		return 0, err
+	}
+	n := 0
+	for _, l := range out {
+		if strings.HasPrefix(l, "unreachable commit ") {
+			n++
+		}
+	}
+	return n, nil
+}
+
+// Alias returns the alias name is set to in the repository's or the
+// user's configuration ("" when none).
+func (r GitRepo) Alias(ctx context.Context, name string) (string, error) {
+	res, err := r.Run(ctx, 64<<10, "config", "--get", "alias."+name)
+	if err != nil {
+		return "", err
+	}
+	if res.ExitCode != 0 {
+		return "", nil // not set
+	}
+	return strings.TrimSuffix(string(res.Stdout), "\n"), nil
+}
+
+// NoRepo reports whether err says there is no repository to look at:
+// git would refuse the command as well, so nothing can be lost.
+func NoRepo(err error) bool { return errors.Is(err, ErrNotRepo) }

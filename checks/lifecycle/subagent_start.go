@@ -1,0 +1,67 @@
+package lifecycle
+
+import (
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/massgen/massgen-hook/checks/hookenv"
+	"github.com/massgen/massgen-hook/protocol"
+	"github.com/massgen/massgen-hook/scratchpad"
+)
+
+// SubagentStart tells a new subagent the protocol before it does anything:
+// today's date, the scratchpad file it must write, the headings it needs,
+// and the last lines of the ego's and coordinator's newest scratchpads. An
+// exempt agent type (one with no tool to write a file) is told it writes
+// none. In Claude Code it is told to write with the Write or Edit tool,
+// the only ones permission-request grants its file. The start is recorded
+// in the session's ledger: subagent-stop asks whether this subagent changed
+// its file since.
+func SubagentStart(env *hookenv.Env, ev *protocol.Event) (protocol.Output, error) {
+	dir, err := scratchpad.DirName(ev.AgentType, env.Config.Scratchpad.DefaultAgent)
+	if err != nil {
+		return protocol.Output{}, &protocol.InputError{Field: "agent_type", Msg: err.Error()}
+	}
+	path := env.Layout.File(dir, env.Today())
+	if err := env.Layout.Contained(path); err != nil {
+		return protocol.Output{}, &protocol.InputError{Field: "agent_type", Msg: err.Error()}
+	}
+	exempt := env.Config.Scratchpad.Exempt(ev.AgentType)
+	recordStart(env, ev, dir, exempt)
+	var b strings.Builder
+	fmt.Fprintf(&b, "Scratchpad protocol (massgen-hook). Today is %s.\n", env.Today())
+	if exempt {
+		fmt.Fprintf(&b, "Agents of type %s write no scratchpad: report what you found in your answer.", scratchpad.DisplayName(dir))
+	} else {
+		fmt.Fprintf(&b, "Before you finish, write your scratchpad to %s with these Markdown headings:\n", env.Layout.Rel(path))
+		for _, h := range env.Config.Scratchpad.RequiredSections {
+			fmt.Fprintf(&b, "## %s\n", h)
+		}
+		if _, err := os.Lstat(path); err == nil {
+			b.WriteString("That file already exists (an agent of your type wrote it earlier today): add your entry to it and keep what is there.\n")
+		}
+		if env.FileToolScratchpad {
+			// A shell command writing under .claude/ asks for approval,
+			// which nobody gives in a headless run.
+			b.WriteString("Write it with the Write or Edit tool, not a shell command: only those may write your scratchpad without asking.\n")
+		}
+		b.WriteString("You cannot complete until you have written that file with every heading.")
+	}
+	n := env.Config.Scratchpad.SubagentStart.TailLines
+	for _, src := range []struct{ dir, title string }{
+		{scratchpad.EgoDir, "Latest ego assessment"},
+		{scratchpad.CoordinatorDir, "Latest coordinator scratchpad"},
+	} {
+		lines, p, _, err := newestTail(env, src.dir, n)
+		if err != nil {
+			env.Note("%s left out of the context: %v", src.title, err)
+			continue
+		}
+		if len(lines) > 0 {
+			fmt.Fprintf(&b, "\n\n%s (%s), last lines:\n%s", src.title, env.Layout.Rel(p), strings.Join(lines, "\n"))
+		}
+	}
+	out := protocol.Context(protocol.SubagentStart, b.String())
+	return env.WithLate(protocol.SubagentStart, env.LateMessages(ev), out), nil
+}
