@@ -437,7 +437,33 @@ func (g *guard) fullPatterns(pat string) []string {
 	return full
 }
 
+// verdict is the answer to a finding: the agent's reason, and a one-line
+// systemMessage so that the user sees a denial too, as for a dangerous
+// command.
 func (g *guard) verdict(f *finding) engine.Verdict {
+	v := g.denial(f)
+	if v.Decision == engine.Deny {
+		v.SystemMessage = userNotice(f)
+	}
+	return v
+}
+
+// userNotice is the user's line about a denied finding; the paths, which
+// the agent chose, are quoted and cut, so they cannot pose as more lines.
+func userNotice(f *finding) string {
+	path := quoteCut(f.path, 100)
+	switch {
+	case f.pattern == "":
+		return fmt.Sprintf("massgen-hook: blocked a write outside the project (%s).", path)
+	case f.via != nil:
+		return fmt.Sprintf("massgen-hook: blocked a read of %s, which reaches a protected path (%s).", path, quoteCut(f.holds, 100))
+	case f.write || f.holds != "" || f.git != nil:
+		return fmt.Sprintf("massgen-hook: blocked a change to a protected path (%s).", path)
+	}
+	return fmt.Sprintf("massgen-hook: blocked reading a protected path (%s).", path)
+}
+
+func (g *guard) denial(f *finding) engine.Verdict {
 	if f == nil {
 		return engine.Verdict{Notes: g.notes}
 	}
