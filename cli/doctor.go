@@ -11,6 +11,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/massgen/massgen-hook/config"
 	"github.com/massgen/massgen-hook/install/doctor"
 )
 
@@ -126,6 +127,9 @@ func (a *app) runDoctor(o doctorOptions) error {
 	d.configScope()
 	d.wiredScopes()
 	d.disableSwitch()
+	if !o.noTiming {
+		d.checkBrokers()
+	}
 	rep := &doctorReport{Project: project, Fixed: fixed, SetUp: d.wiredAnywhere(), Scopes: d.scopes, Findings: d.sorted(), Timings: []doctorTiming{}}
 	if !o.noTiming {
 		timings, findings, err := d.timeHooks()
@@ -200,6 +204,9 @@ type doctorRun struct {
 	ruleHandlers []string
 	// plugin is set when a settings file enables the massgen-hook plugin.
 	plugin bool
+	// cfg is the project's config when it loads, and cfgScope its scope.
+	cfg      *config.Config
+	cfgScope *doctorScope
 }
 
 // placed is a finding with where its scope sorts.
