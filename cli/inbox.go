@@ -245,6 +245,9 @@ func receiptText(r inbox.Record) string {
 	if r.Session != "" {
 		where += ", session " + r.Session
 	}
+	if r.Unpublished {
+		where += "; its record waits in this machine's spool, other machines show it pending"
+	}
 	return fmt.Sprintf("at %s (%s)", r.At.Format(time.RFC3339), where)
 }
 

@@ -1,0 +1,167 @@
+package natsinbox_test
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/massgen/massgen-hook/inbox"
+	"github.com/massgen/massgen-hook/internal/nats/natsclient"
+	"github.com/massgen/massgen-hook/internal/nats/natstest"
+)
+
+// fillStream stores filler messages on the stream until it refuses even
+// a one-byte one: after that, no delivery record fits.
+func fillStream(t *testing.T, c *natsclient.Conn) {
+	t.Helper()
+	for _, size := range []int{256, 16, 1} {
+		for i := 0; ; i++ {
+			if i > 10000 {
+				t.Fatal("the stream never filled up")
+			}
+			_, err := c.PublishJS("mh.inbox.filler", []byte(strings.Repeat("f", size)), natsclient.PublishOptions{}, time.Now().Add(5*time.Second))
+			if natsclient.IsAPIError(err, natsclient.ErrCodeMaxBytes, natsclient.ErrCodeStoreFull) {
+				break
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+}
+
+// makeRoom is an operator raising the stream's bound.
+func makeRoom(t *testing.T, c *natsclient.Conn) {
+	t.Helper()
+	if _, err := c.Request("$JS.API.STREAM.UPDATE.INBOX", nil,
+		[]byte(`{"name":"INBOX","subjects":["mh.inbox.>"],"retention":"limits","max_age":604800000000000,"max_bytes":1048576,"max_msgs":-1,"storage":"file","discard":"new","duplicate_window":3600000000000,"num_replicas":1}`),
+		time.Now().Add(5*time.Second)); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// statusOf is the listing's entry of message id.
+func statusOf(t *testing.T, list []inbox.Status, id string) inbox.Status {
+	t.Helper()
+	for _, s := range list {
+		if s.ID == id {
+			return s
+		}
+	}
+	t.Fatalf("message %s is not listed: %+v", id, list)
+	return inbox.Status{}
+}
+
+// A delivery whose record the full stream refuses: the record waits in the
+// delivering machine's spool (its listing shows the message delivered,
+// the record still to publish), the user is told once, and once an
+// operator makes room the next hook publishes it, so a listing on any
+// machine shows the message delivered.
+func TestRecordsRefusedByAFullStreamArePublishedOnceThereIsRoom(t *testing.T) {
+	s := natstest.Start(t, natstest.Options{})
+	sender, agent := newMachine(t, s.URL()), newMachine(t, s.URL())
+	var ids []string
+	for i := range 3 {
+		res := sender.send(t0, inbox.Draft{To: []string{"a"}, Text: fmt.Sprintf("message %d", i)})
+		if res.Spooled {
+			t.Fatalf("spooled with the broker up: %s", res.Reason)
+		}
+		ids = append(ids, res.Message.ID)
+	}
+	c := dialT(t, s.URL())
+	// The stream as an operator bounds it, then full.
+	if _, err := c.Request("$JS.API.STREAM.UPDATE.INBOX", nil,
+		[]byte(`{"name":"INBOX","subjects":["mh.inbox.>"],"retention":"limits","max_age":604800000000000,"max_bytes":4096,"max_msgs":-1,"storage":"file","discard":"new","duplicate_window":3600000000000,"num_replicas":1}`),
+		time.Now().Add(5*time.Second)); err != nil {
+		t.Fatal(err)
+	}
+	fillStream(t, c)
+
+	p, got := agent.call(t0.Add(time.Second), "a", true)
+	if len(got) != 3 || p.Warning != "" {
+		t.Fatalf("the agent should get its 3 messages: %q (warning %q)", got, p.Warning)
+	}
+	if !strings.Contains(agent.notes.String(), "delivery record") {
+		t.Errorf("the refused records should be noted on stderr: %q", agent.notes.String())
+	}
+	_, here, err := agent.broker(t0.Add(2 * time.Second)).List()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, id := range ids {
+		st := statusOf(t, here, id)
+		if len(st.Delivered) != 1 || !st.Delivered[0].Unpublished || len(st.PendingFor) != 0 {
+			t.Errorf("here, %s should be delivered with its record still to publish: %+v", id, st)
+		}
+	}
+	_, there, err := sender.broker(t0.Add(2 * time.Second)).List()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st := statusOf(t, there, ids[0]); len(st.PendingFor) != 1 {
+		t.Fatalf("elsewhere, with no record on the stream, it is still pending: %+v", st)
+	}
+
+	p, _ = agent.call(t0.Add(3*time.Second), "a", true)
+	if !strings.Contains(p.Warning, "delivery records") || !strings.Contains(p.Warning, "INBOX is full") {
+		t.Fatalf("the next call should tell the user once: %q", p.Warning)
+	}
+	if p, _ = agent.call(t0.Add(4*time.Second), "a", true); p.Warning != "" {
+		t.Fatalf("told twice: %q", p.Warning)
+	}
+
+	makeRoom(t, c)
+	agent.call(t0.Add(5*time.Second), "a", true)
+	_, there, err = sender.broker(t0.Add(6 * time.Second)).List()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, id := range ids {
+		st := statusOf(t, there, id)
+		if len(st.Delivered) != 1 || st.Delivered[0].To != "a" || st.Delivered[0].Unpublished || len(st.PendingFor) != 0 {
+			t.Errorf("once there is room, %s should show delivered to a on every machine: %+v", id, st)
+		}
+	}
+	if left, err := agent.broker(t0).SpooledRecords(); err != nil || len(left) != 0 {
+		t.Fatalf("the records' spool should be empty: %d, %v", len(left), err)
+	}
+}
+
+// A message queued here before an outage is delivered during it: its
+// record cannot reach the broker then, waits in the spool, and the first
+// hook after the outage publishes it.
+func TestRecordsOfDeliveriesInAnOutageArePublishedWhenItEnds(t *testing.T) {
+	s := natstest.Start(t, natstest.Options{})
+	sender, agent := newMachine(t, s.URL()), newMachine(t, s.URL())
+	res := sender.send(t0, inbox.Draft{To: []string{"a"}, Matcher: "Edit", Text: "after an edit"})
+	if _, got := agent.call(t0.Add(time.Second), "a", true); len(got) != 0 {
+		t.Fatalf("a Bash call should only queue it here: %q", got)
+	}
+	s.Shutdown()
+	b := agent.broker(t0.Add(2 * time.Second))
+	p := b.Pull("a", true)
+	if !strings.Contains(p.Warning, "cannot be reached") || !strings.Contains(p.Warning, "records of deliveries made here") {
+		t.Fatalf("the outage should be told, records included: %q", p.Warning)
+	}
+	batch, err := inbox.Open(agent.st).Take("a", "Edit", t0.Add(2*time.Second), 8000, inbox.Via{Event: "PostToolUse", Tool: "Edit"})
+	if err != nil || batch.Empty() {
+		t.Fatalf("the queued message should be delivered in the outage: %+v %v", batch, err)
+	}
+	batch.Confirmed = p.Report
+	batch.Settle(true)
+	p.Settle(true)
+	if waiting, err := agent.broker(t0).SpooledRecords(); err != nil || len(waiting) != 1 || waiting[0].ID != res.Message.ID {
+		t.Fatalf("its record should wait in the spool: %+v %v", waiting, err)
+	}
+
+	s.Restart()
+	agent.call(t0.Add(time.Minute), "a", true) // after the back-off
+	_, there, err := sender.broker(t0.Add(time.Minute)).List()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st := statusOf(t, there, res.Message.ID); len(st.Delivered) != 1 || st.Delivered[0].Tool != "Edit" || len(st.PendingFor) != 0 {
+		t.Fatalf("after the outage the delivery should be on record everywhere: %+v", st)
+	}
+}
