@@ -57,9 +57,13 @@ Then it asks each wired massgen-hook binary its version (a binary that
 cannot run, or another version than this one, is a problem), and runs each
 wired hook command as the CLI would, on a harmless probe event in that
 CLI's terms (for pre-tool-use a Read of a file that does not exist), in a
-throwaway project holding a copy of the config: nothing in the project
-changes. A run that fails, prints what is not one JSON object, blocks the
-probe, or outlasts its timeout is a problem. --no-timing skips this step.
+throwaway project holding a copy of the config with the file inbox and no
+audit copy, as an agent of its own (massgen-doctor-probe): nothing in the
+project changes, and no probe reaches a NATS broker. A run that fails,
+prints what is not one JSON object, blocks the probe, or outlasts its
+timeout is a problem. With the inbox or the audit copy on NATS, doctor
+itself connects to the broker and reads the stream's state (read-only):
+one it cannot reach is a problem. --no-timing skips this step.
 
 With nothing wired anywhere, doctor says "not set up" and exits 3.
 
