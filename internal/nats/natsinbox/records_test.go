@@ -1,7 +1,11 @@
 package natsinbox_test
 
 import (
+	"bufio"
 	"fmt"
+	"io"
+	"net"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -163,5 +167,90 @@ func TestRecordsOfDeliveriesInAnOutageArePublishedWhenItEnds(t *testing.T) {
 	}
 	if st := statusOf(t, there, res.Message.ID); len(st.Delivered) != 1 || st.Delivered[0].Tool != "Edit" || len(st.PendingFor) != 0 {
 		t.Fatalf("after the outage the delivery should be on record everywhere: %+v", st)
+	}
+}
+
+// swallowRecords relays connections to the server at url, except that it
+// drops every publish to a delivery record's subject: a broker that never
+// confirms a record in time.
+func swallowRecords(t *testing.T, url string) string {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { l.Close() })
+	go func() {
+		for {
+			c, err := l.Accept()
+			if err != nil {
+				return
+			}
+			go func() {
+				defer c.Close()
+				s, err := net.Dial("tcp", strings.TrimPrefix(url, "nats://"))
+				if err != nil {
+					return
+				}
+				defer s.Close()
+				go io.Copy(c, s)
+				r := bufio.NewReader(c)
+				for {
+					line, err := r.ReadString('\n')
+					if err != nil {
+						return
+					}
+					f := strings.Fields(line)
+					if len(f) < 3 || (f[0] != "PUB" && f[0] != "HPUB") {
+						s.Write([]byte(line))
+						continue
+					}
+					size, _ := strconv.Atoi(f[len(f)-1])
+					body := make([]byte, size+2)
+					if _, err := io.ReadFull(r, body); err != nil {
+						return
+					}
+					if !strings.Contains(f[1], ".receipt.") {
+						s.Write(append([]byte(line), body...))
+					}
+				}
+			}()
+		}
+	}()
+	return "nats://" + l.Addr().String()
+}
+
+// A broker that takes messages and acknowledgements but confirms no
+// delivery record in time: the records wait in the spool, the user is
+// told once, and a later hook that gets them confirmed publishes them.
+func TestRecordsNotConfirmedInTimeWaitInTheSpool(t *testing.T) {
+	s := natstest.Start(t, natstest.Options{})
+	sender, agent := newMachine(t, s.URL()), newMachine(t, swallowRecords(t, s.URL()))
+	agent.timeout = 300 * time.Millisecond
+	res := sender.send(t0, inbox.Draft{To: []string{"a"}, Text: "one"})
+	if _, got := agent.call(t0.Add(time.Second), "a", true); len(got) != 1 {
+		t.Fatalf("the agent should get its message: %q", got)
+	}
+	if !strings.Contains(agent.notes.String(), "1 delivery record(s) wait in") || !strings.Contains(agent.notes.String(), "timed out") {
+		t.Fatalf("the record not confirmed should be noted: %q", agent.notes.String())
+	}
+	if p, _ := agent.call(t0.Add(2*time.Second), "a", true); !strings.Contains(p.Warning, "does not take delivery records") {
+		t.Fatalf("the next call should tell the user: %q", p.Warning)
+	}
+	c := dialT(t, s.URL())
+	ci, err := c.ConsumerInfo("INBOX", "to-a", time.Now().Add(5*time.Second))
+	if err != nil || ci.NumAckPending != 0 || ci.NumPending != 0 {
+		t.Fatalf("the message itself should be acknowledged: %+v %v", ci, err)
+	}
+	agent.url, agent.timeout = s.URL(), 0 // the broker confirms again
+	if p, _ := agent.call(t0.Add(3*time.Second), "a", true); p.Warning != "" {
+		t.Fatalf("told twice: %q", p.Warning)
+	}
+	_, there, err := sender.broker(t0.Add(4 * time.Second)).List()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st := statusOf(t, there, res.Message.ID); len(st.Delivered) != 1 || len(st.PendingFor) != 0 {
+		t.Fatalf("once confirmed, the delivery should be on record everywhere: %+v", st)
 	}
 }
