@@ -246,7 +246,7 @@ func receiptText(r inbox.Record) string {
 		where += ", session " + r.Session
 	}
 	if r.Unpublished {
-		where += "; its record waits in this machine's spool, other machines show it pending"
+		where += "; record not yet on the broker, so other machines show it pending"
 	}
 	return fmt.Sprintf("at %s (%s)", r.At.Format(time.RFC3339), where)
 }

@@ -189,9 +189,12 @@ func (b *Broker) publishRecords(c *natsclient.Conn, deadline time.Time) (int, er
 }
 
 // recordsRefused remembers that the broker, reached, did not take the
-// records, and notes it on stderr; the next tool call tells the user
-// (recordsWarning).
+// records still waiting, and notes it on stderr; the next tool call tells
+// the user (recordsWarning).
 func (b *Broker) recordsRefused(cause error, waiting int) {
+	if waiting == 0 {
+		return // another hook here published them meanwhile
+	}
 	msg := natsclient.RedactText(cause.Error())
 	var rec recordsRefusal
 	_ = b.State.UpdateJSON(recordsStatus, &rec, func() (bool, error) {
