@@ -102,7 +102,9 @@ func TestNATSFullStreamDeliveryRecords(t *testing.T) {
 	}
 
 	updateInboxStream(t, c, 1<<20) // an operator makes room
-	if r := inboxRun(bin, agentEnv, agent, inboxEvent, "post-tool-use", "--agent", "agent_d"); r.code != 0 {
+	// The next tool call after the hooks' back-off (5 s on their clock).
+	later := append(append([]string{}, agentEnv...), "MASSGEN_HOOK_NOW="+time.Now().Add(time.Minute).UTC().Format(time.RFC3339))
+	if r := inboxRun(bin, later, agent, inboxEvent, "post-tool-use", "--agent", "agent_d"); r.code != 0 {
 		t.Fatalf("post-tool-use: exit %d, stderr %q", r.code, r.stderr)
 	}
 	there := listNATS(t, bin, senderEnv, sender)

@@ -266,13 +266,7 @@ func (p *Pull) Settle(answered bool) {
 	if !kept {
 		b.publishUnkept(p.receipts, deadline)
 	}
-	n, err := b.publishRecords(b.conn, deadline)
-	if err != nil {
-		left, _ := b.spooledRecords()
-		b.recordsRefused(err, len(left))
-		return
-	}
-	b.recordsPublished(n)
+	b.settleRecords(b.conn, deadline)
 }
 
 // publishUnkept publishes records the spool could not keep, straight

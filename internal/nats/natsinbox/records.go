@@ -38,6 +38,10 @@ type recordsRefusal struct {
 	Since time.Time `json:"since"`
 	Error string    `json:"error"`
 	Told  bool      `json:"told,omitempty"`
+	// RetryAt: hooks leave the records alone until then, so a broker
+	// that never confirms one costs a timeout every few seconds, not one
+	// on every tool call.
+	RetryAt time.Time `json:"retry_at,omitzero"`
 }
 
 // recordFile is the spool file of d: one per record, so the same record
@@ -201,21 +205,32 @@ func (b *Broker) recordsRefused(cause error, waiting int) {
 		if rec.Since.IsZero() {
 			rec.Since = b.Now
 		}
-		rec.Error = msg
+		rec.Error, rec.RetryAt = msg, b.Now.Add(backOff)
 		return true, nil
 	})
 	b.note("%d delivery record(s) wait in %s: the broker did not take them (%s); the next hook here that reaches the broker publishes them",
 		waiting, filepath.Join(b.State.Path, recordsDir), msg)
 }
 
-// recordsPublished ends a refusal once the spool is empty again.
-func (b *Broker) recordsPublished(n int) {
+// settleRecords publishes the spooled records, unless a recent refusal
+// says to wait, and keeps the refusal's record: a new one when the broker
+// does not take them, none once the spool is empty again.
+func (b *Broker) settleRecords(c *natsclient.Conn, deadline time.Time) {
 	var rec recordsRefusal
-	if ok, err := b.State.ReadJSON(recordsStatus, &rec); err != nil || !ok {
+	refused, err := b.State.ReadJSON(recordsStatus, &rec)
+	if err == nil && refused && b.Now.Before(rec.RetryAt) {
 		return
 	}
-	if err := b.State.Remove(recordsStatus); err == nil {
-		b.note("the broker takes delivery records again; %d spooled record(s) published", n)
+	n, err := b.publishRecords(c, deadline)
+	if err != nil {
+		left, _ := b.spooledRecords()
+		b.recordsRefused(err, len(left))
+		return
+	}
+	if refused {
+		if err := b.State.Remove(recordsStatus); err == nil {
+			b.note("the broker takes delivery records again; %d spooled record(s) published", n)
+		}
 	}
 }
 

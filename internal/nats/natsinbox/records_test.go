@@ -116,8 +116,8 @@ func TestRecordsRefusedByAFullStreamArePublishedOnceThereIsRoom(t *testing.T) {
 	}
 
 	makeRoom(t, c)
-	agent.call(t0.Add(5*time.Second), "a", true)
-	_, there, err = sender.broker(t0.Add(6 * time.Second)).List()
+	agent.call(t0.Add(time.Minute), "a", true) // after the back-off
+	_, there, err = sender.broker(t0.Add(time.Minute)).List()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -237,16 +237,19 @@ func TestRecordsNotConfirmedInTimeWaitInTheSpool(t *testing.T) {
 	if p, _ := agent.call(t0.Add(2*time.Second), "a", true); !strings.Contains(p.Warning, "does not take delivery records") {
 		t.Fatalf("the next call should tell the user: %q", p.Warning)
 	}
+	if n := strings.Count(agent.notes.String(), "delivery record(s) wait in"); n != 1 {
+		t.Fatalf("within the back-off a hook should not try the records again (%d tries): %q", n, agent.notes.String())
+	}
 	c := dialT(t, s.URL())
 	ci, err := c.ConsumerInfo("INBOX", "to-a", time.Now().Add(5*time.Second))
 	if err != nil || ci.NumAckPending != 0 || ci.NumPending != 0 {
 		t.Fatalf("the message itself should be acknowledged: %+v %v", ci, err)
 	}
 	agent.url, agent.timeout = s.URL(), 0 // the broker confirms again
-	if p, _ := agent.call(t0.Add(3*time.Second), "a", true); p.Warning != "" {
+	if p, _ := agent.call(t0.Add(time.Minute), "a", true); p.Warning != "" { // after the back-off
 		t.Fatalf("told twice: %q", p.Warning)
 	}
-	_, there, err := sender.broker(t0.Add(4 * time.Second)).List()
+	_, there, err := sender.broker(t0.Add(time.Minute)).List()
 	if err != nil {
 		t.Fatal(err)
 	}
