@@ -245,7 +245,7 @@ func TestRecordsNotConfirmedInTimeWaitInTheSpool(t *testing.T) {
 	if err != nil || ci.NumAckPending != 0 || ci.NumPending != 0 {
 		t.Fatalf("the message itself should be acknowledged: %+v %v", ci, err)
 	}
-	agent.url, agent.timeout = s.URL(), 0 // the broker confirms again
+	agent.url, agent.timeout = s.URL(), 0                                    // the broker confirms again
 	if p, _ := agent.call(t0.Add(time.Minute), "a", true); p.Warning != "" { // after the back-off
 		t.Fatalf("told twice: %q", p.Warning)
 	}
