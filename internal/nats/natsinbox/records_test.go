@@ -245,8 +245,9 @@ func TestRecordsNotConfirmedInTimeWaitInTheSpool(t *testing.T) {
 	if err != nil || ci.NumAckPending != 0 || ci.NumPending != 0 {
 		t.Fatalf("the message itself should be acknowledged: %+v %v", ci, err)
 	}
-	agent.url, agent.timeout = s.URL(), 0                                    // the broker confirms again
-	if p, _ := agent.call(t0.Add(time.Minute), "a", true); p.Warning != "" { // after the back-off
+	// The broker confirms again; the next call comes after the back-off.
+	agent.url, agent.timeout = s.URL(), 0
+	if p, _ := agent.call(t0.Add(time.Minute), "a", true); p.Warning != "" {
 		t.Fatalf("told twice: %q", p.Warning)
 	}
 	_, there, err := sender.broker(t0.Add(time.Minute)).List()
