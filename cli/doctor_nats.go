@@ -36,7 +36,7 @@ func (d *doctorRun) checkBrokers() {
 	}
 	if cfg.Inbox.UsesNATS() {
 		d.checkBroker("inbox.url", "the inbox's", cfg.InboxNATS(d.getenv), base, cfg.InboxStream(),
-			"the first send creates it", "messages wait on it, or in this machine's spool, until it is back")
+			"the first send or hook creates it", "messages wait on it, or in this machine's spool, until it is back")
 	}
 	if cfg.Audit.Sink == config.BackendNATS {
 		d.checkBroker("audit.url", "the audit copy's", cfg.AuditNATS(d.getenv), base, cfg.AuditStream(),

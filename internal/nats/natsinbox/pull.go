@@ -234,9 +234,9 @@ func (p *Pull) Report(d []inbox.Delivery) { p.receipts = append(p.receipts, d...
 // local inbox, which has them, recognises them by id.
 //
 // The records are kept in this machine's spool first, whether the broker
-// is reachable or not, and published from there, oldest first, with those
-// earlier hooks left there: a record the broker does not take stays, and
-// the user is told (recordsWarning) at the next tool call.
+// is reachable or not, and published from there, oldest first, together
+// with any that earlier hooks left there: a record the broker does not
+// take stays, and the user is told (recordsWarning) at the next tool call.
 func (p *Pull) Settle(answered bool) {
 	b := p.b
 	defer b.Close()
@@ -254,7 +254,7 @@ func (p *Pull) Settle(answered bool) {
 		if !kept {
 			b.note("the delivery records of %d message(s) are lost: the broker was not reached; other machines show those messages as pending", len(p.receipts))
 		}
-		return // the outage was told by Pull; the records wait in the spool
+		return // Pull tells the outage; the records wait in the spool
 	}
 	deadline := b.deadline()
 	b.conn.SetWriteDeadline(deadline)

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -256,5 +258,32 @@ func TestRecordsNotConfirmedInTimeWaitInTheSpool(t *testing.T) {
 	}
 	if st := statusOf(t, there, res.Message.ID); len(st.Delivered) != 1 || len(st.PendingFor) != 0 {
 		t.Fatalf("once confirmed, the delivery should be on record everywhere: %+v", st)
+	}
+}
+
+// A spool that cannot be written (its folder is a file): the records are
+// published straight away, and the user is told they are not kept.
+func TestRecordsTheSpoolCannotKeepArePublishedAtOnce(t *testing.T) {
+	s := natstest.Start(t, natstest.Options{})
+	sender, agent := newMachine(t, s.URL()), newMachine(t, s.URL())
+	res := sender.send(t0, inbox.Draft{To: []string{"a"}, Text: "one"})
+	if err := os.MkdirAll(filepath.Join(agent.st.Path, "nats"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(agent.st.Path, "nats", "records"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, got := agent.call(t0.Add(time.Second), "a", true); len(got) != 1 {
+		t.Fatalf("the agent should get its message: %q", got)
+	}
+	if !strings.Contains(agent.notes.String(), "could not be kept on this machine") {
+		t.Fatalf("the spool's failure should be said: %q", agent.notes.String())
+	}
+	_, there, err := sender.broker(t0.Add(2 * time.Second)).List()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st := statusOf(t, there, res.Message.ID); len(st.Delivered) != 1 || len(st.PendingFor) != 0 {
+		t.Fatalf("the record should be published at once: %+v", st)
 	}
 }
