@@ -11,6 +11,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/massgen/massgen-hook/config"
 	"github.com/massgen/massgen-hook/install/doctor"
 )
 
@@ -56,9 +57,13 @@ Then it asks each wired massgen-hook binary its version (a binary that
 cannot run, or another version than this one, is a problem), and runs each
 wired hook command as the CLI would, on a harmless probe event in that
 CLI's terms (for pre-tool-use a Read of a file that does not exist), in a
-throwaway project holding a copy of the config: nothing in the project
-changes. A run that fails, prints what is not one JSON object, blocks the
-probe, or outlasts its timeout is a problem. --no-timing skips this step.
+throwaway project holding a copy of the config with the file inbox and no
+audit copy, as an agent of its own (massgen-doctor-probe): nothing in the
+project changes, and no probe reaches a NATS broker. A run that fails,
+prints what is not one JSON object, blocks the probe, or outlasts its
+timeout is a problem. With the inbox or the audit copy on NATS, doctor
+itself connects to the broker and reads the stream's state (read-only):
+one it cannot reach is a problem. --no-timing skips this step.
 
 With nothing wired anywhere, doctor says "not set up" and exits 3.
 
@@ -126,6 +131,9 @@ func (a *app) runDoctor(o doctorOptions) error {
 	d.configScope()
 	d.wiredScopes()
 	d.disableSwitch()
+	if !o.noTiming {
+		d.checkBrokers()
+	}
 	rep := &doctorReport{Project: project, Fixed: fixed, SetUp: d.wiredAnywhere(), Scopes: d.scopes, Findings: d.sorted(), Timings: []doctorTiming{}}
 	if !o.noTiming {
 		timings, findings, err := d.timeHooks()
@@ -200,6 +208,9 @@ type doctorRun struct {
 	ruleHandlers []string
 	// plugin is set when a settings file enables the massgen-hook plugin.
 	plugin bool
+	// cfg is the project's config when it loads, and cfgScope its scope.
+	cfg      *config.Config
+	cfgScope *doctorScope
 }
 
 // placed is a finding with where its scope sorts.

@@ -131,6 +131,7 @@ func (d *doctorRun) configScope() {
 	s.Present = true
 	cfg, _, err := d.loadConfig(d.project)
 	if err == nil {
+		d.cfg, d.cfgScope = &cfg, s
 		d.checkRuleHandlers(s, cfg)
 		return
 	}

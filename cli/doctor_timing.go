@@ -41,10 +41,10 @@ type doctorTiming struct {
 var doctorSamples = &lazy.Value[map[string]string]{New: func() map[string]string {
 	return map[string]string{
 		"session-start":         `{"session_id":"doctor","transcript_path":"","cwd":CWD,"hook_event_name":EVENT,"source":"startup"}`,
-		"subagent-start":        `{"session_id":"doctor","transcript_path":"","cwd":CWD,"hook_event_name":EVENT,"agent_id":"doctor-1","agent_type":"general-purpose"}`,
-		"subagent-stop":         `{"session_id":"doctor","transcript_path":"","cwd":CWD,"hook_event_name":EVENT,"stop_hook_active":false,"agent_id":"doctor-1","agent_type":"general-purpose","agent_transcript_path":""}`,
+		"subagent-start":        `{"session_id":"doctor","transcript_path":"","cwd":CWD,"hook_event_name":EVENT,"agent_id":"doctor-1","agent_type":"massgen-doctor-probe"}`,
+		"subagent-stop":         `{"session_id":"doctor","transcript_path":"","cwd":CWD,"hook_event_name":EVENT,"stop_hook_active":false,"agent_id":"doctor-1","agent_type":"massgen-doctor-probe","agent_transcript_path":""}`,
 		"stop":                  `{"session_id":"doctor","transcript_path":"","cwd":CWD,"hook_event_name":EVENT,"stop_hook_active":false}`,
-		"permission-request":    `{"session_id":"doctor","transcript_path":"","cwd":CWD,"hook_event_name":EVENT,"permission_mode":"default","agent_id":"doctor-1","agent_type":"general-purpose","tool_name":"Write","tool_input":{"file_path":"/nonexistent/x.md","content":"x"}}`,
+		"permission-request":    `{"session_id":"doctor","transcript_path":"","cwd":CWD,"hook_event_name":EVENT,"permission_mode":"default","agent_id":"doctor-1","agent_type":"massgen-doctor-probe","tool_name":"Write","tool_input":{"file_path":"/nonexistent/x.md","content":"x"}}`,
 		"pre-tool-use":          `{"session_id":"doctor","transcript_path":"","cwd":CWD,"hook_event_name":EVENT,TOOL,"tool_use_id":"toolu_doctor"}`,
 		"post-tool-use":         `{"session_id":"doctor","transcript_path":"","cwd":CWD,"hook_event_name":EVENT,"tool_name":"Bash","tool_input":{"command":"ls"},"tool_response":{"stdout":"","stderr":"","interrupted":false},"tool_use_id":"toolu_doctor"}`,
 		"post-tool-use-failure": `{"session_id":"doctor","transcript_path":"","cwd":CWD,"hook_event_name":EVENT,"tool_name":"Bash","tool_input":{"command":"false"},"tool_use_id":"toolu_doctor","error":"Exit code 1"}`,
@@ -170,6 +170,11 @@ func (d *doctorRun) timeHooks() ([]doctorTiming, []doctor.Finding, error) {
 	}
 	defer os.RemoveAll(tmp)
 	env, cfgPath, err := d.throwawayProject(tmp)
+	var skip *noProbes
+	if errors.As(err, &skip) {
+		return nil, []doctor.Finding{{Severity: doctor.Problem, Scope: "probe", File: d.rel(cfgPath),
+			Message: "the wired hooks were not run on probe events: " + skip.why.Error() + "; a probe would reach the NATS broker and take real messages; write inbox.backend and audit.sink as plain values"}}, nil
+	}
 	if err != nil {
 		return nil, nil, err
 	}
@@ -307,24 +312,28 @@ func sameBytes(a, b string) bool {
 	return errA == nil && errB == nil && bytes.Equal(x, y)
 }
 
-// throwawayProject copies the project's config into tmp, links each rule
-// handler named relative to the project at the same place in tmp, and
-// returns the environment the children run in, and the config's path as
-// doctor shows it. Nothing the probes write lands in the project.
+// throwawayProject copies the project's config into tmp (with the file
+// inbox and no audit copy: probeConfig), links each rule handler named
+// relative to the project at the same place in tmp, and returns the
+// environment the children run in, and the config's path as doctor shows
+// it. Nothing the probes write lands in the project, and they reach no
+// broker. A *noProbes error says the probes must not run.
 func (d *doctorRun) throwawayProject(tmp string) ([]string, string, error) {
 	var env []string
 	for _, kv := range d.environ() {
-		switch name, _, _ := strings.Cut(kv, "="); name {
-		case "CLAUDE_PROJECT_DIR", "MASSGEN_HOOK_CONFIG", "CLAUDE_ENV_FILE",
-			"GEMINI_PROJECT_DIR", "CURSOR_PROJECT_DIR", "COPILOT_PROJECT_DIR",
-			disableEnv: // the probes try the hooks, not this shell's switch
+		if name, _, _ := strings.Cut(kv, "="); probeEnvDropped[name] {
 			continue
 		}
 		env = append(env, kv)
 	}
-	env = append(env, "CLAUDE_PROJECT_DIR="+tmp)
+	env = append(env, "CLAUDE_PROJECT_DIR="+tmp, "MASSGEN_AGENT_ID="+probeAgent)
 	path, required := config.Locate(d.configPath, d.getenv("MASSGEN_HOOK_CONFIG"), d.project)
 	data, err := hookfs.ReadFile(path, config.MaxFileBytes)
+	if err == nil {
+		if data, err = probeConfig(path, data); err != nil {
+			return nil, d.rel(path), &noProbes{why: err}
+		}
+	}
 	switch {
 	case err == nil:
 		dest := filepath.Join(tmp, config.DefaultPath)
@@ -349,6 +358,12 @@ func (d *doctorRun) throwawayProject(tmp string) ([]string, string, error) {
 	}
 	return env, d.rel(path), nil
 }
+
+// noProbes says why the probes cannot run without touching the user's
+// data.
+type noProbes struct{ why error }
+
+func (e *noProbes) Error() string { return e.why.Error() }
 
 // runSample runs one probe and judges the run.
 func runSample(p probe, dir string, env []string, sample string) (doctorTiming, *doctor.Issue) {

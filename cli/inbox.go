@@ -245,6 +245,9 @@ func receiptText(r inbox.Record) string {
 	if r.Session != "" {
 		where += ", session " + r.Session
 	}
+	if r.Unpublished {
+		where += "; record not yet on the broker, so other machines show it pending"
+	}
 	return fmt.Sprintf("at %s (%s)", r.At.Format(time.RFC3339), where)
 }
 

@@ -64,10 +64,13 @@ func (a *app) sendViaBroker(b *natsinbox.Broker, d inbox.Draft) error {
 
 // brokerListing is `inbox --format json` with the NATS backend.
 type brokerListing struct {
-	Backend  string                 `json:"backend"`
-	Stream   *natsinbox.StreamState `json:"stream"`
-	Spooled  []*inbox.Message       `json:"spooled"`
-	Messages []inbox.Status         `json:"messages"`
+	Backend string                 `json:"backend"`
+	Stream  *natsinbox.StreamState `json:"stream"`
+	Spooled []*inbox.Message       `json:"spooled"`
+	// SpooledRecords are delivery records made here that the broker has
+	// not stored yet.
+	SpooledRecords []inbox.Delivery `json:"spooled_records"`
+	Messages       []inbox.Status   `json:"messages"`
 }
 
 // listBroker lists the inbox as the stream holds it, and what waits in
@@ -79,11 +82,18 @@ func (a *app) listBroker(b *natsinbox.Broker, asJSON bool) error {
 	if serr != nil {
 		return fmt.Errorf("reading the spool: %w", serr)
 	}
+	records, serr := b.SpooledRecords()
+	if serr != nil {
+		return fmt.Errorf("reading the spooled delivery records: %w", serr)
+	}
 	st, list, err := b.List()
 	if asJSON {
-		out := brokerListing{Backend: "nats", Stream: st, Spooled: spooled, Messages: list}
+		out := brokerListing{Backend: "nats", Stream: st, Spooled: spooled, SpooledRecords: records, Messages: list}
 		if out.Spooled == nil {
 			out.Spooled = []*inbox.Message{}
+		}
+		if out.SpooledRecords == nil {
+			out.SpooledRecords = []inbox.Delivery{}
 		}
 		if out.Messages == nil {
 			out.Messages = []inbox.Status{}
@@ -95,7 +105,7 @@ func (a *app) listBroker(b *natsinbox.Broker, asJSON bool) error {
 			return eerr
 		}
 	} else {
-		a.printBroker(b, st, spooled)
+		a.printBroker(b, st, spooled, records)
 		if err == nil {
 			if perr := printInbox(a.stdout, list, b.Now); perr != nil {
 				return perr
@@ -108,7 +118,7 @@ func (a *app) listBroker(b *natsinbox.Broker, asJSON bool) error {
 	return nil
 }
 
-func (a *app) printBroker(b *natsinbox.Broker, st *natsinbox.StreamState, spooled []*inbox.Message) {
+func (a *app) printBroker(b *natsinbox.Broker, st *natsinbox.StreamState, spooled []*inbox.Message, records []inbox.Delivery) {
 	var w strings.Builder
 	if st != nil {
 		if st.Subjects == nil {
@@ -138,6 +148,16 @@ func (a *app) printBroker(b *natsinbox.Broker, st *natsinbox.StreamState, spoole
 				to = strings.Join(m.To, ", ")
 			}
 			fmt.Fprintf(&w, "  %s  %s → %s  %s\n", m.ID, m.Source, to, textPreview(m.Text))
+		}
+	}
+	if len(records) > 0 {
+		fmt.Fprintf(&w, "DELIVERY RECORDS SPOOLED HERE, NOT YET ON THE BROKER (%d; published by the next hook here that reaches it; until then other machines show these messages pending)\n", len(records))
+		for _, d := range records {
+			what := "delivered"
+			if d.Claimed {
+				what = "claimed"
+			}
+			fmt.Fprintf(&w, "  %s  %s to %s %s\n", d.ID, what, d.To, receiptText(d.Record))
 		}
 	}
 	fmt.Fprint(a.stdout, w.String())

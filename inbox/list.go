@@ -35,6 +35,10 @@ type Record struct {
 	At time.Time `json:"at"`
 	Via
 	Late bool `json:"late,omitempty"`
+	// Unpublished, in a listing of the inbox over NATS, is a delivery
+	// made on this machine whose record waits here to be published: other
+	// machines do not see it yet.
+	Unpublished bool `json:"record_unpublished,omitempty"`
 }
 
 // List reports every message in the inbox, oldest first. A message past

@@ -74,15 +74,17 @@ type natsListing struct {
 			InFlight int    `json:"in_flight"`
 		} `json:"consumers"`
 	} `json:"stream"`
-	Spooled  []json.RawMessage `json:"spooled"`
-	Messages []struct {
+	Spooled        []json.RawMessage `json:"spooled"`
+	SpooledRecords []json.RawMessage `json:"spooled_records"`
+	Messages       []struct {
 		ID             string   `json:"id"`
 		Text           string   `json:"text"`
 		PendingFor     []string `json:"pending_for"`
 		UndeliveredFor []string `json:"undelivered_for"`
 		Delivered      []struct {
-			To   string `json:"to"`
-			Late bool   `json:"late"`
+			To          string `json:"to"`
+			Late        bool   `json:"late"`
+			Unpublished bool   `json:"record_unpublished"`
 		} `json:"delivered"`
 	} `json:"messages"`
 }

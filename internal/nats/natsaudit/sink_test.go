@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"encoding/json"
 	"io"
 	"net"
 	"os"
@@ -571,4 +572,52 @@ func (s *syncBuffer) Write(p []byte) (int, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.b.Write(p)
+}
+
+// A stream an operator made to refuse new lines when full (discard new):
+// the line the broker refuses after the local trail has it is spooled,
+// said once, and published in order once there is room, never dropped.
+func TestLinesAFullStreamRefusesWaitForRoom(t *testing.T) {
+	t.Parallel()
+	srv := natstest.Start(t, natstest.Options{})
+	c, err := natsclient.Dial(context.Background(), natsclient.Options{URLs: []string{srv.URL()}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	cfg := natsaudit.StreamConfig("AUDIT", "audit")
+	cfg.Discard, cfg.MaxBytes = "new", 1024
+	if _, err := c.AddStream(cfg, time.Now().Add(5*time.Second)); err != nil {
+		t.Fatal(err)
+	}
+	f := newFixture(t, srv.URL())
+	for i := 1; f.spooled() == 0; i++ {
+		if i > 100 {
+			t.Fatal("the stream never filled up")
+		}
+		f.audit(rec(i))
+	}
+	f.now = f.now.Add(time.Second)
+	f.audit(rec(1000)) // in the backoff: spooled without a try
+	if f.spooled() != 2 || strings.Count(f.stderr.String(), "\n") != 1 || !strings.Contains(f.stderr.String(), "maximum bytes") {
+		t.Fatalf("want 2 lines spooled and one note of the full stream, got %d and %q", f.spooled(), f.stderr.String())
+	}
+	cfg.MaxBytes = 1 << 20
+	if _, err := c.Request("$JS.API.STREAM.UPDATE.AUDIT", nil, mustJSON(t, cfg), time.Now().Add(5*time.Second)); err != nil {
+		t.Fatal(err)
+	}
+	f.now = f.now.Add(natsaudit.MaxBackoff)
+	f.audit(rec(1001))
+	if local, got := f.localLines(), datas(streamMsgs(t, srv.URL())); !equal(got, local) || f.spooled() != 0 {
+		t.Fatalf("once there is room the stream must hold the local lines once, in order:\nstream %q\nlocal  %q", got, local)
+	}
+}
+
+func mustJSON(t *testing.T, v any) []byte {
+	t.Helper()
+	data, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return data
 }

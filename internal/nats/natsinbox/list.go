@@ -2,6 +2,7 @@ package natsinbox
 
 import (
 	"encoding/json"
+	"fmt"
 	"sort"
 	"strings"
 	"time"
@@ -75,7 +76,11 @@ func (b *Broker) List() (*StreamState, []inbox.Status, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	return st, b.statuses(msgs), nil
+	waiting, err := b.SpooledRecords()
+	if err != nil {
+		return nil, nil, fmt.Errorf("reading this machine's spooled delivery records: %w", err)
+	}
+	return st, b.statuses(msgs, waiting), nil
 }
 
 // readAll reads every message of the stream through a consumer of its
@@ -103,24 +108,29 @@ func (b *Broker) readAll(c *natsclient.Conn, deadline time.Time) ([]*natsclient.
 
 func inboxID(t time.Time) string { return t.UTC().Format("150405.000000000") }
 
-// statuses turns the stream's messages and delivery records into where
-// each message stands.
-func (b *Broker) statuses(msgs []*natsclient.Msg) []inbox.Status {
+// statuses turns the stream's messages and delivery records, and the
+// records waiting in this machine's spool, into where each message
+// stands.
+func (b *Broker) statuses(msgs []*natsclient.Msg, waiting []inbox.Delivery) []inbox.Status {
 	byID := map[string]*inbox.Message{}
 	delivered := map[string]map[string]inbox.Delivery{}
+	record := func(d inbox.Delivery) {
+		if delivered[d.ID] == nil {
+			delivered[d.ID] = map[string]inbox.Delivery{}
+		}
+		// A confirmed delivery outranks a claim, in whatever order the
+		// two records came, and a published record one still waiting.
+		if old, ok := delivered[d.ID][d.To]; !ok || old.Claimed && !d.Claimed || old.Unpublished && !d.Unpublished && old.Claimed == d.Claimed {
+			delivered[d.ID][d.To] = d
+		}
+	}
 	receiptPrefix := b.Subject + ".receipt."
 	for _, nm := range msgs {
 		if strings.HasPrefix(nm.Subject, receiptPrefix) {
 			var d inbox.Delivery
 			if json.Unmarshal(nm.Data, &d) == nil && inbox.ValidID(d.ID) {
-				if delivered[d.ID] == nil {
-					delivered[d.ID] = map[string]inbox.Delivery{}
-				}
-				// A confirmed delivery outranks a claim, in whatever order
-				// the two records came.
-				if old, ok := delivered[d.ID][d.To]; !ok || old.Claimed {
-					delivered[d.ID][d.To] = d
-				}
+				d.Unpublished = false // it is published
+				record(d)
 			}
 			continue
 		}
@@ -129,6 +139,10 @@ func (b *Broker) statuses(msgs []*natsclient.Msg) []inbox.Status {
 			continue
 		}
 		byID[m.ID] = &m
+	}
+	for _, d := range waiting {
+		d.Unpublished = true
+		record(d)
 	}
 	out := make([]inbox.Status, 0, len(byID))
 	for id, m := range byID {

@@ -34,6 +34,8 @@ type machine struct {
 	notes  *syncBuf
 	ack    time.Duration
 	domain string
+	// timeout is the broker timeout (0: 5s).
+	timeout time.Duration
 }
 
 func newMachine(t *testing.T, url string) *machine {
@@ -44,8 +46,12 @@ func newMachine(t *testing.T, url string) *machine {
 }
 
 func (m *machine) broker(now time.Time) *natsinbox.Broker {
+	timeout := m.timeout
+	if timeout == 0 {
+		timeout = 5 * time.Second
+	}
 	b := natsinbox.New(natsinbox.Settings{Dial: natsclient.Options{URLs: []string{m.url}, Domain: m.domain}, Stream: "INBOX", Subject: "mh.inbox",
-		Timeout: 5 * time.Second, AckWait: m.ack}, m.st, now)
+		Timeout: timeout, AckWait: m.ack}, m.st, now)
 	b.Notes = m.notes
 	return b
 }

@@ -54,7 +54,7 @@ func (b *Broker) outage(cause error, tell bool) string {
 	if !tell || (!first && uerr == nil) {
 		return ""
 	}
-	return fmt.Sprintf("massgen-hook: the inbox's NATS broker at %s cannot be reached (%s). Messages for this agent wait on the broker and arrive at a later tool call; messages sent from here wait in .claude/massgen-hook/nats/spool and are forwarded once it is back. Told once per outage; `massgen-hook inbox` shows the state.", b.Server(), msg)
+	return fmt.Sprintf("massgen-hook: the inbox's NATS broker at %s cannot be reached (%s). Messages for this agent wait on the broker and arrive at a later tool call; messages sent from here, and the records of deliveries made here, wait in .claude/massgen-hook/nats and are published once it is back. Told once per outage; `massgen-hook inbox` shows the state.", b.Server(), msg)
 }
 
 // recovered clears an outage and returns what to tell the user about it

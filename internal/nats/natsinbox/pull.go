@@ -61,6 +61,9 @@ func (b *Broker) Pull(recipient string, tell bool) *Pull {
 	if ferr == nil && tell {
 		p.Warning = b.recovered(forwarded)
 	}
+	if p.Warning == "" && tell {
+		p.Warning = b.recordsWarning()
+	}
 	return p
 }
 
@@ -229,32 +232,55 @@ func (p *Pull) Report(d []inbox.Delivery) { p.receipts = append(p.receipts, d...
 // publishes the deliveries' records. Unanswered, nothing is acknowledged:
 // the broker gives the messages out again after its ack wait, and the
 // local inbox, which has them, recognises them by id.
+//
+// The records are kept in this machine's spool first, whether the broker
+// is reachable or not, and published from there, oldest first, together
+// with any that earlier hooks left there: a record the broker does not
+// take stays, and the user is told (recordsWarning) at the next tool call.
 func (p *Pull) Settle(answered bool) {
 	b := p.b
 	defer b.Close()
-	if !answered || b.conn == nil {
+	if !answered {
 		return
+	}
+	kept := true
+	if len(p.receipts) > 0 {
+		if err := b.keepRecords(p.receipts); err != nil {
+			kept = false
+			b.note("the delivery records of %d message(s) could not be kept on this machine (%v); they are published now or not at all", len(p.receipts), err)
+		}
+	}
+	if b.conn == nil {
+		if !kept {
+			b.note("the delivery records of %d message(s) are lost: the broker was not reached; other machines show those messages as pending", len(p.receipts))
+		}
+		return // Pull tells the outage; the records wait in the spool
 	}
 	deadline := b.deadline()
 	b.conn.SetWriteDeadline(deadline)
-	for _, d := range p.receipts {
-		data, _ := json.Marshal(d)
-		kind := "r/"
-		if d.Claimed {
-			kind = "c/" // a later confirmation is a record of its own
-		}
-		h := natsclient.Header{"Nats-Msg-Id": {kind + d.ID + "/" + Key(d.To)}}
-		_ = b.conn.Publish(b.receiptSubject(d.ID), "", h, data)
-	}
 	if len(p.fetched) > 0 {
 		if err := b.conn.Ack(p.fetched, deadline); err != nil {
 			b.note("could not confirm %d fetched message(s) to the broker (%s); it gives them out again, and they are recognised here and not delivered twice", len(p.fetched), natsclient.RedactText(err.Error()))
-			return
 		}
 	}
-	if len(p.receipts) > 0 {
-		if err := b.conn.Flush(deadline); err != nil {
-			b.note("delivery records not published: %s", natsclient.RedactText(err.Error()))
-		}
+	if !kept {
+		b.publishUnkept(p.receipts, deadline)
+	}
+	b.settleRecords(b.conn, deadline)
+}
+
+// publishUnkept publishes records the spool could not keep, straight
+// away; what the broker does not take of them is said, since nothing
+// keeps it.
+func (b *Broker) publishUnkept(ds []inbox.Delivery, deadline time.Time) {
+	pubs := make([]natsclient.Pub, 0, len(ds))
+	for _, d := range ds {
+		data, _ := json.Marshal(d)
+		pubs = append(pubs, natsclient.Pub{Subject: b.receiptSubject(d.ID), Data: data,
+			Options: natsclient.PublishOptions{MsgID: recordMsgID(d)}})
+	}
+	if acks, err := b.conn.PublishJSAll(pubs, deadline); err != nil {
+		b.note("the delivery records of %d message(s) are lost: the broker did not take them (%s); other machines show those messages as pending",
+			len(ds)-len(acks), natsclient.RedactText(err.Error()))
 	}
 }
