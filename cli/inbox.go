@@ -178,10 +178,7 @@ func printInbox(w io.Writer, list []inbox.Status, now time.Time) error {
 	var pending, undelivered, delivered, claimed []string
 	for _, s := range list {
 		for _, to := range s.PendingFor {
-			line := inboxLine(s, to)
-			if s.Matcher != "" {
-				line += fmt.Sprintf("  after %s", s.Matcher)
-			}
+			line := inboxLine(s, to) + "  " + waitingFor(to, s.Matcher)
 			if s.ExpiresAt != nil {
 				line += fmt.Sprintf("  expires %s (in %s)", s.ExpiresAt.Format(time.RFC3339), s.ExpiresAt.Sub(now).Round(time.Second))
 			}
@@ -221,6 +218,19 @@ func printInbox(w io.Writer, list []inbox.Status, now time.Time) error {
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// waitingFor says what a message pending for to waits for: it is
+// delivered by a hook, so nothing happens until that agent calls a tool.
+func waitingFor(to, matcher string) string {
+	who := to + "'s"
+	if to == "*" {
+		who = "each agent's"
+	}
+	if matcher != "" {
+		return fmt.Sprintf("waiting for %s next tool call after %s", who, matcher)
+	}
+	return fmt.Sprintf("waiting for %s next tool call", who)
 }
 
 func inboxLine(s inbox.Status, to string) string {
