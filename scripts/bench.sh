@@ -227,10 +227,41 @@ max50=$((size50 * 3 / 1048576))
   echo ']}'
 } > "$work/memory.json"
 
+# The peer a user would pick instead: cc-safety-net, the most-installed
+# Bash guard for Claude Code, from npm at a pinned version into a cache kept
+# between runs (as make test-real installs the agent CLIs), run as its
+# plugin runs it (its bin, `hook --claude-code`) on the same event. openmoat
+# and destructive_command_guard are Rust crates: their registry is out of
+# reach here, so they are not built, and BENCHMARKS.md says so.
+ccsn_version=2.4.5
+ccsn_dir=${XDG_CACHE_HOME:-$HOME/.cache}/massgen-hook/bench/cc-safety-net-$ccsn_version
+ccsn=$ccsn_dir/node_modules/.bin/cc-safety-net
+ccsn_note=""
+if [ ! -x "$ccsn" ]; then
+  if ! command -v npm > /dev/null; then
+    ccsn_note="cc-safety-net was not timed: npm is not installed."
+  elif ! npm install --prefix "$ccsn_dir" --no-audit --no-fund --silent "cc-safety-net@$ccsn_version" > "$work/ccsn-install.log" 2>&1; then
+    ccsn_note="cc-safety-net was not timed: npm could not install cc-safety-net@$ccsn_version ($(tail -1 "$work/ccsn-install.log"))."
+  fi
+fi
+{
+  echo '{"cases":['
+  if [ -z "$ccsn_note" ]; then
+    printf '{"name":"cc-safety-net %s, 200-char Bash, against the floor","reference":{"argv":["bin/floor"],"stdin":"%s"},"subject":{"argv":["%s","hook","--claude-code"],"stdin":"%s","env":%s}},\n' \
+      "$ccsn_version" "$ev/pre-tool-use.json" "$ccsn" "$ev/pre-tool-use.json" "$(hookenv "$proj")"
+    printf '{"name":"cc-safety-net %s against massgen-hook pre-tool-use, same event","reference":{"argv":["bin/massgen-hook","pre-tool-use"],"stdin":"%s","env":%s},"subject":{"argv":["%s","hook","--claude-code"],"stdin":"%s","env":%s}},\n' \
+      "$ccsn_version" "$ev/pre-tool-use.json" "$(hookenv "$proj")" "$ccsn" "$ev/pre-tool-use.json" "$(hookenv "$proj")"
+  fi
+  case_json "massgen-hook pre-tool-use, 200-char Bash, against the floor" "≤ 1.5×" 1.5 pre-tool-use "$ev/pre-tool-use.json"; echo ,
+  printf '{"name":"massgen-hook pre-tool-use against bench/deps (its libraries alone)","reference":{"argv":["bin/deps"],"stdin":"%s"},"subject":{"argv":["bin/massgen-hook","pre-tool-use"],"stdin":"%s","env":%s}}\n' \
+    "$ev/pre-tool-use.json" "$ev/pre-tool-use.json" "$(hookenv "$proj")"
+  echo ']}'
+} > "$work/peers.json"
+
 # Each spec gets its own harness run and table. With ONLY, only the spec
 # holding that case runs; when none holds it, the harness says so.
 ran=""
-for s in floor python scaling memory; do
+for s in floor peers python scaling memory; do
   if [ -n "${ONLY:-}" ] && ! grep -qF "\"name\":\"$ONLY\"" "$work/$s.json"; then continue; fi
   "$work/harness" -runs "$runs" -warmup 10 ${ONLY:+-only "$ONLY"} -no-machine \
     -out "$work/$s.md" -json "$work/$s-results.json" "$work/$s.json"
@@ -264,6 +295,16 @@ bin_size=$(stat -c %s bin/massgen-hook)
         echo "## Against the floor"
         echo
         echo "Each subcommand against bench/floor (reads the event, prints {}); the target is a ratio to it."
+        ;;
+      peers)
+        echo "## Beside the peers"
+        echo
+        echo "The guard a user would pick instead, on the same 200-character Bash PreToolUse event, alternated run by run:"
+        echo "cc-safety-net $ccsn_version (npm), run as its Claude Code plugin runs it (\`cc-safety-net hook --claude-code\`,"
+        echo "$(node --version 2>/dev/null || echo 'node')), against the floor and against massgen-hook itself; and massgen-hook"
+        echo "against the floor and against bench/deps (the floor plus massgen-hook's libraries: what remains is its own"
+        echo "work). openmoat and destructive_command_guard are Rust crates whose registry this machine cannot reach, so they"
+        echo "are not timed. ${ccsn_note}"
         ;;
       python)
         echo "## Against the Python baseline"
