@@ -38,6 +38,9 @@ func (d *doctorRun) wiredScopes() {
 			if wf.target.name == "codex" {
 				d.codexTrust(s, wf)
 			}
+			if wf.target.name == "gemini" && wf.scope == "project" && !d.wiresUserScope("gemini") {
+				d.add(s, 0, "", doctor.Issue{Severity: doctor.Note, Message: geminiSubfolderNote})
+			}
 		}
 		if s == nil || wf.err != nil || len(wf.ours) == 0 {
 			continue
@@ -49,6 +52,22 @@ func (d *doctorRun) wiredScopes() {
 				"massgen-hook's hooks here are not what init writes (%s); unless that is on purpose, run %s, or massgen-hook doctor --fix", differs, initLine(wf))})
 		}
 	}
+}
+
+// geminiSubfolderNote says where Gemini CLI looks for a project's hooks:
+// only in the folder it starts in, so in a subfolder of the project it
+// runs none of them, and the guards are off without a word.
+const geminiSubfolderNote = "Gemini CLI runs these hooks only when started in the project's top folder (where .gemini/ is); started in a subfolder it runs none, and nothing guards the agent: start gemini there"
+
+// wiresUserScope reports whether massgen-hook is wired in the user scope
+// of the CLI named.
+func (d *doctorRun) wiresUserScope(name string) bool {
+	for _, wf := range d.wired {
+		if wf.target.name == name && wf.scope == "user" && len(wf.ours) > 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // cliNames are the agent CLIs as their users call them.

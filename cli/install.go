@@ -177,6 +177,9 @@ func (a *app) runInstall(cmd *cobra.Command, o installOptions, uninstall bool) e
 	if t.name == "codex" && !uninstall {
 		w.codexTrust(o.scope, out, t.specFor(p.command))
 	}
+	if t.name == "gemini" && o.scope == "project" && !uninstall && !o.dryRun {
+		w.say(p.settings, "%s", strings.Replace(geminiSubfolderNote, "these hooks", "its project hooks", 1))
+	}
 	if uninstall {
 		w.removeEmptyParents(p.settings)
 	}
