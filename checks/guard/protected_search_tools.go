@@ -31,6 +31,12 @@ func (g *guard) searchTool(ctx context.Context, call *engine.Call) *finding {
 		globs = append(globs, stringsOf(gjson.GetBytes(in, field))...)
 	}
 	sel := shellcmd.ToolSearch(call.Event.ToolName, globs, stringsOf(gjson.GetBytes(in, "type")))
+	// Claude Code's Grep and Copilot CLI's grep and rg hand their glob to
+	// ripgrep, where "!name" leaves a file out; Gemini CLI's include
+	// only selects, so its denial names no way to leave one out.
+	if !gjson.GetBytes(in, "include").Exists() {
+		sel.Exclude = `glob "!%s"`
+	}
 	for _, p := range paths {
 		for _, m := range globMatches(p, g.Cwd) {
 			if f := g.judge(m, g.Cwd, false, true); f != nil {
