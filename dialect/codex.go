@@ -61,11 +61,14 @@ func codexOut(n Native, o protocol.Output) (any, bool) {
 	case protocol.PostToolUse:
 		o.SuppressOutput = false
 		if h != nil && h.UpdatedToolOutput != nil {
-			replaced, warning := unreplacedOutput("Codex", h.UpdatedToolOutput)
+			// Codex 0.169 ignores updatedToolOutput, but hands the model
+			// a PostToolUse block's reason as the call's output: the
+			// replacement goes that way, and the original never
+			// reaches the model.
 			c := *h
+			o.Decision = "block"
+			o.Reason = protocol.Paragraphs(replacementText(c.UpdatedToolOutput), o.Reason)
 			c.UpdatedToolOutput = nil
-			c.AdditionalContext = protocol.Paragraphs(c.AdditionalContext, replaced)
-			o.SystemMessage = protocol.Paragraphs(o.SystemMessage, warning)
 			h = &c
 		}
 	}

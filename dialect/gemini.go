@@ -176,18 +176,20 @@ func geminiOut(n Native, o protocol.Output) (any, bool) {
 		}
 		dropped = v.context != ""
 	case "AfterTool":
-		if v.block != "" {
-			a.set("decision", "deny")
-			a.set("reason", v.block)
-		}
-		context := v.context
+		// Gemini CLI 0.61 hands the model an AfterTool deny's reason in
+		// place of the tool's result ({"error": reason}): the one way
+		// to replace an output there, so a replacement goes that way,
+		// and the original never reaches the model.
+		reason := v.block
 		if v.updatedOutput != nil {
-			replaced, warning := unreplacedOutput("Gemini CLI", v.updatedOutput)
-			context = protocol.Paragraphs(context, replaced)
-			a.set("systemMessage", protocol.Paragraphs(o.SystemMessage, warning))
+			reason = protocol.Paragraphs(replacementText(v.updatedOutput), reason)
 		}
-		if context != "" {
-			specific.set("additionalContext", withoutMarkup(context))
+		if reason != "" {
+			a.set("decision", "deny")
+			a.set("reason", reason)
+		}
+		if v.context != "" {
+			specific.set("additionalContext", withoutMarkup(v.context))
 		}
 	case "AfterAgent":
 		if v.block != "" {

@@ -99,19 +99,34 @@ func TestGeminiContextWithoutMarkup(t *testing.T) {
 	}
 }
 
-// Neither Gemini CLI nor Codex can replace a tool's output: the
-// replacement is context, and the user is warned.
-func TestReplacedOutputWhereItCannotBe(t *testing.T) {
-	o := protocol.Output{HookSpecificOutput: &protocol.HookSpecific{UpdatedToolOutput: json.RawMessage(`{"stdout":"x [hidden]"}`)}}
+// Gemini CLI and Codex take no updatedToolOutput, but each hands the model
+// a reason in place of the tool's result: Gemini CLI an AfterTool deny's
+// ({"error": reason}), Codex a PostToolUse block's. A replacement goes that
+// way, as the text the CLI would show (a shell result's output; anything
+// else as given), before a rule's own reason; no warning, since the model
+// never sees the original.
+func TestReplacedOutputAsTheReason(t *testing.T) {
 	for _, c := range []struct {
-		d                  *Dialect
-		native, cli, avoid string
-	}{{Gemini, "AfterTool", "Gemini CLI", "tool_output"}, {Codex, protocol.PostToolUse, "Codex", "updatedToolOutput"}} {
+		d             *Dialect
+		native, avoid string
+		decision      string
+		replacement   string
+		block, reason string
+	}{
+		{Gemini, "AfterTool", "tool_output", "deny", `{"stdout":"x [hidden]","stderr":""}`, "", "x [hidden]"},
+		{Codex, protocol.PostToolUse, "updatedToolOutput", "block", `{"stdout":"x [hidden]"}`, "", "x [hidden]"},
+		{Codex, protocol.PostToolUse, "updatedToolOutput", "block", `"plain text"`, "", "plain text"},
+		{Gemini, "AfterTool", "tool_output", "deny", `{"content":"y"}`, "", `{\"content\":\"y\"}`},
+		{Codex, protocol.PostToolUse, "updatedToolOutput", "block", `{"stdout":"out","stderr":"err"}`, "look again", `out\nerr\n\nlook again`},
+	} {
+		o := protocol.Output{Decision: "", HookSpecificOutput: &protocol.HookSpecific{UpdatedToolOutput: json.RawMessage(c.replacement)}}
+		if c.block != "" {
+			o.Decision, o.Reason = "block", c.block
+		}
 		got, dropped := answer(t, c.d, c.native, protocol.PostToolUse, o)
-		if dropped || strings.Contains(got, c.avoid) ||
-			!strings.Contains(got, `"additionalContext":"(massgen-hook: a rule replaced this tool's output, but `+c.cli+` cannot replace it, so the original is shown above. Use this replacement instead of it:)\n{\"stdout\":\"x [hidden]\"}"`) ||
-			!strings.Contains(got, `"systemMessage":"massgen-hook: a rule replaced a tool's output, but `+c.cli+` cannot: the model also saw the original output."`) {
-			t.Errorf("%s: %s (dropped %v)", c.d.Name, got, dropped)
+		if dropped || strings.Contains(got, c.avoid) || strings.Contains(got, "systemMessage") ||
+			!strings.Contains(got, `"decision":"`+c.decision+`"`) || !strings.Contains(got, `"reason":"`+c.reason+`"`) {
+			t.Errorf("%s %s: %s (dropped %v); want reason %s", c.d.Name, c.replacement, got, dropped, c.reason)
 		}
 	}
 }

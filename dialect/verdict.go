@@ -77,17 +77,27 @@ func withoutMarkup(context string) string {
 	return strings.NewReplacer(reminderOpen, "", reminderClose, "").Replace(context)
 }
 
-// unreplacedOutput is what a CLI that cannot replace a tool's output gets
-// instead of a rule's replacement: the replacement as context for the
-// model, saying that the original stands above it, and a warning for the
-// user that the model saw the original.
-func unreplacedOutput(cli string, replacement json.RawMessage) (context, warning string) {
-	text := string(replacement)
+// replacementText is a rule's replacement of a tool's output as the text
+// a CLI hands the model in its place: a JSON string's text; a shell
+// result in Claude Code's shape ({"stdout", "stderr"}) as its output, the
+// way the CLI shows a command's; anything else as its JSON.
+func replacementText(replacement json.RawMessage) string {
 	var s string
 	if json.Unmarshal(replacement, &s) == nil {
-		text = s
+		return s
 	}
-	context = "(massgen-hook: a rule replaced this tool's output, but " + cli + " cannot replace it, so the original is shown above. Use this replacement instead of it:)\n" + text
-	warning = "massgen-hook: a rule replaced a tool's output, but " + cli + " cannot: the model also saw the original output."
-	return context, warning
+	var shell struct {
+		Stdout *string `json:"stdout"`
+		Stderr *string `json:"stderr"`
+	}
+	if json.Unmarshal(replacement, &shell) == nil && (shell.Stdout != nil || shell.Stderr != nil) {
+		var parts []string
+		for _, p := range []*string{shell.Stdout, shell.Stderr} {
+			if p != nil && *p != "" {
+				parts = append(parts, *p)
+			}
+		}
+		return strings.Join(parts, "\n")
+	}
+	return string(replacement)
 }
