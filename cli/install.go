@@ -522,6 +522,32 @@ func (w *installer) removeBinary(path string) error {
 	return nil
 }
 
+// schemaFile writes the config's JSON Schema beside it, where the starter
+// config points editors, or brings an older binary's up to date.
+func (w *installer) schemaFile() error {
+	path := filepath.Join(w.project, filepath.Dir(config.DefaultPath), config.SchemaFile)
+	old, err := hookfs.ReadFile(path, 4<<20)
+	switch {
+	case err == nil && bytes.Equal(old, config.Schema()):
+		return nil
+	case w.dryRun:
+		w.say(path, "would write the config's JSON Schema, for editors")
+		return nil
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
+	}
+	if err := state.WriteFileMode(path, config.Schema(), 0o644, false); err != nil {
+		return err
+	}
+	what := "the config's JSON Schema written, for editors"
+	if old != nil {
+		what = "the config's JSON Schema updated to this version"
+	}
+	w.say(path, "%s", what)
+	return nil
+}
+
 // starterFiles writes the starter config when there is none, and the
 // scratchpad folders when the scratchpad part is wired.
 func (w *installer) starterFiles(scratchpads, starterConfig bool) error {
@@ -537,6 +563,11 @@ func (w *installer) starterFiles(scratchpads, starterConfig bool) error {
 				return err
 			}
 			w.say(cfgPath, "starter config written")
+		}
+	}
+	if starterConfig {
+		if err := w.schemaFile(); err != nil {
+			return err
 		}
 	}
 	if !scratchpads {

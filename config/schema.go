@@ -6,9 +6,15 @@ import (
 	"strings"
 )
 
-// SchemaID is where the published JSON Schema of the config file lives;
-// the starter config points editors at it.
+// SchemaID names the JSON Schema of the config file ($id); where the
+// repository is published, the schema is there too.
 const SchemaID = "https://raw.githubusercontent.com/massgen/massgen-hook/main/docs/config.schema.json"
+
+// SchemaFile is where init writes the schema beside the config, and the
+// starter config points editors at it, relative to the config file's
+// folder: .claude/massgen-hook.schema.json, committed with the config so
+// every editor in the team finds it without a network.
+const SchemaFile = "massgen-hook.schema.json"
 
 // Schema returns the JSON Schema (draft 2020-12) of the config file,
 // generated from the Go types and their yaml tags, so that an editor with a

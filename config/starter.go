@@ -3,7 +3,7 @@ package config
 // Starter is the config file `massgen-hook init` writes into a project that
 // has none: the defaults spelled out, so people see what they can change,
 // and a rule example left commented. A test holds it equal to Default().
-const Starter = `# yaml-language-server: $schema=` + SchemaID + `
+const Starter = `# yaml-language-server: $schema=` + SchemaFile + `
 # massgen-hook configuration. Every key is optional; these are the defaults.
 # Check it after editing: massgen-hook config validate. Reference: docs/configuration.md.
 fail_closed: false          # true: an internal failure blocks instead of letting the agent go on
