@@ -3,6 +3,7 @@ package checks
 import (
 	"context"
 	"fmt"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -190,6 +191,9 @@ func (p *protectedPaths) Check(ctx context.Context, call *engine.Call) (engine.V
 	}
 	for i, c := range script.Commands {
 		for _, e := range c.Effects() {
+			if c.Skipped(e, pathExists) {
+				continue // `[ -f .env ] || cp x .env` with .env there: cp never runs
+			}
 			// Giving a protected file another name is writing it: what is
 			// done through the new name is done to it. rm, unlink and mv
 			// act on a symlink itself; the rest act through it.
@@ -474,4 +478,12 @@ func envValue(environ []string, key string) string {
 		}
 	}
 	return ""
+}
+
+// pathExists reports whether abs exists now (as a regular file, links
+// followed, with file), as `[ -f ]` and `[ -e ]` test it. A protected
+// path that exists stays there: no call the guard lets through removes it.
+func pathExists(abs string, file bool) bool {
+	fi, err := os.Stat(abs)
+	return err == nil && (!file || fi.Mode().IsRegular())
 }

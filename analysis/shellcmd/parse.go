@@ -101,6 +101,10 @@ type Command struct {
 	// is known is not listed: the commands of that code are. nil for any
 	// other command, and for a script that was on disk before.
 	Code *Code
+	// OnlyIfAbsent are paths the command runs only without: a test around
+	// it ran it only when the path did not exist (absent.go). Several
+	// commands may share one slice: do not modify it.
+	OnlyIfAbsent []Absent
 }
 
 // Base returns the last element of the program's path ("rm" for /bin/rm),
