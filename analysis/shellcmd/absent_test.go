@@ -51,3 +51,39 @@ func TestSkippedWhenPresent(t *testing.T) {
 		})
 	}
 }
+
+// ~user is the user's home; a user that does not exist leaves the word as
+// it is; without a look-up, or for ~N, the word is not known.
+func TestTildeUser(t *testing.T) {
+	homes := func(name string) (string, bool, error) {
+		if name == "root" {
+			return "/root", true, nil
+		}
+		if name == "broken" {
+			return "", false, fmt.Errorf("no database")
+		}
+		return "", false, nil
+	}
+	tests := []struct {
+		src, want string
+		lookup    bool
+	}{
+		{`cat ~root/.ssh/id_rsa`, `/root/.ssh/id_rsa`, true},
+		{`cat ~root`, `/root`, true},
+		{`cat ~nobody-x/.ssh/id_rsa`, `"~nobody-x/.ssh/id_rsa"`, true},
+		{`cat ~broken/x`, `"~broken/x"?`, true},
+		{`cat ~2/x`, `"~2/x"?`, true},
+		{`cat ~root/x`, `"~root/x"?`, false},
+		{`cat '~root/x'`, `"~root/x"`, true},
+	}
+	for _, tt := range tests {
+		opts := testOpts
+		if tt.lookup {
+			opts.UserHome = homes
+		}
+		s := mustParse(t, tt.src, opts)
+		if got := showWords(s.Commands[0].Args); len(got) != 1 || got[0] != tt.want {
+			t.Errorf("%s: args %q, want %s", tt.src, got, tt.want)
+		}
+	}
+}

@@ -32,6 +32,10 @@ type Options struct {
 	// none), for $(git rev-parse --show-toplevel); nil: not known. It is
 	// called only for a line that asks.
 	GitTop func(dir string) string
+	// UserHome looks up the home directory of a user for ~user (exists
+	// false: no such user, and bash leaves the word as it is); nil, or an
+	// error: not known.
+	UserHome func(name string) (home string, exists bool, err error)
 }
 
 // Script is everything a command line would run.
