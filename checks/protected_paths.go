@@ -16,6 +16,7 @@ import (
 	"github.com/massgen/massgen-hook/analysis/shellcmd"
 	"github.com/massgen/massgen-hook/engine"
 	"github.com/massgen/massgen-hook/internal/lazy"
+	"github.com/massgen/massgen-hook/internal/secretpaths"
 )
 
 // protectedPaths keeps tool calls away from paths the project protects
@@ -54,19 +55,8 @@ type protectedPaths struct {
 // Secrets are protected from reading and writing; .git internals and
 // massgen-hook's own files from writing (git, and the hook, manage them).
 var (
-	defaultSecretPaths = []string{
-		"**/.env", "**/.env.*",
-		"**/*.pem", "**/*.key", "**/*.p12", "**/*.pfx",
-		"**/id_rsa", "**/id_dsa", "**/id_ecdsa", "**/id_ed25519",
-		"**/.aws/credentials", "**/.netrc",
-		// Credentials the usual tools keep in the home directory.
-		"~/.git-credentials", "~/.claude/.credentials.json", "~/.docker/config.json",
-		"~/.kube/config", "~/.npmrc", "~/.pypirc", "~/.config/gh/hosts.yml",
-		"~/.config/gcloud/credentials.db", "~/.config/gcloud/application_default_credentials.json",
-		"~/.azure/msal_token_cache.json", "~/.cargo/credentials", "~/.cargo/credentials.toml",
-		"~/.gem/credentials", "~/.pgpass", "~/.terraform.d/credentials.tfrc.json",
-		"~/.ssh/id_*",
-	}
+	// defaultSecretPaths: internal/secretpaths/secret-paths.txt.
+	defaultSecretPaths = secretpaths.Default()
 	// defaultWriteOnly: .git internals, which git manages. The guards' own
 	// wiring (defaultWiring) is added to every write list, given or not.
 	defaultWriteOnly = []string{"**/.git", "**/.git/**"}
