@@ -204,7 +204,22 @@ func (p *protectedPaths) Check(ctx context.Context, call *engine.Call) (engine.V
 			return g.verdict(f), nil
 		}
 	}
+	if ps := shellcmd.SecretPrints(script); len(ps) > 0 {
+		return engine.Verdict{Decision: engine.Deny, Notes: g.notes, Reason: secretPrintReason(ps[0])}, nil
+	}
 	return g.verdict(nil), nil
+}
+
+// secretPrintReason is the denial of a command that prints a secret
+// environment variable (or every variable): its value would land in the
+// transcript, as a secret file's content would.
+func secretPrintReason(p shellcmd.SecretPrint) string {
+	if p.Var == "" {
+		return fmt.Sprintf("⚠️ BLOCKED: %s prints every environment variable, the secrets among them (API keys, tokens), into the transcript. "+
+			"Print the ones you need by name (printenv PATH, echo $NODE_ENV), or filter by a name: env | grep -i python.", quoteCmd(p.Cmd))
+	}
+	return fmt.Sprintf("⚠️ BLOCKED: %s prints $%s, an environment variable whose name marks it as a secret: its value would land in the transcript. "+
+		"Use it without printing it (hand it to the program that needs it), or check only that it is set: [ -n \"$%s\" ] && echo set.", quoteCmd(p.Cmd), p.Var, p.Var)
 }
 
 // guard is protectedPaths applied to one call.
