@@ -1,6 +1,9 @@
 package shellcmd
 
-import "strings"
+import (
+	"path"
+	"strings"
+)
 
 // Stream editors and the interpreters that edit files in place: GNU sed
 // 4, perl 5 and gawk 5 option tables.
@@ -33,6 +36,9 @@ func sedEffects(c *Command) []Effect {
 			prog = append(prog, e...)
 		}
 	}
+	// A script file is read, and sed prints a line it cannot parse in its
+	// error: `sed -f ~/.ssh/id_rsa x` shows the key.
+	prog = append(prog, all(Read, false, l.Vals('f', "file"))...)
 	if l.Has('i', "in-place") {
 		return append(all(Write, false, files), prog...)
 	}
@@ -91,9 +97,31 @@ func awkEffects(c *Command) []Effect {
 			out = append(out, Effect{Op: Read, Path: o})
 		}
 	}
+	// A program file is read, and awk quotes the line it cannot parse in
+	// its error.
+	out = append(out, all(Read, false, l.Vals('f', "file"))...)
 	if prog, ok := awkScript(l, c.Args); ok && prog.Known {
 		e, _ := awkProgram(prog.Value)
 		out = append(out, e...)
 	}
 	return out
+}
+
+// source (and .) runs a file in the shell, and bash prints each line it
+// cannot run in its error: `source ~/.ssh/id_rsa` shows the key line by
+// line. A file of variable assignments (.env, .env.*, .envrc) is how
+// projects load their secrets without showing them: it is not a read.
+func sourceEffects(c *Command) []Effect {
+	ops := c.Args
+	if len(ops) > 0 && ops[0].Known && ops[0].Value == "--" {
+		ops = ops[1:]
+	}
+	if len(ops) == 0 {
+		return nil
+	}
+	name := path.Base(ops[0].Value)
+	if ops[0].Known && (name == ".env" || name == ".envrc" || strings.HasPrefix(name, ".env.")) {
+		return nil
+	}
+	return []Effect{{Op: Read, Path: ops[0]}}
 }

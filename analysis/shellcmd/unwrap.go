@@ -87,6 +87,19 @@ loop:
 			u = unwrapNamespace(base, args)
 		case "script":
 			u = unwrapScript(args)
+		case "make", "gmake":
+			rest, cd := makeCode(args)
+			if cd != nil {
+				code = cd
+			}
+			if len(rest) == 0 {
+				break loop
+			}
+			u = wrapped{rest: rest}
+		case "pnpm", "yarn", "npm", "npx":
+			if u = unwrapPackageRunner(base, args); len(u.rest) == 0 {
+				break loop
+			}
 		default:
 			if shells.Get()[base] {
 				done, cd := w.shell(base, args, redirs, c, wrappers, cmdDir)
