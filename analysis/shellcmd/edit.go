@@ -40,7 +40,7 @@ func sedEffects(c *Command) []Effect {
 	// error: `sed -f ~/.ssh/id_rsa x` shows the key.
 	prog = append(prog, all(Read, false, l.Vals('f', "file"))...)
 	if l.Has('i', "in-place") {
-		return append(all(Write, false, files), prog...)
+		return append(append(all(Write, false, files), backups(l.Vals('i', "in-place"), files)...), prog...)
 	}
 	return append(all(Read, false, files), prog...)
 }
@@ -124,4 +124,31 @@ func sourceEffects(c *Command) []Effect {
 		return nil
 	}
 	return []Effect{{Op: Read, Path: ops[0]}}
+}
+
+// backups are the files sed -i SUFFIX writes beside those it edits: the
+// name with SUFFIX added, or SUFFIX with each * replaced by the name
+// (`sed -i'c' p .envr` writes .envrc).
+func backups(suffixes []Word, files []Word) []Effect {
+	if len(suffixes) == 0 {
+		return nil
+	}
+	sfx := suffixes[len(suffixes)-1]
+	if sfx.Known && sfx.Value == "" {
+		return nil
+	}
+	var out []Effect
+	for _, f := range files {
+		name := Word{Raw: f.Raw + sfx.Raw, Value: f.Value + sfx.Value, Known: f.Known && sfx.Known, Glob: f.Glob}
+		if sfx.Known && strings.Contains(sfx.Value, "*") {
+			dir, base := path.Split(f.Value)
+			v := strings.ReplaceAll(sfx.Value, "*", base)
+			if !strings.Contains(v, "/") {
+				v = dir + v
+			}
+			name.Value = v
+		}
+		out = append(out, Effect{Op: Write, Path: name})
+	}
+	return out
 }

@@ -51,11 +51,13 @@ func TestWritesReads(t *testing.T) {
 		{`chgrp --reference=r f`, []string{"f"}, nil},
 		// In-place editors.
 		{`sed -i 's/a/b/' f1 f2`, []string{"f1", "f2"}, nil},
-		{`sed -i.bak -e 's/a/b/' -e 's/c/d/' f`, []string{"f"}, nil},
+		{`sed -i.bak -e 's/a/b/' -e 's/c/d/' f`, []string{"f", "f.bak"}, nil},
 		{`sed -i'' 's/a/b/' f`, []string{"f"}, nil},
 		{`sed -Ei 's/a/b/' f`, []string{"f"}, nil},
-		{`sed -ie 's/a/b/' f`, []string{"f"}, nil}, // suffix "e": the script is an operand
-		{`sed --in-place=.orig -f script.sed f`, []string{"f"}, []string{"script.sed"}},
+		{`sed -ie 's/a/b/' f`, []string{"f", "fe"}, nil}, // suffix "e": the script is an operand
+		{`sed --in-place=.orig -f script.sed f`, []string{"f", "f.orig"}, []string{"script.sed"}},
+		{`sed -i'c' -e p .envr`, []string{".envr", ".envrc"}, nil},
+		{`sed -i'bak/*.old' s/a/b/ d/f`, []string{"d/f", "bak/f.old"}, nil},
 		{`sed -f /h/.ssh/id_rsa README.md`, nil, []string{"README.md", "/h/.ssh/id_rsa"}},
 		{`sed -i '' 's/a/b/' f`, []string{"f"}, nil},
 		{`sed -i .bak 's/a/b/' f`, []string{"f"}, nil},

@@ -140,7 +140,7 @@ func printsSecret(c *Command) (SecretPrint, bool) {
 // lines it matches.
 func consumed(cmds []*Command, i int, dump bool) bool {
 	c := cmds[i]
-	if c.Stages < 2 || c.Stage == c.Stages-1 {
+	if c.Stages < 2 || c.Stage == c.Stages-1 || stdoutToFile(c) {
 		return false
 	}
 	for _, n := range cmds[i+1:] {
@@ -213,3 +213,17 @@ var nonWord = regexp.MustCompile(`[^A-Za-z0-9]+`)
 // secretStems are the secret words a grep pattern may hold inside a
 // longer word (apikey, passwd, credentials).
 var secretStems = []string{"KEY", "TOKEN", "SECRET", "PASS", "CRED", "AUTH", "PRIVATE", "COOKIE"}
+
+// stdoutToFile reports whether c's standard output goes to a file rather
+// than down its pipe: what it prints is then kept there, not consumed.
+func stdoutToFile(c *Command) bool {
+	for _, r := range c.Redirects {
+		switch {
+		case r.Op == "&>" || r.Op == "&>>":
+			return true
+		case (r.Fd == "" || r.Fd == "1") && (r.Op == ">" || r.Op == ">>" || r.Op == ">|" || r.Op == ">&"):
+			return true
+		}
+	}
+	return false
+}

@@ -32,6 +32,8 @@ func TestSecretPrints(t *testing.T) {
 		{`env | grep -v PATH`, "*"},
 		{`printenv > out.txt`, "*"},
 		{`env | sort`, "*"},
+		{`printenv > out.txt | wc -c`, "*"},
+		{`echo $NPM_TOKEN >> t.txt | wc -c`, "NPM_TOKEN"},
 		// Near misses.
 		{`echo '$OPENAI_API_KEY'`, ""},
 		{`echo $HOME $PATH`, ""},
@@ -42,6 +44,7 @@ func TestSecretPrints(t *testing.T) {
 		{`[ -n "$OPENAI_API_KEY" ] && echo set`, ""},
 		{`env | grep -i python`, ""},
 		{`env | wc -l`, ""},
+		{`env 2>/dev/null | wc -l`, ""},
 		{`env FOO=1 git status`, ""},
 		{`env NODE_ENV=test npm test`, ""},
 		{`set -euo pipefail`, ""},
