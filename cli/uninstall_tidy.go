@@ -46,7 +46,7 @@ func (w *installer) tidyProject(settings string, purge bool) error {
 	if data, err := hookfs.ReadFile(schema, 4<<20); err == nil && (bytes.Equal(data, config.Schema()) || purge) {
 		w.remove(schema, "the config's JSON Schema removed")
 	}
-		for _, dir := range []string{scratchpad.CoordinatorDir, scratchpad.EgoDir} {
+	for _, dir := range []string{scratchpad.CoordinatorDir, scratchpad.EgoDir} {
 		w.removeIfEmpty(filepath.Join(layout.Root, dir))
 	}
 	if entries, err := os.ReadDir(layout.Root); err == nil && len(entries) > 0 {
