@@ -70,8 +70,9 @@ demo: build
 bench: build
 	@bash scripts/bench.sh
 
-## peer: agreement of the default Bash guards with the peer guards' test tables, and the real
-## agent commands of ../shared/conformance replayed (docs/peer-agreement.md). The shared folder
+## peer: agreement of the default Bash guards with the peer guards' test tables (safety-net,
+## destructive_command_guard, openmoat's conformance fixtures), and the real agent commands of
+## ../shared/conformance replayed (docs/peer-agreement.md). The shared folder
 ## is ../shared, or $MASSGEN_HOOK_SHARED; the setting is built under bin/peer.
 peer: build
 	@go build -o bin/peerbench ./bench/peer

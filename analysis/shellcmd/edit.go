@@ -1,6 +1,9 @@
 package shellcmd
 
-import "strings"
+import (
+	"path"
+	"strings"
+)
 
 // Stream editors and the interpreters that edit files in place: GNU sed
 // 4, perl 5 and gawk 5 option tables.
@@ -33,8 +36,11 @@ func sedEffects(c *Command) []Effect {
 			prog = append(prog, e...)
 		}
 	}
+	// A script file is read, and sed prints a line it cannot parse in its
+	// error: `sed -f ~/.ssh/id_rsa x` shows the key.
+	prog = append(prog, all(Read, false, l.Vals('f', "file"))...)
 	if l.Has('i', "in-place") {
-		return append(all(Write, false, files), prog...)
+		return append(append(all(Write, false, files), backups(l.Vals('i', "in-place"), files)...), prog...)
 	}
 	return append(all(Read, false, files), prog...)
 }
@@ -91,9 +97,58 @@ func awkEffects(c *Command) []Effect {
 			out = append(out, Effect{Op: Read, Path: o})
 		}
 	}
+	// A program file is read, and awk quotes the line it cannot parse in
+	// its error.
+	out = append(out, all(Read, false, l.Vals('f', "file"))...)
 	if prog, ok := awkScript(l, c.Args); ok && prog.Known {
 		e, _ := awkProgram(prog.Value)
 		out = append(out, e...)
+	}
+	return out
+}
+
+// source (and .) runs a file in the shell, and bash prints each line it
+// cannot run in its error: `source ~/.ssh/id_rsa` shows the key line by
+// line. A file of variable assignments (.env, .env.*, .envrc) is how
+// projects load their secrets without showing them: it is not a read.
+func sourceEffects(c *Command) []Effect {
+	ops := c.Args
+	if len(ops) > 0 && ops[0].Known && ops[0].Value == "--" {
+		ops = ops[1:]
+	}
+	if len(ops) == 0 {
+		return nil
+	}
+	name := path.Base(ops[0].Value)
+	if ops[0].Known && (name == ".env" || name == ".envrc" || strings.HasPrefix(name, ".env.")) {
+		return nil
+	}
+	return []Effect{{Op: Read, Path: ops[0]}}
+}
+
+// backups are the files sed -i SUFFIX writes beside those it edits: the
+// name with SUFFIX added, or SUFFIX with each * replaced by the name
+// (`sed -i'c' p .envr` writes .envrc).
+func backups(suffixes []Word, files []Word) []Effect {
+	if len(suffixes) == 0 {
+		return nil
+	}
+	sfx := suffixes[len(suffixes)-1]
+	if sfx.Known && sfx.Value == "" {
+		return nil
+	}
+	var out []Effect
+	for _, f := range files {
+		name := Word{Raw: f.Raw + sfx.Raw, Value: f.Value + sfx.Value, Known: f.Known && sfx.Known, Glob: f.Glob}
+		if sfx.Known && strings.Contains(sfx.Value, "*") {
+			dir, base := path.Split(f.Value)
+			v := strings.ReplaceAll(sfx.Value, "*", base)
+			if !strings.Contains(v, "/") {
+				v = dir + v
+			}
+			name.Value = v
+		}
+		out = append(out, Effect{Op: Write, Path: name})
 	}
 	return out
 }

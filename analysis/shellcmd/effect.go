@@ -87,7 +87,7 @@ var commandEffects = &lazy.Value[map[string]effects]{New: func() map[string]effe
 		"cp": copyEffects, "install": copyEffects, "rsync": copyEffects, "scp": copyEffects,
 		"mv": mvEffects, "ln": lnEffects,
 		"chmod": chmodEffects, "chown": chownEffects, "chgrp": chownEffects,
-		"sed": sedEffects, "gsed": sedEffects, "perl": perlEffects,
+		"sed": sedEffects, "gsed": sedEffects, "perl": perlEffects, "source": sourceEffects, ".": sourceEffects,
 		"awk": awkEffects, "gawk": awkEffects, "mawk": awkEffects, "nawk": awkEffects,
 		"cat": readerEffects, "tac": readerEffects, "head": readerEffects, "tail": readerEffects,
 		"nl": readerEffects, "od": readerEffects, "hexdump": readerEffects, "strings": readerEffects,

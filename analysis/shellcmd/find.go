@@ -1,6 +1,9 @@
 package shellcmd
 
-import "strings"
+import (
+	"path"
+	"strings"
+)
 
 // find is not read with an option table: after its own -H, -L, -P, -D
 // and -O options come the starting points, then an expression of tests
@@ -14,7 +17,8 @@ import "strings"
 func findEffects(c *Command) []Effect {
 	roots, expr := findParts(c.Args)
 	var out []Effect
-	deletes := false
+	deletes, narrowed := false, true
+	name := ""
 	for i := 0; i < len(expr); i++ {
 		if !expr[i].Known {
 			continue
@@ -22,7 +26,14 @@ func findEffects(c *Command) []Effect {
 		v := expr[i].Value
 		switch {
 		case v == "-delete":
-			deletes = true
+			// -delete removes what the tests before it select: one -name
+			// narrows that to the files so named (-delete removes a
+			// folder only when it is empty, so never a tree).
+			n, ok := findName(expr[:i])
+			if deletes && (!ok || n != name) {
+				ok = false
+			}
+			deletes, narrowed, name = true, narrowed && ok, n
 		case v == "-fprint" || v == "-fprint0" || v == "-fprintf" || v == "-fls":
 			if i+1 < len(expr) {
 				out = append(out, Effect{Op: Write, Path: expr[i+1]})
@@ -40,10 +51,27 @@ func findEffects(c *Command) []Effect {
 			i += findArgs(v)
 		}
 	}
-	if deletes {
+	if deletes && narrowed {
+		for _, root := range roots {
+			if !root.Known {
+				out = append(out, Effect{Op: Delete, Path: root, Tree: true})
+				continue
+			}
+			out = append(out, Effect{Op: Delete, Path: findMatches(root, name)})
+			if ok, _ := path.Match(name, path.Base(root.Value)); ok {
+				out = append(out, Effect{Op: Delete, Path: root}) // find tests its starting point too
+			}
+		}
+	} else if deletes {
 		out = append(out, all(Delete, true, roots)...)
 	}
 	return out
+}
+
+// findMatches is the glob of the files below root that a -name pattern
+// selects, at any depth (root itself included when it matches).
+func findMatches(root Word, name string) Word {
+	return Word{Raw: root.Raw, Value: strings.TrimSuffix(root.Value, "/") + "/**/" + name, Known: true, Glob: true}
 }
 
 // findArgs returns how many words follow find's primary p as its

@@ -32,6 +32,10 @@ type Options struct {
 	// none), for $(git rev-parse --show-toplevel); nil: not known. It is
 	// called only for a line that asks.
 	GitTop func(dir string) string
+	// UserHome looks up the home directory of a user for ~user (exists
+	// false: no such user, and bash leaves the word as it is); nil, or an
+	// error: not known.
+	UserHome func(name string) (home string, exists bool, err error)
 }
 
 // Script is everything a command line would run.
@@ -101,6 +105,10 @@ type Command struct {
 	// is known is not listed: the commands of that code are. nil for any
 	// other command, and for a script that was on disk before.
 	Code *Code
+	// OnlyIfAbsent are paths the command runs only without: a test around
+	// it ran it only when the path did not exist (absent.go). Several
+	// commands may share one slice: do not modify it.
+	OnlyIfAbsent []Absent
 }
 
 // Base returns the last element of the program's path ("rm" for /bin/rm),

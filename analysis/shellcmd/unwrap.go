@@ -4,6 +4,7 @@ import (
 	"path"
 	"slices"
 	"strings"
+	"unicode"
 
 	"mvdan.cc/sh/v3/syntax"
 
@@ -86,6 +87,19 @@ loop:
 			u = unwrapNamespace(base, args)
 		case "script":
 			u = unwrapScript(args)
+		case "make", "gmake":
+			rest, cd := makeCode(args)
+			if cd != nil {
+				code = cd
+			}
+			if len(rest) == 0 {
+				break loop
+			}
+			u = wrapped{rest: rest}
+		case "pnpm", "yarn", "npm", "npx":
+			if u = unwrapPackageRunner(base, args); len(u.rest) == 0 {
+				break loop
+			}
 		default:
 			if shells.Get()[base] {
 				done, cd := w.shell(base, args, redirs, c, wrappers, cmdDir)
@@ -336,7 +350,7 @@ func (w *walker) find(words []Word, redirs []Redirect, c ctx, wrappers []string,
 				found := root
 				if named && root.Known {
 					// Only what the name matches, at any depth below.
-					found = Word{Raw: root.Raw, Value: strings.TrimSuffix(root.Value, "/") + "/**/" + name, Known: true, Glob: true}
+					found = findMatches(root, name)
 				}
 				if execDir == "" {
 					if p, ok := absPath(root, dir); ok {
@@ -364,7 +378,8 @@ func (w *walker) find(words []Word, redirs []Redirect, c ctx, wrappers []string,
 }
 
 // findName returns the pattern of the one -name or -iname test of a find
-// expression made only of tests joined by "and", or false.
+// expression made only of tests joined by "and", or false. An -iname
+// pattern comes back matching either case.
 func findName(expr []Word) (string, bool) {
 	name, n := "", 0
 	for i := 0; i < len(expr); i++ {
@@ -377,12 +392,41 @@ func findName(expr []Word) (string, bool) {
 			"-regex", "-iregex", "-exec", "-execdir", "-ok", "-okdir":
 			return "", false
 		case "-name", "-iname":
-			if i+1 >= len(expr) || !expr[i+1].Known || strings.Contains(expr[i+1].Value, "/") {
+			if i+1 >= len(expr) || !expr[i+1].Known || !findNarrows(expr[i+1].Value) {
 				return "", false
 			}
 			name, n = expr[i+1].Value, n+1
+			if a.Value == "-iname" {
+				name = caseless(name)
+			}
 		}
 		i += findArgs(a.Value)
 	}
 	return name, n == 1
+}
+
+// findNarrows reports whether a -name pattern selects fewer files than
+// all: it has a character of its own (`*.pyc`, not `*` or `?*`), no
+// slash (which -name never matches) and no bracket or escape, which
+// caseless could not rewrite.
+func findNarrows(pat string) bool {
+	if strings.ContainsAny(pat, "/[]\\") {
+		return false
+	}
+	return strings.Trim(pat, "*?") != ""
+}
+
+// caseless rewrites a -name pattern free of brackets so that it matches
+// as -iname does, whatever the case: `*.ENV` becomes `*.[eE][nN][vV]`.
+func caseless(pat string) string {
+	var b strings.Builder
+	for _, r := range pat {
+		lo, up := unicode.ToLower(r), unicode.ToUpper(r)
+		if lo == up {
+			b.WriteRune(r)
+			continue
+		}
+		b.WriteString("[" + string(lo) + string(up) + "]")
+	}
+	return b.String()
 }

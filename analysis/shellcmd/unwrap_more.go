@@ -1,5 +1,13 @@
 package shellcmd
 
+import (
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/massgen/massgen-hook/internal/lazy"
+)
+
 // More wrappers, each running the command after its own words: flock
 // (util-linux: a lock file, then a command or -c STRING), taskset (a CPU
 // mask or -c list, then a command), unshare and nsenter (namespace
@@ -71,4 +79,126 @@ func unwrapScript(args []Word) wrapped {
 		return wrapped{rest: asShell(cs[len(cs)-1])}
 	}
 	return wrapped{} // an interactive shell of its own; its log file is a write
+}
+
+// Package runners that run a command of the project's (pnpm exec, yarn
+// exec, npm exec, npx): the command is looked up in node_modules/.bin and
+// then on PATH, so `pnpm exec sh -c '…'` runs sh. -c (--call for npm,
+// --shell-mode for pnpm) gives a shell command line instead. Options that
+// take a value are skipped with it; an option not listed ends the reading,
+// and the runner is then judged as the program it is.
+var packageRunnerOptions = &lazy.Value[map[string]*OptionTable]{New: func() map[string]*OptionTable {
+	return map[string]*OptionTable{
+		"pnpm exec": {Short: "rcF:C:h", Long: "recursive parallel shell-mode filter= dir= workspace-root no-bail report-summary resume-from= help"},
+		"yarn exec": {},
+		"npm exec":  {Short: "yc:p:w:", Long: "yes no call= package= workspace= workspaces include-workspace-root"},
+		"npx":       {Short: "yqc:p:", Long: "yes no quiet call= package="},
+	}
+}}
+
+func unwrapPackageRunner(base string, args []Word) wrapped {
+	name := base
+	switch {
+	case base == "npx":
+	case (base == "pnpm" || base == "yarn" || base == "npm") && len(args) > 0 && args[0].Known &&
+		(args[0].Value == "exec" || base == "npm" && args[0].Value == "x"):
+		name, args = base+" exec", args[1:]
+	default:
+		return wrapped{}
+	}
+	table := packageRunnerOptions.Get()[name]
+	l := table.Parse(args)
+	if l.Unknown() {
+		return wrapped{}
+	}
+	if cs := l.Vals('c', "call"); len(cs) > 0 {
+		return wrapped{rest: asShell(cs[len(cs)-1])}
+	}
+	rest := args[l.Rest:]
+	if len(rest) > 0 && rest[0].Known && rest[0].Value == "--" {
+		rest = rest[1:]
+	}
+	if name == "pnpm exec" && (l.On('c', "shell-mode")) && len(rest) > 0 {
+		return wrapped{rest: asShell(rest[0])}
+	}
+	return wrapped{rest: rest}
+}
+
+// makeCode reads what make runs from its own command line. make splices a
+// variable given there into the recipes that use it, which a shell runs,
+// and runs $(shell …) at once: `make 'CC=$(shell cat key)'` runs `cat
+// key`. A value with $(shell …) is read as that command line; a value with
+// other shell syntax (`, $(, ;, |, &) as a command line itself. Makefile
+// text given with --eval (-E) is not read: its recipes are code only known
+// when make runs. rest is the shell command line to judge, if any.
+func makeCode(args []Word) (rest []Word, code *Code) {
+	var texts []string
+	for i, a := range args {
+		if !a.Known {
+			continue
+		}
+		v := a.Value
+		var eval string
+		switch {
+		case v == "--eval" || v == "-E":
+			if i+1 < len(args) {
+				eval = args[i+1].Raw
+			}
+		case strings.HasPrefix(v, "--eval="):
+			eval = strings.TrimPrefix(v, "--eval=")
+		case strings.HasPrefix(v, "-E") && !strings.HasPrefix(v, "--"):
+			eval = v[2:]
+		}
+		if eval != "" || v == "--eval" || v == "-E" {
+			return nil, &Code{Lang: "sh", From: "the makefile text given with --eval, whose recipes are not read here:", Text: Word{Raw: eval, Value: eval}}
+		}
+		name, value, ok := strings.Cut(v, "=")
+		if !ok || strings.HasPrefix(v, "-") || !syntax.ValidName(strings.TrimRight(name, ":+?!")) {
+			continue
+		}
+		if shells := makeShellCalls(value); len(shells) > 0 {
+			texts = append(texts, shells...)
+		} else if strings.ContainsAny(value, "`;|&") || strings.Contains(value, "$(") {
+			texts = append(texts, value)
+		}
+	}
+	if len(texts) == 0 {
+		return nil, nil
+	}
+	line := strings.Join(texts, "; ")
+	return asShell(Word{Raw: line, Value: line, Known: true}), nil
+}
+
+// makeShellCalls returns the command lines of the $(shell …) and
+// ${shell …} calls in a make value, parentheses balanced.
+func makeShellCalls(value string) []string {
+	var out []string
+	for _, open := range []string{"$(shell ", "${shell "} {
+		rest := value
+		for {
+			i := strings.Index(rest, open)
+			if i < 0 {
+				break
+			}
+			body := rest[i+len(open):]
+			depth, end := 1, -1
+			for j := 0; j < len(body) && end < 0; j++ {
+				switch body[j] {
+				case '(', '{':
+					depth++
+				case ')', '}':
+					if depth--; depth == 0 {
+						end = j
+					}
+				}
+			}
+			if end < 0 {
+				out = append(out, body)
+				break
+			}
+			out = append(out, body[:end])
+			rest = body[end+1:]
+		}
+	}
+	return out
 }

@@ -56,6 +56,9 @@ type ctx struct {
 	stage  int
 	stages int
 	env    []Word // NAME=VALUE put in the environment; shared, so only ever extended by copy
+	// absent are the paths whose existence a test around the command
+	// rules it out (absent.go); shared, so only ever extended by copy.
+	absent []Absent
 }
 
 // with returns c with one more wrapper.
@@ -112,7 +115,7 @@ func (w *walker) emitCode(name Word, args []Word, redirs []Redirect, wrappers []
 	cmd := &Command{
 		Name: name, Args: args, Redirects: redirs, Wrappers: wrappers, Dir: dir,
 		Pipeline: c.pipe, Stage: c.stage, Stages: c.stages, Background: c.bg, Func: c.fn,
-		Stdin: c.stdin, Code: code, Env: c.env,
+		Stdin: c.stdin, Code: code, Env: c.env, OnlyIfAbsent: c.absent,
 	}
 	w.script.Commands = append(w.script.Commands, cmd)
 	if c.out != nil {
@@ -291,7 +294,11 @@ func (w *walker) compound(cmd syntax.Command, c ctx, dir string) string {
 		case syntax.AndStmt:
 			d := w.stmt(x.X, c, dir)
 			saved := w.saveVars()
-			d = w.stmt(x.Y, c, d)
+			cy := c
+			if a, negated, ok := existsTest(x.X, dir); ok && negated {
+				cy = c.withAbsent(a) // [ ! -f P ] && Y: Y runs only without P
+			}
+			d = w.stmt(x.Y, cy, d)
 			w.mergeVars(saved)
 			return d
 		case syntax.OrStmt:
@@ -299,7 +306,11 @@ func (w *walker) compound(cmd syntax.Command, c ctx, dir string) string {
 			// Y runs when X failed, and a failed cd stays where it was.
 			c.out.unknown()
 			saved := w.saveVars()
-			dy := w.stmt(x.Y, c, dir)
+			cy := c
+			if a, negated, ok := existsTest(x.X, dir); ok && !negated {
+				cy = c.withAbsent(a) // [ -f P ] || Y: Y runs only without P
+			}
+			dy := w.stmt(x.Y, cy, dir)
 			if terminates(x.Y) {
 				w.vars = saved
 				return dx
@@ -420,14 +431,23 @@ func (w *walker) ifClause(x *syntax.IfClause, c ctx, dir string) string {
 	}
 	d := w.stmts(x.Cond, c, dir)
 	cond := w.saveVars()
-	then := w.stmts(x.Then, c, d)
+	cThen, cElse := c, c
+	if len(x.Cond) == 1 {
+		// if [ ! -f P ]; then Y; fi, if [ -f P ]; then ...; else Y; fi
+		if a, negated, ok := existsTest(x.Cond[0], dir); ok && negated {
+			cThen = c.withAbsent(a)
+		} else if ok {
+			cElse = c.withAbsent(a)
+		}
+	}
+	then := w.stmts(x.Then, cThen, d)
 	if x.Else == nil {
 		w.mergeVars(cond)
 		return merge(then, d)
 	}
 	afterThen := w.saveVars()
 	w.vars = cond
-	other := w.ifClause(x.Else, c, d)
+	other := w.ifClause(x.Else, cElse, d)
 	w.mergeVars(afterThen)
 	return merge(then, other)
 }

@@ -399,8 +399,14 @@ func (e *expander) tilde(s string, more, assign bool) int {
 		}
 	case "+":
 		v = e.dir
+	default:
+		if home, exists, ok := e.w.userHome(prefix); ok && !exists {
+			return 0 // no such user: bash leaves the word as it is
+		} else if ok {
+			v = home
+		}
 	}
-	if v == "" { // unknown home or directory, ~- ($OLDPWD), ~user
+	if v == "" { // unknown home or directory, ~- ($OLDPWD), ~N, a user not looked up
 		e.known = false
 		v = s[:end]
 	}
@@ -546,4 +552,19 @@ func isDefaultOp(op syntax.ParExpOperator) bool {
 		return true
 	}
 	return false
+}
+
+// userHome is the home directory of the user named in ~user, as bash
+// looks it up; exists false when there is no such user. ok is false when
+// it cannot be told (no look-up given, a name bash reads otherwise: ~-,
+// ~2).
+func (w *walker) userHome(name string) (home string, exists, ok bool) {
+	if w.opts.UserHome == nil || name == "" || name == "-" || name[0] >= '0' && name[0] <= '9' || name[0] == '+' || name[0] == '-' {
+		return "", false, false
+	}
+	home, exists, err := w.opts.UserHome(name)
+	if err != nil || exists && home == "" {
+		return "", false, false
+	}
+	return home, exists, true
 }

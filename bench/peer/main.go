@@ -13,6 +13,10 @@
 // denied and of their allow cases allowed, against the targets, and every
 // disagreement, which it checks against the list in docs/peer-agreement.md.
 //
+// It runs openmoat's conformance fixtures (openmoat-corpus.json) in the same
+// setting, and reports the share of the in-scope deny fixtures denied and
+// the ask fixtures' answers, checking the misses against the same page.
+//
 // Then it replays every shell command in the real payloads under
 // ../shared/conformance through pre-tool-use in a plain project and reports
 // those denied: each would be a false positive on real agent traffic, unless
@@ -20,7 +24,7 @@
 //
 // Usage:
 //
-//	go run ./bench/peer [-hook bin/massgen-hook] [-shared ../shared] [-doc docs/peer-agreement.md] [-work bin/peer] [-mode all|peers|real] [-j N]
+//	go run ./bench/peer [-hook bin/massgen-hook] [-shared ../shared] [-doc docs/peer-agreement.md] [-work bin/peer] [-mode all|peers|real|openmoat] [-j N]
 //
 // It exits 0 when the targets are met, every disagreement and every denied
 // real command is documented and nothing documented is stale; 1 when not, or
@@ -48,11 +52,11 @@ func main() {
 	flag.StringVar(&o.shared, "shared", sharedDefault(), "the shared folder holding peer-guard-corpus.json and conformance/ (default $MASSGEN_HOOK_SHARED, else ../shared)")
 	flag.StringVar(&o.doc, "doc", "docs/peer-agreement.md", "the page listing the known disagreements and denied real commands")
 	flag.StringVar(&o.work, "work", filepath.Join("bin", "peer"), "folder for the setting, rebuilt on every run; never under a temporary folder")
-	flag.StringVar(&o.mode, "mode", "all", "all, peers (the agreement only) or real (the real commands only)")
+	flag.StringVar(&o.mode, "mode", "all", "all, peers (the agreement only), real (the real commands only) or openmoat (its conformance fixtures only)")
 	flag.IntVar(&o.workers, "j", runtime.GOMAXPROCS(0), "hook runs at once")
 	flag.DurationVar(&o.timeout, "timeout", 30*time.Second, "longest a hook run may take before it counts as failed")
 	flag.Usage = func() {
-		fmt.Fprintf(flag.CommandLine.Output(), "usage: peer [-hook bin/massgen-hook] [-shared DIR] [-doc FILE] [-work DIR] [-mode all|peers|real] [-j N] [-timeout D]\n")
+		fmt.Fprintf(flag.CommandLine.Output(), "usage: peer [-hook bin/massgen-hook] [-shared DIR] [-doc FILE] [-work DIR] [-mode all|peers|real|openmoat] [-j N] [-timeout D]\n")
 		flag.PrintDefaults()
 	}
 	flag.Parse()
@@ -104,6 +108,8 @@ type results struct {
 	peers     *agreement // nil when not asked for
 	cases     int
 	real      *realReplay
+	openmoat  *omResult // nil when not asked for
+	omTime    time.Duration
 	corpus    string
 	set       setting
 	workers   int
@@ -114,15 +120,15 @@ type results struct {
 }
 
 func (r results) ok() bool {
-	return (r.peers == nil || r.peers.ok()) && (r.real == nil || r.real.ok())
+	return (r.peers == nil || r.peers.ok()) && (r.real == nil || r.real.ok()) && (r.openmoat == nil || r.openmoat.ok())
 }
 
 // measure builds the setting and runs what o.mode asks for.
 func measure(ctx context.Context, o options) (results, error) {
 	res := results{workers: o.workers}
 	begin := time.Now()
-	if o.mode != "all" && o.mode != "peers" && o.mode != "real" {
-		return res, fmt.Errorf("-mode %q: want all, peers or real", o.mode)
+	if o.mode != "all" && o.mode != "peers" && o.mode != "real" && o.mode != "openmoat" {
+		return res, fmt.Errorf("-mode %q: want all, peers, real or openmoat", o.mode)
 	}
 	if o.workers < 1 {
 		return res, errors.New("-j must be at least 1")
@@ -146,16 +152,31 @@ func measure(ctx context.Context, o options) (results, error) {
 		return res, err
 	}
 	var c corpus
-	if o.mode != "real" {
+	if o.mode == "all" || o.mode == "peers" {
 		res.corpus = filepath.Join(o.shared, "peer-guard-corpus.json")
 		if c, err = loadCorpus(res.corpus); err != nil {
 			return res, err
 		}
 	}
 	var realCmds []realCommand
-	if o.mode != "peers" {
+	if o.mode == "all" || o.mode == "real" {
 		if realCmds, err = findRealCommands(filepath.Join(o.shared, "conformance")); err != nil {
 			return res, err
+		}
+	}
+
+	var omCases []omCase
+	var omDoc map[string]int
+	if o.mode == "all" || o.mode == "openmoat" {
+		if omCases, err = loadOpenmoat(filepath.Join(o.shared, "openmoat-corpus.json")); err != nil {
+			return res, err
+		}
+		page, err := os.ReadFile(o.doc)
+		if err != nil {
+			return res, err
+		}
+		if omDoc, err = parseOpenmoatDoc(page); err != nil {
+			return res, fmt.Errorf("%s: %w", o.doc, err)
 		}
 	}
 
@@ -166,7 +187,7 @@ func measure(ctx context.Context, o options) (results, error) {
 	}
 	res.setup = time.Since(start)
 
-	if o.mode != "real" {
+	if o.mode == "all" || o.mode == "peers" {
 		start = time.Now()
 		h := hookRun{bin: bin, env: res.set.hookEnv(res.set.project), dir: res.set.project, timeout: o.timeout}
 		a, err := runPeers(ctx, h, c, doc, o.workers)
@@ -175,7 +196,7 @@ func measure(ctx context.Context, o options) (results, error) {
 		}
 		res.peers, res.cases, res.peersTime = &a, len(c.Cases), time.Since(start)
 	}
-	if o.mode != "peers" {
+	if o.mode == "all" || o.mode == "real" {
 		start = time.Now()
 		h := hookRun{bin: bin, env: res.set.hookEnv(res.set.plain), dir: res.set.plain, timeout: o.timeout}
 		r, err := runReal(ctx, h, realCmds, doc, o.workers)
@@ -183,6 +204,15 @@ func measure(ctx context.Context, o options) (results, error) {
 			return res, err
 		}
 		res.real, res.realTime = &r, time.Since(start)
+	}
+	if len(omCases) > 0 {
+		start = time.Now()
+		h := hookRun{bin: bin, env: res.set.hookEnv(res.set.project), dir: res.set.project, timeout: o.timeout}
+		r, err := runOpenmoat(ctx, h, omCases, omDoc, res.set.home, res.set.project, o.workers)
+		if err != nil {
+			return res, err
+		}
+		res.openmoat, res.omTime = &r, time.Since(start)
 	}
 	res.total = time.Since(begin)
 	return res, nil
@@ -221,6 +251,30 @@ func runReal(ctx context.Context, h hookRun, cmds []realCommand, doc documented,
 		verdicts[i] = realVerdict{rc, answers[i]}
 	}
 	return judgeReal(verdicts, doc), nil
+}
+
+// runOpenmoat runs openmoat's in-scope fixtures in h's project, /Users/me
+// read as home and /p as project, and judges the answers.
+func runOpenmoat(ctx context.Context, h hookRun, cases []omCase, doc map[string]int, home, project string, workers int) (omResult, error) {
+	var events [][]byte
+	var ids []string
+	for _, c := range cases {
+		if !omScope(c) {
+			continue
+		}
+		if ev, ok := omEvent(c, home, project); ok {
+			events, ids = append(events, ev), append(ids, c.ID)
+		}
+	}
+	answers, err := runAll(ctx, h, events, workers)
+	if err != nil {
+		return omResult{}, err
+	}
+	byID := map[string]answer{}
+	for i, id := range ids {
+		byID[id] = answers[i]
+	}
+	return judgeOpenmoat(cases, byID, doc), nil
 }
 
 // runAll runs every event through the hook, at most workers at once, and
@@ -271,6 +325,10 @@ func (r results) render(w io.Writer, o options) {
 		fmt.Fprintf(w, "\n")
 		r.real.render(w, o.doc)
 		fmt.Fprintf(w, "(%.1f s)\n", r.realTime.Seconds())
+	}
+	if r.openmoat != nil {
+		fmt.Fprintf(w, "\nopenmoat's conformance fixtures (%.1f s):\n\n", r.omTime.Seconds())
+		r.openmoat.render(w, o.doc)
 	}
 	verdict := "PASS"
 	if !r.ok() {

@@ -191,9 +191,14 @@ func (s setting) hookEnv(project string) []string {
 }
 
 // buildHome gives the fake home the folders the peers' commands name
-// (rm -rf ~/projects, ~/Documents, ~, $HOME): each holds a file.
+// (rm -rf ~/projects, ~/Documents, ~, $HOME): each holds a file; and the
+// keys and credentials openmoat's fixtures read or search for (grep -r .
+// ~/.ssh), which are fakes.
 func (s setting) buildHome(b *builder) {
 	b.write(s.home, ".bashrc", "export EDITOR=vi\n")
+	b.write(s.home, ".ssh/id_rsa", "FAKE PRIVATE KEY\n")
+	b.write(s.home, ".ssh/id_ed25519", "FAKE PRIVATE KEY\n")
+	b.write(s.home, ".aws/credentials", "[default]\naws_secret_access_key = FAKE\n")
 	b.write(s.home, "projects/site/index.html", "<h1>my site</h1>\n")
 	b.write(s.home, "Documents/letter.txt", "Dear reader,\n")
 }

@@ -57,7 +57,7 @@ func bashScript(call *engine.Call, sc shellCall) (script *shellcmd.Script, ok bo
 		// The CLI's shell has the environment the hook has: a TMPDIR the
 		// hook is not given is one the shell does not have either.
 		env := map[string]string{"TMPDIR": envValue(call.Environ, "TMPDIR")}
-		s, err := shellcmd.Parse(command.Str, shellcmd.Options{Dir: sc.Cwd, Home: sc.Home, Env: env, GitTop: gitTop})
+		s, err := shellcmd.Parse(command.Str, shellcmd.Options{Dir: sc.Cwd, Home: sc.Home, Env: env, GitTop: gitTop, UserHome: shellcmd.LookupUserHome})
 		return parsedBash{s, err}
 	}).(parsedBash)
 	return p.script, true, p.err

@@ -349,7 +349,7 @@ func (j gitJudge) line(ctx context.Context, src shellcmd.Word, where string) (st
 	if j.d.depth >= maxGitNesting {
 		return j.deny(fmt.Sprintf("nests command lines too deep to check (%s)", where), "Run the command directly.")
 	}
-	script, err := shellcmd.Parse(src.Value, shellcmd.Options{Dir: j.dir, Home: j.d.Home})
+	script, err := shellcmd.Parse(src.Value, shellcmd.Options{Dir: j.dir, Home: j.d.Home, UserHome: shellcmd.LookupUserHome})
 	if err != nil {
 		return j.deny(fmt.Sprintf("makes git run a command (%s) that cannot be parsed: %v", where, err),
 			"Write the command in plain form, or run it yourself instead of through git.")

@@ -92,8 +92,25 @@ func (g *guard) gitRewrite(ctx context.Context, cmds []*shellcmd.Command, i int)
 		r = hookenv.GitRepo{Dir: g.Cwd} // only to read the command's form
 	}
 	var worst *finding
+	fetched, others := earlierFetches(cmds[:i])
 	for _, l := range gc.Readings() {
-		w := gitWritesOf(ctx, r, c, gc, l)
+		var w *gitWrites
+		if len(fetched) > 0 && !others && repoKnown && (gc.Sub == "merge" || gc.Sub == "rebase") {
+			// Only fetches ran before: they move remote-tracking
+			// branches, which are read as the remote has them now.
+			var why string
+			if l, why = fetchedRevs(ctx, r, l, fetched, gc.Sub); why != "" {
+				w = unknownWrites(fmt.Sprintf("an earlier command of the same line fetches, and %s", why), "Run the git fetch in a call of its own first, then this one, so what it writes can be checked.")
+			} else if w = gitWritesOf(ctx, r, c, gc, l); w == nil {
+				continue
+			}
+			if f := g.judgeWrites(ctx, r, c, w); f != nil {
+				worst = f
+				break
+			}
+			continue
+		}
+		w = gitWritesOf(ctx, r, c, gc, l)
 		if w == nil {
 			continue
 		}
@@ -377,4 +394,107 @@ func knownAll(words []shellcmd.Word) (shellcmd.Word, bool) {
 		return shellcmd.Word{}, true
 	}
 	return words[i], false
+}
+
+// earlierFetches are the remotes that plain `git fetch` commands among
+// cmds fetch (those that only move remote-tracking branches: no refspec
+// into a local branch, no --refmap or --update-head-ok); others says a
+// git command that may move anything else comes among them too.
+func earlierFetches(cmds []*shellcmd.Command) (remotes []string, others bool) {
+	for _, c := range cmds {
+		if c.Base() != "git" {
+			continue
+		}
+		gc, ok := c.Git("")
+		if !ok {
+			return remotes, true
+		}
+		if gc.Sub != "fetch" {
+			if earlierGitWrite([]*shellcmd.Command{c}) != "" {
+				others = true
+			}
+			continue
+		}
+		l := gc.Readings()[0]
+		if _, known := knownAll(l.Operands); !known || len(l.Operands) > 1 || l.Has(0, "refmap") ||
+			l.Has('u', "update-head-ok") || l.Unknown() || gc.Dir == "" || gc.Unknown || len(gc.Repo) > 0 {
+			others = true
+			continue
+		}
+		switch {
+		case l.On(0, "all"):
+			remotes = append(remotes, "*")
+		case len(l.Operands) == 1 && l.Operands[0].Value != ".":
+			remotes = append(remotes, l.Operands[0].Value)
+		case len(l.Operands) == 0:
+			remotes = append(remotes, "") // the current branch's remote, or origin
+		default:
+			others = true
+		}
+	}
+	return remotes, others
+}
+
+// fetchedRevs returns l with each revision that names a remote-tracking
+// branch of a fetched remote (origin/main, refs/remotes/origin/main, or
+// the upstream when a merge or rebase names none) replaced by the commit
+// the remote has it at, which the fetch brings. why says when that cannot
+// be told, or the commit is not here yet.
+func fetchedRevs(ctx context.Context, r hookenv.GitRepo, l shellcmd.Line, fetched []string, sub string) (shellcmd.Line, string) {
+	if sub == "rebase" && (len(l.Vals(0, "onto")) > 0 || l.On(0, "continue") || l.On(0, "abort") || l.On(0, "skip") || l.On(0, "root")) {
+		return l, "what it rebases onto is not read here"
+	}
+	if sub == "merge" && (l.On(0, "abort") || l.On(0, "continue") || l.On(0, "quit")) {
+		return l, ""
+	}
+	head, _ := r.HeadRef(ctx)
+	branch := strings.TrimPrefix(head, "refs/heads/")
+	remoteOf := func(name string) bool { // whether the line fetched remote name
+		for _, f := range fetched {
+			if f == "*" || f == name {
+				return true
+			}
+			if f == "" {
+				cur := r.Config(ctx, "branch."+branch+".remote")
+				if len(cur) > 0 && cur[len(cur)-1] == name || len(cur) == 0 && name == "origin" {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	ops := slices.Clone(l.Operands)
+	if len(ops) == 0 {
+		rem, merges := r.Config(ctx, "branch."+branch+".remote"), r.Config(ctx, "branch."+branch+".merge")
+		if branch == "" || len(rem) == 0 || len(merges) == 0 || !remoteOf(rem[len(rem)-1]) {
+			return l, "" // no upstream, or one the fetch does not move
+		}
+		ops = []shellcmd.Word{{Value: rem[len(rem)-1] + "/" + strings.TrimPrefix(merges[0], "refs/heads/"), Known: true}}
+	}
+	for i, op := range ops {
+		if !op.Known {
+			continue // judged as unknown by the command's own reading
+		}
+		v := op.Value
+		if v == "FETCH_HEAD" {
+			return l, "FETCH_HEAD is what it fetches"
+		}
+		name, rest, ok := strings.Cut(strings.TrimPrefix(v, "refs/remotes/"), "/")
+		if !ok || !remoteOf(name) {
+			continue
+		}
+		if !slices.Contains(r.Config(ctx, "remote."+name+".fetch"), "+refs/heads/*:refs/remotes/"+name+"/*") {
+			return l, fmt.Sprintf("the remote %s's branches are fetched in a way not read here", name)
+		}
+		tip, found, why := r.RemoteTip(ctx, name, "refs/heads/"+rest)
+		switch {
+		case why != "":
+			return l, why
+		case !found:
+			continue // the fetch leaves it as it is
+		}
+		ops[i] = shellcmd.Word{Raw: op.Raw, Value: tip, Known: true}
+	}
+	l.Operands = ops
+	return l, ""
 }

@@ -3,6 +3,9 @@ package guard
 import (
 	"context"
 	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
 
 	"github.com/massgen/massgen-hook/analysis/shellcmd"
 	"github.com/massgen/massgen-hook/checks/hookenv"
@@ -93,15 +96,11 @@ func gitWritesOf(ctx context.Context, r hookenv.GitRepo, c *shellcmd.Command, gc
 	case "merge":
 		return mergeWrites(l)
 	case "pull":
-		if l.On('n', "dry-run") {
-			return nil
-		}
-		return unknownWrites("git pull merges what it fetches, which is not known until it runs",
-			"Run git fetch first, then git merge (or git rebase) of the fetched branch in a call of its own, so what it changes can be checked.")
+		return pullWrites(ctx, r, l)
 	case "rebase":
-		return rebaseWrites(l)
+		return rebaseWrites(ctx, r, l)
 	case "cherry-pick", "revert":
-		return pickWrites(gc.Sub, l)
+		return pickWrites(ctx, r, gc.Sub, l)
 	case "am":
 		if l.On(0, "quit") || l.Has(0, "show-current-patch") {
 			return nil
@@ -288,12 +287,12 @@ const insteadSequence = "Ask the user to finish it, or abort it in a call of its
 // rebaseWrites: a rebase onto UPSTREAM brings the files UPSTREAM changed
 // since the branch parted from it; interactive, with --onto or --root it
 // may drop the branch's own commits, so those files count too.
-func rebaseWrites(l shellcmd.Line) *gitWrites {
+func rebaseWrites(ctx context.Context, r hookenv.GitRepo, l shellcmd.Line) *gitWrites {
 	switch {
 	case l.On(0, "quit") || l.On(0, "edit-todo") || l.On(0, "show-current-patch"):
 		return nil
 	case l.On(0, "continue") || l.On(0, "skip") || l.On(0, "abort"):
-		return unknownWrites("what the rebase in progress still applies or puts back is not read here", insteadSequence)
+		return rebaseStepWrites(ctx, r, l)
 	case l.On(0, "root"):
 		return unknownWrites("git rebase --root rewrites every commit of the branch", "Ask the user to run it.")
 	}
@@ -331,11 +330,14 @@ func rebaseWrites(l shellcmd.Line) *gitWrites {
 
 // pickWrites: cherry-pick and revert change the files their commits
 // change.
-func pickWrites(sub string, l shellcmd.Line) *gitWrites {
+func pickWrites(ctx context.Context, r hookenv.GitRepo, sub string, l shellcmd.Line) *gitWrites {
 	switch {
 	case l.On(0, "quit"):
 		return nil
 	case l.On(0, "continue") || l.On(0, "skip") || l.On(0, "abort"):
+		if !inProgress(ctx, r, "sequencer", "CHERRY_PICK_HEAD", "REVERT_HEAD") {
+			return nil // nothing in progress: git refuses
+		}
 		return unknownWrites(fmt.Sprintf("what the git %s in progress still applies or puts back is not read here", sub), insteadSequence)
 	}
 	if len(l.Operands) == 0 {
@@ -517,4 +519,170 @@ func checkoutIndexWrites(l shellcmd.Line) *gitWrites {
 		return &gitWrites{lists: []gitList{tracked(paths)}, prefix: p.Value}
 	}
 	return &gitWrites{lists: []gitList{toWorktree("", paths)}}
+}
+
+const insteadPull = "Run git fetch first in a call of its own, then git pull again (or git merge of the fetched branch): what it merges can then be checked."
+
+// pullWrites: git pull fetches a branch of a remote, then merges it (or
+// rebases onto it), changing the files it changed since it parted from
+// HEAD. The remote is asked which commit the branch is at (git
+// ls-remote): when that commit is already here (fetched before), the pull
+// is judged as that merge; when it is not, what it brings is not known.
+func pullWrites(ctx context.Context, r hookenv.GitRepo, l shellcmd.Line) *gitWrites {
+	if l.On('n', "dry-run") {
+		return nil
+	}
+	if w, ok := knownAll(l.Operands); !ok {
+		return unknownWrites(fmt.Sprintf("the remote or branch %s cannot be known here", w.Raw), insteadLiteral)
+	}
+	remote, refs := pullSources(ctx, r, l.Operands)
+	if remote == "" {
+		return nil // no upstream and none named: git pull refuses
+	}
+	if remote != "." && !r.NamedRemote(ctx, remote) {
+		return unknownWrites("git pull merges what it fetches, and "+remote+" is not a remote the repository names, so what it brings cannot be asked",
+			"Add it as a remote (git remote add NAME URL), git fetch NAME in a call of its own, then git merge NAME/BRANCH: what it merges can then be checked.")
+	}
+	w := &gitWrites{}
+	for _, ref := range refs {
+		if strings.ContainsAny(ref, "*?[") {
+			return unknownWrites(fmt.Sprintf("the refspec %s names branches by pattern", ref), insteadPull)
+		}
+		tip, found, why := r.RemoteTip(ctx, remote, ref)
+		switch {
+		case why != "":
+			return unknownWrites("git pull merges what it fetches, and "+why, insteadPull)
+		case !found:
+			return nil // the remote has no such branch: git pull fails
+		}
+		w.lists = append(w.lists, between("HEAD..."+tip, "", nil))
+		w.revs = append(w.revs, tip)
+	}
+	return w
+}
+
+// pullSources are the remote and the branches of it git pull would merge:
+// those named, or the current branch's upstream. "" when there are none
+// (git pull refuses).
+func pullSources(ctx context.Context, r hookenv.GitRepo, ops []shellcmd.Word) (remote string, refs []string) {
+	head, _ := r.HeadRef(ctx)
+	branch := strings.TrimPrefix(head, "refs/heads/")
+	upstream := func() (string, []string) {
+		if branch == "" {
+			return "", nil
+		}
+		rem, merges := r.Config(ctx, "branch."+branch+".remote"), r.Config(ctx, "branch."+branch+".merge")
+		if len(rem) == 0 || len(merges) == 0 {
+			return "", nil
+		}
+		return rem[len(rem)-1], merges
+	}
+	if len(ops) == 0 {
+		return upstream()
+	}
+	remote = ops[0].Value
+	for _, op := range ops[1:] {
+		src, _, _ := strings.Cut(strings.TrimPrefix(op.Value, "+"), ":")
+		if src != "" {
+			refs = append(refs, src)
+		}
+	}
+	if len(refs) == 0 {
+		if rem, merges := upstream(); rem == remote {
+			return remote, merges
+		}
+		return "", nil
+	}
+	return remote, refs
+}
+
+// inProgress reports whether any of names exists in the git directory
+// (a cherry-pick's or revert's state); true when that cannot be told.
+func inProgress(ctx context.Context, r hookenv.GitRepo, names ...string) bool {
+	dir, err := r.Lines(ctx, "rev-parse", "--absolute-git-dir")
+	if err != nil || len(dir) != 1 {
+		return true // cannot tell: judged as in progress
+	}
+	for _, n := range names {
+		if _, err := os.Lstat(filepath.Join(dir[0], n)); err == nil {
+			return true
+		}
+	}
+	return false
+}
+
+// rebaseStepWrites: with no rebase in progress, git rebase --continue,
+// --skip and --abort are refused. --abort puts the branch back where the
+// rebase started (the work tree becomes that commit's); --continue and
+// --skip apply the commits left in the rebase's to-do list (--skip first
+// throws away the step's changes, back to HEAD).
+func rebaseStepWrites(ctx context.Context, r hookenv.GitRepo, l shellcmd.Line) *gitWrites {
+	unknown := unknownWrites("what the rebase in progress still applies or puts back is not read here", insteadSequence)
+	dir, err := r.Lines(ctx, "rev-parse", "--absolute-git-dir")
+	if err != nil || len(dir) != 1 {
+		return unknown
+	}
+	state := ""
+	for _, d := range []string{"rebase-merge", "rebase-apply"} {
+		if fi, err := os.Lstat(filepath.Join(dir[0], d)); err == nil && fi.IsDir() {
+			state = filepath.Join(dir[0], d)
+			break
+		}
+	}
+	if state == "" {
+		return nil // no rebase in progress: git refuses
+	}
+	if l.On(0, "abort") {
+		orig, ok := readGitFile(filepath.Join(state, "orig-head"))
+		if !ok {
+			return unknown
+		}
+		return &gitWrites{lists: []gitList{toWorktree(orig, nil)}, revs: []string{orig}}
+	}
+	todo, ok := readGitFile(filepath.Join(state, "git-rebase-todo"))
+	if !ok {
+		return unknown // an apply-style rebase: its patches are not read
+	}
+	var commits []string
+	for _, line := range strings.Split(todo, "\n") {
+		f := strings.Fields(line)
+		if len(f) == 0 || strings.HasPrefix(f[0], "#") {
+			continue
+		}
+		switch f[0] {
+		case "pick", "p", "reword", "r", "edit", "e", "squash", "s", "fixup", "f":
+			f = f[1:]
+			if len(f) > 0 && (f[0] == "-C" || f[0] == "-c") {
+				f = f[1:]
+			}
+			if len(f) == 0 {
+				return unknown
+			}
+			commits = append(commits, f[0])
+		case "drop", "d", "break", "b", "noop":
+		default: // exec, merge, reset, label, update-ref: not read here
+			return unknownWrites(fmt.Sprintf("the rebase in progress still has a %q step, which is not read here", f[0]), insteadSequence)
+		}
+	}
+	w := &gitWrites{revs: commits}
+	if len(commits) > 0 {
+		w.lists = append(w.lists, changedBy(commits))
+	}
+	if l.On(0, "skip") {
+		w.lists = append(w.lists, toWorktree("HEAD", nil))
+	}
+	return w
+}
+
+// readGitFile reads a small regular file of git's own state, trimmed.
+func readGitFile(path string) (string, bool) {
+	fi, err := os.Lstat(path)
+	if err != nil || !fi.Mode().IsRegular() || fi.Size() > 1<<20 {
+		return "", false
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return "", false
+	}
+	return strings.TrimSpace(string(b)), true
 }

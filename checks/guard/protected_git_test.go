@@ -143,14 +143,14 @@ func TestProtectedGitRewritesUnknown(t *testing.T) {
 	checktest.GitRun(t, bare.Project, "branch", "feature")
 	p := newProtected(t, "")
 	for _, tc := range []struct{ command, why string }{
-		{"git pull", "git pull merges what it fetches"},
+		{"git pull https://example.invalid/x.git main", "is not a remote the repository names"},
+		{"git pull origin $B", "the remote or branch $B cannot be known here"},
 		{"git checkout $B", "the branch or path $B cannot be known here"},
 		{"git reset --hard $REV", "the commit $REV cannot be known here"},
 		{"git diff main evil | git apply", "the patch comes on standard input"},
 		{"git am ../evil.patch", "git am applies patches from mail"},
 		{"git read-tree evil && git checkout-index -f -a", "an earlier command of the same line (`git read-tree evil`)"},
 		{"git reset --soft evil && git reset --hard", "an earlier command of the same line (`git reset --soft evil`)"},
-		{"git rebase --continue", "the rebase in progress"},
 	} {
 		t.Run(tc.command, func(t *testing.T) {
 			v := runProtectedBash(t, g, p, tc.command)

@@ -3,6 +3,7 @@ package guard
 import (
 	"context"
 	"fmt"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -16,6 +17,7 @@ import (
 	"github.com/massgen/massgen-hook/checks/hookenv"
 	"github.com/massgen/massgen-hook/engine"
 	"github.com/massgen/massgen-hook/internal/lazy"
+	"github.com/massgen/massgen-hook/internal/secretpaths"
 )
 
 // protectedPaths keeps tool calls away from paths the project protects
@@ -54,19 +56,8 @@ type protectedPaths struct {
 // Secrets are protected from reading and writing; .git internals and
 // massgen-hook's own files from writing (git, and the hook, manage them).
 var (
-	DefaultSecretPaths = []string{
-		"**/.env", "**/.env.*",
-		"**/*.pem", "**/*.key", "**/*.p12", "**/*.pfx",
-		"**/id_rsa", "**/id_dsa", "**/id_ecdsa", "**/id_ed25519",
-		"**/.aws/credentials", "**/.netrc",
-		// Credentials the usual tools keep in the home directory.
-		"~/.git-credentials", "~/.claude/.credentials.json", "~/.docker/config.json",
-		"~/.kube/config", "~/.npmrc", "~/.pypirc", "~/.config/gh/hosts.yml",
-		"~/.config/gcloud/credentials.db", "~/.config/gcloud/application_default_credentials.json",
-		"~/.azure/msal_token_cache.json", "~/.cargo/credentials", "~/.cargo/credentials.toml",
-		"~/.gem/credentials", "~/.pgpass", "~/.terraform.d/credentials.tfrc.json",
-		"~/.ssh/id_*",
-	}
+	// DefaultSecretPaths: internal/secretpaths/secret-paths.txt.
+	DefaultSecretPaths = secretpaths.Default()
 	// defaultWriteOnly: .git internals, which git manages. The guards' own
 	// wiring (defaultWiring) is added to every write list, given or not.
 	defaultWriteOnly = []string{"**/.git", "**/.git/**"}
@@ -191,6 +182,9 @@ func (p *protectedPaths) Check(ctx context.Context, call *engine.Call) (engine.V
 	}
 	for i, c := range script.Commands {
 		for _, e := range c.Effects() {
+			if c.Skipped(e, pathExists) {
+				continue // `[ -f .env ] || cp x .env` with .env there: cp never runs
+			}
 			// Giving a protected file another name is writing it: what is
 			// done through the new name is done to it. rm, unlink and mv
 			// act on a symlink itself; the rest act through it.
@@ -211,7 +205,22 @@ func (p *protectedPaths) Check(ctx context.Context, call *engine.Call) (engine.V
 			return g.verdict(f), nil
 		}
 	}
+	if ps := shellcmd.SecretPrints(script); len(ps) > 0 {
+		return engine.Verdict{Decision: engine.Deny, Notes: g.notes, Reason: secretPrintReason(ps[0])}, nil
+	}
 	return g.verdict(nil), nil
+}
+
+// secretPrintReason is the denial of a command that prints a secret
+// environment variable (or every variable): its value would land in the
+// transcript, as a secret file's content would.
+func secretPrintReason(p shellcmd.SecretPrint) string {
+	if p.Var == "" {
+		return fmt.Sprintf("⚠️ BLOCKED: %s prints every environment variable, the secrets among them (API keys, tokens), into the transcript. "+
+			"Print the ones you need by name (printenv PATH, echo $NODE_ENV), or filter by a name: env | grep -i python.", quoteCmd(p.Cmd))
+	}
+	return fmt.Sprintf("⚠️ BLOCKED: %s prints $%s, an environment variable whose name marks it as a secret: its value would land in the transcript. "+
+		"Use it without printing it (hand it to the program that needs it), or check only that it is set: [ -n \"$%s\" ] && echo set.", quoteCmd(p.Cmd), p.Var, p.Var)
 }
 
 // guard is protectedPaths applied to one call.
@@ -501,4 +510,12 @@ func envValue(environ []string, key string) string {
 		}
 	}
 	return ""
+}
+
+// pathExists reports whether abs exists now (as a regular file, links
+// followed, with file), as `[ -f ]` and `[ -e ]` test it. A protected
+// path that exists stays there: no call the guard lets through removes it.
+func pathExists(abs string, file bool) bool {
+	fi, err := os.Stat(abs)
+	return err == nil && (!file || fi.Mode().IsRegular())
 }

@@ -78,6 +78,7 @@ func TestProtectedDefaultPatterns(t *testing.T) {
 		{".ssh/id_ed25519", "**/id_ed25519", "**/id_ed25519"},
 		{".aws/credentials", "**/.aws/credentials", "**/.aws/credentials"},
 		{".netrc", "**/.netrc", "**/.netrc"},
+		{".envrc", "**/.envrc", "**/.envrc"},
 		// .git: git's own, protected from writing only.
 		{".git/config", "", "**/.git/**"},
 		{".git/hooks/pre-commit", "", "**/.git/**"},
@@ -94,7 +95,7 @@ func TestProtectedDefaultPatterns(t *testing.T) {
 		{".gitattributes", "", ""},
 		{".github/workflows/x.yml", "", ""},
 		{"env.txt", "", ""},
-		{".envrc", "", ""},
+		{".envrc.example", "", ""},
 		{"notes.pem.txt", "", ""},
 		{".aws/config", "", ""},
 		{"credentials", "", ""},

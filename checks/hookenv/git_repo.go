@@ -5,8 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/massgen/massgen-hook/analysis/shellcmd"
 	"github.com/massgen/massgen-hook/internal/proc"
@@ -217,3 +219,61 @@ func (r GitRepo) Alias(ctx context.Context, name string) (string, error) {
 // NoRepo reports whether err says there is no repository to look at:
 // git would refuse the command as well, so nothing can be lost.
 func NoRepo(err error) bool { return errors.Is(err, ErrNotRepo) }
+
+// remoteAnswer bounds the one network call the guard makes: asking a
+// remote which commit a branch is at (git ls-remote), to judge a pull.
+const remoteAnswer = 5 * time.Second
+
+// RemoteTip is the commit the branch ref of remote is at now, as git pull
+// and git fetch would read it (git ls-remote; ref may be short, as
+// git's rules for a fetch source read it), when that commit is already in
+// the repository. found is false when the remote has no such ref (git
+// fails too). why says, when it cannot be told or the commit is not here
+// yet, what stands in the way. Only remotes the repository names are
+// asked (never a URL from the command line), with every prompt off.
+func (r GitRepo) RemoteTip(ctx context.Context, remote, ref string) (tip string, found bool, why string) {
+	if remote == "." {
+		return ref, true, "" // the repository itself: ref is a local revision
+	}
+	if !r.NamedRemote(ctx, remote) {
+		return "", false, fmt.Sprintf("%s is not a remote the repository names, so what it brings cannot be asked", remote)
+	}
+	ctx, cancel := context.WithTimeout(ctx, remoteAnswer)
+	defer cancel()
+	quiet := r
+	quiet.env = append(slices.Clip(r.env), "SSH_ASKPASS_REQUIRE=force", "SSH_ASKPASS=false", "GCM_INTERACTIVE=never")
+	out, err := quiet.Lines(ctx, "ls-remote", "--end-of-options", remote)
+	if err != nil {
+		return "", false, fmt.Sprintf("the remote %s could not be asked what it would bring (%v)", remote, err)
+	}
+	refs := map[string]string{}
+	for _, l := range out {
+		if sha, name, ok := strings.Cut(l, "\t"); ok {
+			refs[name] = sha
+		}
+	}
+	for _, full := range []string{ref, "refs/" + ref, "refs/tags/" + ref, "refs/heads/" + ref, "refs/remotes/" + ref, "refs/remotes/" + ref + "/HEAD"} {
+		sha, ok := refs[full]
+		if !ok {
+			continue
+		}
+		if here, err := r.HasRev(ctx, sha+"^{commit}"); err != nil || !here {
+			return "", true, fmt.Sprintf("%s's %s is at commits not fetched yet", remote, ref)
+		}
+		return sha, true, ""
+	}
+	return "", false, ""
+}
+
+// Config is the values of a configuration key, none when it is unset.
+func (r GitRepo) Config(ctx context.Context, key string) []string {
+	out, _ := r.Lines(ctx, "config", "--get-all", key)
+	return out
+}
+
+// NamedRemote reports whether the repository configures a remote of that
+// name (with a URL).
+func (r GitRepo) NamedRemote(ctx context.Context, name string) bool {
+	url, err := r.Lines(ctx, "config", "--get", "remote."+name+".url")
+	return err == nil && len(url) > 0
+}

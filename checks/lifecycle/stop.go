@@ -10,6 +10,7 @@ import (
 	"github.com/massgen/massgen-hook/checks/hookenv"
 	"github.com/massgen/massgen-hook/protocol"
 	"github.com/massgen/massgen-hook/scratchpad"
+	"github.com/massgen/massgen-hook/state"
 )
 
 // mainThread is the loop-cap key of the session's main thread.
@@ -58,6 +59,55 @@ func Stop(env *hookenv.Env, ev *protocol.Event) (protocol.Output, error) {
 	return out, err
 }
 
+// knownLedger reads the session's ledger, and whether there is one: a
+// session none of whose subagents the hooks saw (the seed's `{}` has no
+// session at all) has none.
+func knownLedger(env *hookenv.Env, session string) (ledger, bool) {
+	var l ledger
+	if session == "" {
+		return l, false
+	}
+	ok, err := env.State.ReadJSON(state.SessionRecord(session, subagentsRecord), &l)
+	if err != nil {
+		env.Note("reading the session's subagents: %v; judging by today's scratchpads", err)
+	}
+	return l, ok && err == nil
+}
+
+// sentinelProblem is the seed's sentinel detection, for a stop whose
+// session the ledger does not know: a subagent's scratchpad dated day (the
+// coordinator's and the ego's aside) says work was delegated, and then the
+// coordinator's scratchpad for day must hold more than white space.
+func sentinelProblem(env *hookenv.Env, day string) (string, error) {
+	dirs, err := env.Layout.Delegated(day)
+	if err != nil {
+		return "", fmt.Errorf("cannot list the scratchpads for %s: %w", day, err)
+	}
+	if len(dirs) == 0 {
+		return "", nil
+	}
+	path := env.Layout.File(scratchpad.CoordinatorDir, day)
+	rel := env.Layout.Rel(path)
+	content, err := env.Layout.ReadFile(path)
+	var notFile *scratchpad.NotFileError
+	var tooLarge *scratchpad.TooLargeError
+	switch {
+	case errors.Is(err, fs.ErrNotExist), errors.As(err, &notFile):
+	case errors.As(err, &tooLarge):
+		return tooLargeReason(rel, tooLarge), nil
+	case err != nil:
+		return "", fmt.Errorf("cannot read coordinator scratchpad %s: %w", rel, err)
+	case strings.TrimSpace(strings.TrimPrefix(string(content), "\uFEFF")) != "":
+		return "", nil
+	}
+	names := make([]string, len(dirs))
+	for i, d := range dirs {
+		names[i] = scratchpad.DisplayName(d)
+	}
+	return fmt.Sprintf("Multi-agent delegation detected (subagent scratchpads for today: %s) but no coordinator scratchpad for today. "+
+		"Write %s (what you delegated, to whom, and what came back) before ending the session.", strings.Join(names, ", "), rel), nil
+}
+
 // stopProblem is why the main session may not end yet, or "", with the
 // agent_ids of the subagents the coordinator owes a log entry for.
 func stopProblem(env *hookenv.Env, ev *protocol.Event) (string, []string, error) {
@@ -65,7 +115,11 @@ func stopProblem(env *hookenv.Env, ev *protocol.Event) (string, []string, error)
 		env.Note("stop: %d background task(s) still running; the coordinator scratchpad is checked at the final stop", ev.BackgroundTasks)
 		return "", nil, nil
 	}
-	l := readLedger(env, ev.SessionID)
+	l, known := knownLedger(env, ev.SessionID)
+	if !known {
+		reason, err := sentinelProblem(env, env.Today())
+		return reason, nil, err
+	}
 	var owed []string
 	for id, s := range l.Agents {
 		if s.delegated() {
