@@ -166,7 +166,7 @@ func measure(ctx context.Context, o options) (results, error) {
 	}
 
 	var omCases []omCase
-	var omDoc map[string]int
+	var omDoc map[string]omRow
 	if o.mode == "all" || o.mode == "openmoat" {
 		if omCases, err = loadOpenmoat(filepath.Join(o.shared, "openmoat-corpus.json")); err != nil {
 			return res, err
@@ -255,7 +255,7 @@ func runReal(ctx context.Context, h hookRun, cmds []realCommand, doc documented,
 
 // runOpenmoat runs openmoat's in-scope fixtures in h's project, /Users/me
 // read as home and /p as project, and judges the answers.
-func runOpenmoat(ctx context.Context, h hookRun, cases []omCase, doc map[string]int, home, project string, workers int) (omResult, error) {
+func runOpenmoat(ctx context.Context, h hookRun, cases []omCase, doc map[string]omRow, home, project string, workers int) (omResult, error) {
 	var events [][]byte
 	var ids []string
 	for _, c := range cases {

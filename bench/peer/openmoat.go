@@ -131,7 +131,15 @@ type omMiss struct {
 	documented bool
 }
 
-func judgeOpenmoat(cases []omCase, answers map[string]answer, doc map[string]int) omResult {
+// omRow is a row of the page's table: its line, and whether its reason
+// opens with machineNote (its verdict turns on what is around the setting,
+// so it is never stale).
+type omRow struct {
+	line    int
+	machine bool
+}
+
+func judgeOpenmoat(cases []omCase, answers map[string]answer, doc map[string]omRow) omResult {
 	var r omResult
 	seen := map[string]bool{}
 	for _, c := range cases {
@@ -164,9 +172,9 @@ func judgeOpenmoat(cases []omCase, answers map[string]answer, doc map[string]int
 			}
 		}
 	}
-	for id, line := range doc {
-		if !seen[id] {
-			r.stale = append(r.stale, fmt.Sprintf("line %d: %s is denied now, or not an in-scope deny fixture", line, id))
+	for id, row := range doc {
+		if _, missed := seen[id]; !missed && !row.machine {
+			r.stale = append(r.stale, fmt.Sprintf("line %d: %s is denied now, or not an in-scope deny fixture", row.line, id))
 		}
 	}
 	slices.Sort(r.stale)
@@ -212,8 +220,8 @@ func (r omResult) render(w io.Writer, docPath string) {
 // parseOpenmoatDoc reads the fixture ids (the first cell, in backquotes)
 // of the table under omHeading whose first column is "fixture", with their
 // lines.
-func parseOpenmoatDoc(data []byte) (map[string]int, error) {
-	rows := map[string]int{}
+func parseOpenmoatDoc(data []byte) (map[string]omRow, error) {
+	rows := map[string]omRow{}
 	in, inTable, done, seen, wanted := false, false, false, false, false
 	sc := bufio.NewScanner(bytes.NewReader(data))
 	sc.Buffer(make([]byte, 0, 64*1024), 1<<20)
@@ -243,14 +251,15 @@ func parseOpenmoatDoc(data []byte) (map[string]int, error) {
 		if !wanted {
 			continue
 		}
-		id := strings.Trim(splitRow(line)[0], "`")
+		cells := splitRow(line)
+		id := strings.Trim(cells[0], "`")
 		if id == "" || strings.ContainsAny(id, " \t") {
 			return nil, fmt.Errorf("line %d: first cell %q is not a fixture id", n, id)
 		}
 		if prev, dup := rows[id]; dup {
-			return nil, fmt.Errorf("line %d: %s is already listed on line %d", n, id, prev)
+			return nil, fmt.Errorf("line %d: %s is already listed on line %d", n, id, prev.line)
 		}
-		rows[id] = n
+		rows[id] = omRow{line: n, machine: strings.HasPrefix(cells[len(cells)-1], machineNote)}
 	}
 	if !seen {
 		return nil, fmt.Errorf("no %q section", omHeading)

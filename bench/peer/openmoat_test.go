@@ -48,7 +48,7 @@ func TestParseOpenmoatDoc(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(rows) != 2 || rows["T1-a"] != 11 || rows["T3-b"] != 12 {
+	if len(rows) != 2 || rows["T1-a"].line != 11 || rows["T3-b"].line != 12 || rows["T1-a"].machine {
 		t.Errorf("rows %v", rows)
 	}
 	if _, err := parseOpenmoatDoc([]byte(strings.Replace(page, "`T3-b`", "`T1-a`", 1))); err == nil {
@@ -65,7 +65,7 @@ func TestJudgeOpenmoat(t *testing.T) {
 	cases := []omCase{{ID: "d1", Expected: "deny"}, {ID: "d2", Expected: "deny"}, {ID: "d3", Expected: "deny"},
 		{ID: "a1", Expected: "ask"}, {ID: "a2", Expected: "ask"}, {ID: "out", Expected: "deny"}}
 	answers := map[string]answer{"d1": {Kind: denied}, "d2": {Kind: allowed}, "d3": {Kind: asked}, "a1": {Kind: denied}, "a2": {Kind: allowed}}
-	r := judgeOpenmoat(cases, answers, map[string]int{"d2": 5, "d1": 6})
+	r := judgeOpenmoat(cases, answers, map[string]omRow{"d2": {line: 5}, "d1": {line: 6}})
 	if r.deny != 3 || r.denyDenied != 2 || r.ask != 2 || r.askDenied != 1 || r.askLets != 1 || r.outOfScope != 1 {
 		t.Errorf("figures %+v", r)
 	}
@@ -75,7 +75,11 @@ func TestJudgeOpenmoat(t *testing.T) {
 	if r.ok() {
 		t.Error("a stale row and 67% are ok")
 	}
-	r = judgeOpenmoat(cases, answers, map[string]int{})
+	// A machine-dependent row whose fixture is denied here is not stale.
+	if r := judgeOpenmoat(cases, answers, map[string]omRow{"d2": {line: 5}, "d1": {line: 6, machine: true}}); len(r.stale) > 0 {
+		t.Errorf("machine row stale: %q", r.stale)
+	}
+	r = judgeOpenmoat(cases, answers, map[string]omRow{})
 	if len(r.misses) != 1 || r.misses[0].documented {
 		t.Errorf("undocumented miss: %+v", r.misses)
 	}

@@ -47,9 +47,7 @@ func (d *dangerCall) deleteOperand(c *shellcmd.Command, w shellcmd.Word) (string
 		return fmt.Sprintf("%s deletes %s, a path that is only known at run time", quoteCmd(c), w.Raw),
 			"Name the paths in the command itself (literally, or in a variable assigned a literal earlier in the same command), so they can be checked."
 	}
-	if strings.HasPrefix(w.Raw, "~") && len(w.Value) > 1 && w.Value[0] == '~' && w.Value[1] != '/' {
-		// ~user left as it is: this machine has no such user, so bash
-		// takes it as a folder here; on another it is that user's home.
+	if _, ok := w.NoSuchUserHome(); ok {
 		return fmt.Sprintf("%s deletes %s, the home directory of a user this machine does not have (bash would take it as a folder here)", quoteCmd(c), w.Raw),
 			"Give the path in full, without ~user."
 	}

@@ -185,6 +185,10 @@ func (p *protectedPaths) Check(ctx context.Context, call *engine.Call) (engine.V
 			if c.Skipped(e, pathExists) {
 				continue // `[ -f .env ] || cp x .env` with .env there: cp never runs
 			}
+			if user, ok := e.Path.NoSuchUserHome(); ok && e.Op != shellcmd.Read {
+				return engine.Verdict{Decision: engine.Deny, Notes: g.notes, Reason: fmt.Sprintf(
+					"⚠️ BLOCKED: %s names the home directory of %s, a user this machine does not have (bash would take it as a folder here), so where this write lands cannot be told. Give the path in full.", e.Path.Raw, user)}, nil
+			}
 			// Giving a protected file another name is writing it: what is
 			// done through the new name is done to it. rm, unlink and mv
 			// act on a symlink itself; the rest act through it.
