@@ -163,6 +163,17 @@ func (a *app) runInstall(cmd *cobra.Command, o installOptions, uninstall bool) e
 	if t.name == "codex" && !uninstall {
 		w.codexTrust(o.scope, out, t.specFor(p.command))
 	}
+	if t.name == "claude" {
+		var err error
+		if uninstall || !ps.has("pre-tool-use") {
+			err = w.unwireConfinement(p)
+		} else {
+			err = w.wireConfinement(p, o)
+		}
+		if err != nil {
+			return err
+		}
+	}
 	if p.binary == "" {
 		return nil
 	}

@@ -1,0 +1,133 @@
+package cli
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"syscall"
+
+	"github.com/massgen/massgen-hook/config"
+	"github.com/massgen/massgen-hook/confine"
+	"github.com/massgen/massgen-hook/install/wiring"
+)
+
+// ShellPrefixName is the file name of the copy of massgen-hook that Claude
+// Code runs as CLAUDE_CODE_SHELL_PREFIX: started under that name, the
+// binary is the prefix (it takes no subcommand: Claude Code passes the
+// whole shell command as the one argument).
+const ShellPrefixName = "massgen-hook-shell"
+
+// ShellPrefixMain runs the prefix: args are what follows the program name.
+// It replaces the process with the command (under bwrap, or not), so the
+// command's exit code, output, working directory and background jobs are
+// its own; it returns only when that fails.
+func ShellPrefixMain(args []string) int {
+	a := &app{stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr, getenv: os.Getenv, environ: os.Environ}
+	return a.runShellPrefix(args)
+}
+
+func (a *app) runShellPrefix(args []string) int {
+	if len(args) != 1 {
+		fmt.Fprintf(a.stderr, "%s: want the shell command as one argument, got %d arguments\n", ShellPrefixName, len(args))
+		return 2
+	}
+	argv, notes := a.shellPrefixArgv(args[0])
+	for _, n := range notes {
+		fmt.Fprintln(a.stderr, n)
+	}
+	err := syscall.Exec(argv[0], argv, a.environ())
+	fmt.Fprintf(a.stderr, "%s: cannot run %s: %v; the command did not run\n", ShellPrefixName, argv[0], err)
+	return 126
+}
+
+// shellPrefixArgv decides how command runs: confined by bwrap, or as the
+// shell alone where confinement is off, unavailable, or the command is
+// one of the hook commands the settings files wire (Claude Code runs its
+// hooks through the prefix too, and massgen-hook's write their runtime
+// folder). notes go to stderr.
+func (a *app) shellPrefixArgv(command string) (argv []string, notes []string) {
+	shell := "/bin/bash"
+	if _, err := os.Stat(shell); err != nil {
+		if p, err := exec.LookPath("bash"); err == nil {
+			shell = p
+		} else {
+			shell = "/bin/sh"
+		}
+	}
+	plain := []string{shell, "-c", command}
+	project, err := a.resolveProject("")
+	if err != nil {
+		return plain, []string{fmt.Sprintf("%s: %v; the command runs unconfined", ShellPrefixName, err)}
+	}
+	home := a.getenv("HOME")
+	if a.wiredHook(command, project, home) {
+		return plain, nil
+	}
+	path, required := config.Locate("", a.getenv("MASSGEN_HOOK_CONFIG"), project)
+	cfg, err := config.Load(path, required)
+	if err != nil {
+		// The guards keep their defaults when the config is broken; so
+		// does the sandbox.
+		notes = append(notes, fmt.Sprintf("%s: %v; the command runs confined by the default policy", ShellPrefixName, err))
+		cfg = config.Default()
+	}
+	if cfg.Confine.Off {
+		return plain, notes
+	}
+	st := a.stateDir(project)
+	avail := confine.Remembered(st, confine.Lookup(a.getenv))
+	if !avail.OK {
+		return plain, notes
+	}
+	p, err := confine.PolicyFor(&cfg, project, home, a.environ())
+	if err != nil {
+		notes = append(notes, fmt.Sprintf("%s: %v; the command runs confined by the default policy", ShellPrefixName, err))
+		def := config.Default()
+		p, _ = confine.PolicyFor(&def, project, home, a.environ())
+	}
+	pl := p.Plan()
+	notes = append(notes, pl.Notes...)
+	mask, err := confine.MaskFile(filepath.Join(st.Path, "confine"))
+	if err != nil {
+		mask = os.DevNull // reads as empty all the same
+	}
+	return confine.Argv(avail.Bwrap, pl, mask, shell, command), notes
+}
+
+// wiredHook reports whether command is, byte for byte, the command of a
+// hook wired in one of Claude Code's settings files (user, project,
+// local, managed). Claude Code runs those through the prefix; they are
+// the user's own, and massgen-hook's must write their runtime folder, so
+// they run unconfined.
+//
+// An agent cannot use this to escape: Claude Code hands the prefix a Bash
+// command wrapped in its own text (the shell snapshot it sources, eval of
+// the command, then its pwd capture), which no hook line equals; and were
+// a command to arrive bare, what runs is still only a line the user
+// wrote, with the environment Claude Code gives it, the hook's binary
+// read-only in the sandbox.
+func (a *app) wiredHook(command, project, home string) bool {
+	files := []string{
+		filepath.Join(project, ".claude", "settings.json"),
+		filepath.Join(project, ".claude", "settings.local.json"),
+		"/etc/claude-code/managed-settings.json",
+	}
+	if dir := a.getenv("CLAUDE_CONFIG_DIR"); dir != "" {
+		files = append(files, filepath.Join(dir, "settings.json"))
+	} else if home != "" {
+		files = append(files, filepath.Join(home, ".claude", "settings.json"))
+	}
+	for _, path := range files {
+		f, err := wiring.Read(path)
+		if err != nil || f == nil {
+			continue
+		}
+		hs, _ := wiring.List(f, wiring.Grouped)
+		if slices.ContainsFunc(hs, func(h wiring.Handler) bool { return h.Type == "command" && h.Command == command }) {
+			return true
+		}
+	}
+	return false
+}
