@@ -105,6 +105,8 @@ type doctorReport struct {
 	Scopes   []*doctorScope   `json:"scopes"`
 	Findings []doctor.Finding `json:"findings"`
 	Timings  []doctorTiming   `json:"timings"`
+	// Protection is the level each wired CLI's shell commands get.
+	Protection []doctorProtection `json:"protection"`
 }
 
 func (a *app) runDoctor(o doctorOptions) error {
@@ -126,7 +128,7 @@ func (a *app) runDoctor(o doctorOptions) error {
 	d.configScope()
 	d.wiredScopes()
 	d.disableSwitch()
-	rep := &doctorReport{Project: project, Fixed: fixed, SetUp: d.wiredAnywhere(), Scopes: d.scopes, Findings: d.sorted(), Timings: []doctorTiming{}}
+	rep := &doctorReport{Project: project, Fixed: fixed, SetUp: d.wiredAnywhere(), Scopes: d.scopes, Findings: d.sorted(), Timings: []doctorTiming{}, Protection: d.protections()}
 	if !o.noTiming {
 		timings, findings, err := d.timeHooks()
 		if err != nil {
@@ -268,6 +270,7 @@ func writeDoctorText(w io.Writer, rep *doctorReport) error {
 		}
 		fmt.Fprintf(w, "timing: %s%s: %.1f ms, exit %d\n", t.Subcommand, bin, t.Ms, t.Exit)
 	}
+	writeProtections(w, rep.Protection)
 	_, err := fmt.Fprintln(w, "doctor: "+doctorVerdict(rep))
 	return err
 }

@@ -120,6 +120,9 @@ func (a *app) runHook(ctx context.Context, s hookSpec) error {
 	if cfgErr == nil && err == nil {
 		out = a.noteConfigNotices(env, ev, d, out, &cfg)
 	}
+	if err == nil && s.event == protocol.SessionStart && a.sandbox == "" {
+		out = a.noteProtection(env, ev, d, out, &cfg)
+	}
 	dropped := false
 	if err == nil {
 		dropped, err = d.Answer(a.stdout, a.stderr, native, s.event, out)

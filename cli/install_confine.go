@@ -56,12 +56,9 @@ func (w *installer) wireConfinement(p placement, o installOptions) error {
 		w.say(confineSettings(p), "shell confinement is off in the config (confine: off): Bash commands run under the static guards only")
 		return w.unwireConfinement(p)
 	}
-	var avail confine.Availability
-	if w.dryRun {
-		avail = confine.Probe(confine.Lookup(w.getenv)) // nothing written, not even the probe's answer
-	} else {
-		avail = confine.Remembered(w.stateDir(p.project), confine.Lookup(w.getenv))
-	}
+	// Probed afresh, not remembered: init writes nothing in the runtime
+	// folder (the first confined command remembers it).
+	avail := confine.Probe(confine.Lookup(w.getenv))
 	if !avail.OK {
 		w.say(p.settings, "shell confinement unavailable: %s; Bash commands run under the static guards only (%s)", avail.Reason, nextStep(avail))
 		return nil
