@@ -123,6 +123,9 @@ func (a *app) runHook(ctx context.Context, s hookSpec) error {
 	if err == nil && s.event == protocol.SessionStart && a.sandbox == "" {
 		out = a.noteProtection(env, ev, d, out, &cfg)
 	}
+	if err == nil && (s.event == protocol.PostToolUse || s.event == protocol.PostToolUseFailure) && a.sandbox == "" {
+		out = a.noteSandboxStops(env, ev, d, out, &cfg)
+	}
 	dropped := false
 	if err == nil {
 		dropped, err = d.Answer(a.stdout, a.stderr, native, s.event, out)
