@@ -18,8 +18,8 @@ func TestStopsNameThePathsTheSandboxRefused(t *testing.T) {
 		"rm: cannot remove '/h/notes.txt': Read-only file system",
 		"PermissionError: [Errno 13] Permission denied: 'secrets/db.key'",
 		"open /h/go/bin/tool: read-only file system",
-		"touch: cannot touch 'build/x': No such file or directory", // not a refusal
-		"cat: .env: Permission denied",                             // said once
+		"touch: cannot touch 'build/x': No such file or directory",   // not a refusal
+		"cat: .env: Permission denied",                               // said once
 		"mkdir: cannot create directory '/tmp/x': Permission denied", // writable: another cause
 	}, "\n")
 	got := pl.Stops(output, "/p")
