@@ -97,16 +97,14 @@ func existingDir(path string) (string, bool) {
 	return real, err == nil && info.IsDir()
 }
 
-// ensureCache creates a missing cache folder whose parent exists (the
-// tool would create it on its first run, which a read-only parent would
-// refuse inside the sandbox).
+// ensureCache creates a missing cache folder of an installed tool, as the
+// tool would on its first run (which a read-only home would refuse inside
+// the sandbox).
 func ensureCache(dir string) {
 	if _, err := os.Lstat(dir); err == nil {
 		return
 	}
-	if info, err := os.Stat(filepath.Dir(dir)); err == nil && info.IsDir() {
-		_ = os.Mkdir(dir, 0o755) // best effort: missing, it is left read-only
-	}
+	_ = os.MkdirAll(dir, 0o755) // best effort: missing, it is left read-only
 }
 
 // outermost sorts paths and drops those inside another one of them: a

@@ -35,6 +35,8 @@ type jail struct {
 	t       *testing.T
 	bwrap   string
 	scratch string
+	// timeout bounds each run (jailTimeout unless set).
+	timeout time.Duration
 }
 
 // newJail makes a scratch folder holding the built massgen-hook (as
@@ -79,7 +81,11 @@ func (j *jail) write(rel, content string, mode fs.FileMode) {
 // stdin, and returns its exit code and its output (stdout and stderr).
 func (j *jail) run(dir string, stdin string, argv ...string) (int, string) {
 	j.t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), jailTimeout)
+	timeout := j.timeout
+	if timeout == 0 {
+		timeout = jailTimeout
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), timeout)
 	defer cancel()
 	path := "/usr/local/bin:/usr/bin:/bin"
 	if goBin := runtimeGoBin(); goBin != "" {
@@ -103,7 +109,7 @@ func (j *jail) run(dir string, stdin string, argv ...string) (int, string) {
 	cmd.Stdout, cmd.Stderr = &out, &out
 	err := cmd.Run()
 	if ctx.Err() != nil {
-		j.t.Fatalf("%q outlasted the jail's %s", argv, jailTimeout)
+		j.t.Fatalf("%q outlasted the jail's %s:\n%s", argv, timeout, out.String())
 	}
 	var exit *exec.ExitError
 	switch {
