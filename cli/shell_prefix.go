@@ -93,7 +93,16 @@ func (a *app) shellPrefixArgv(command string) (argv []string, notes []string) {
 	if err != nil {
 		mask = os.DevNull // reads as empty all the same
 	}
-	return confine.Argv(avail.Bwrap, pl, mask, shell, command), notes
+	fd := -1
+	if filter, err := confine.SeccompFile(); err != nil {
+		notes = append(notes, fmt.Sprintf("%s: %v; the command runs without the terminal filter", ShellPrefixName, err))
+	} else if filter != nil {
+		// Kept open across exec, for bwrap to read.
+		if _, _, errno := syscall.Syscall(syscall.SYS_FCNTL, filter.Fd(), syscall.F_SETFD, 0); errno == 0 {
+			fd = int(filter.Fd())
+		}
+	}
+	return confine.Argv(avail.Bwrap, pl, mask, fd, shell, command), notes
 }
 
 // wiredHook reports whether command is, byte for byte, the command of a

@@ -39,8 +39,20 @@ func (f fixture) confined(t *testing.T, p *Policy, dir, command string) (int, st
 	if err != nil {
 		t.Fatal(err)
 	}
-	argv := Argv(bwrap, p.Plan(), mask, "/bin/bash", command)
+	filter, err := SeccompFile()
+	if err != nil {
+		t.Fatal(err)
+	}
+	fd := -1
+	if filter != nil {
+		defer filter.Close()
+		fd = 3
+	}
+	argv := Argv(bwrap, p.Plan(), mask, fd, "/bin/bash", command)
 	cmd := exec.Command(argv[0], argv[1:]...)
+	if filter != nil {
+		cmd.ExtraFiles = []*os.File{filter}
+	}
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), "HOME="+f.home)
 	var out bytes.Buffer
@@ -127,5 +139,34 @@ func TestConfinedHomeSurvivesAndProjectIsWritable(t *testing.T) {
 		if _, err := os.Stat(filepath.Join(f.root, p)); err != nil {
 			t.Errorf("%s was not written: %v", p, err)
 		}
+	}
+}
+
+// tiocstiScript tries to push a character into a terminal's input, from a
+// process whose controlling terminal it is; exit 0 when it could.
+const tiocstiScript = `python3 -c '
+import os, pty, fcntl, termios
+m, s = pty.openpty()
+name = os.ttyname(s)
+pid = os.fork()
+if pid == 0:
+    os.setsid()
+    fd = os.open(name, os.O_RDWR)
+    try:
+        fcntl.ioctl(fd, termios.TIOCSTI, b"x")
+        os._exit(0)
+    except OSError as e:
+        os._exit(3)
+_, st = os.waitpid(pid, 0)
+raise SystemExit(os.waitstatus_to_exitcode(st))
+'`
+
+func TestConfinedCannotTypeIntoATerminal(t *testing.T) {
+	f := newFixture(t)
+	if out, err := exec.Command("bash", "-c", tiocstiScript).CombinedOutput(); err != nil || len(out) != 0 {
+		t.Skipf("this kernel refuses TIOCSTI to everyone (%v %s): nothing to hold", err, out)
+	}
+	if code, out := f.confined(t, f.policy(t, ""), f.project, tiocstiScript); code != 3 {
+		t.Errorf("TIOCSTI inside the sandbox: exit %d (want 3, refused)\n%s", code, out)
 	}
 }

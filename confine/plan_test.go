@@ -167,8 +167,8 @@ func TestPlanFollowsTheConfig(t *testing.T) {
 
 func TestArgsOrder(t *testing.T) {
 	pl := Plan{Writable: []string{"/p"}, ReadOnly: []string{"/p/.claude"}, MaskFiles: []string{"/p/.env"}, MaskDirs: []string{"/p/sec"}}
-	got := strings.Join(Argv("/usr/bin/bwrap", pl, "/p/.claude/massgen-hook/masked", "/bin/bash", "echo hi"), " ")
-	want := "/usr/bin/bwrap --cap-drop ALL --ro-bind / / --dev-bind /dev /dev --bind /p /p --ro-bind /p/.claude /p/.claude" +
+	got := strings.Join(Argv("/usr/bin/bwrap", pl, "/p/.claude/massgen-hook/masked", 3, "/bin/bash", "echo hi"), " ")
+	want := "/usr/bin/bwrap --cap-drop ALL --seccomp 3 --ro-bind / / --dev-bind /dev /dev --bind /p /p --ro-bind /p/.claude /p/.claude" +
 		" --ro-bind /p/.claude/massgen-hook/masked /p/.env --perms 0000 --tmpfs /p/sec --remount-ro /p/sec -- /bin/bash -c echo hi"
 	if got != want {
 		t.Errorf("argv\n got %s\nwant %s", got, want)

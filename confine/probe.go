@@ -29,7 +29,7 @@ const probeTimeout = 5 * time.Second
 
 // Probe runs bwrap once with the kinds of mounts a plan uses (the root
 // read-only, a folder writable, a file masked, a folder emptied, the
-// capabilities dropped) and says whether it worked. It fails where
+// capabilities dropped, the seccomp filter) and says whether it worked. It fails where
 // bubblewrap is missing, too old for those options, or where the system
 // refuses the namespace (a container without user namespaces, another
 // sandbox that does not nest).
@@ -62,8 +62,21 @@ func Probe(bwrap string) Availability {
 		return a
 	}
 	pl := Plan{Writable: []string{dir}, ReadOnly: []string{empty}, MaskFiles: []string{secret}, MaskDirs: []string{empty}}
-	argv := Argv(bwrap, pl, masked, "/bin/sh", "echo ok > "+filepath.Join(dir, "written"))
+	filter, err := SeccompFile()
+	if err != nil {
+		a.Reason = "cannot prepare the seccomp filter: " + err.Error()
+		return a
+	}
+	fd := -1
+	if filter != nil {
+		defer filter.Close()
+		fd = 3 // the first of ExtraFiles
+	}
+	argv := Argv(bwrap, pl, masked, fd, "/bin/sh", "echo ok > "+filepath.Join(dir, "written"))
 	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
+	if filter != nil {
+		cmd.ExtraFiles = []*os.File{filter}
+	}
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	if err := cmd.Run(); err != nil {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 )
 
 // maskName is the empty file, mode 0, bound over each protected file. It
@@ -42,8 +43,36 @@ func MaskFile(dir string) (string, error) {
 // Argv is the whole command line that runs shell -c command confined by
 // the plan: bwrap, its arguments, then the shell. --cap-drop ALL matters
 // when the user is root: a root shell that kept its capabilities could
-// unmount the masks.
-func Argv(bwrap string, pl Plan, maskFile, shell, command string) []string {
-	argv := append([]string{bwrap, "--cap-drop", "ALL"}, pl.Args(maskFile)...)
+// unmount the masks. seccompFD is the descriptor of SeccompFile's
+// program in bwrap's process, or -1 for none.
+func Argv(bwrap string, pl Plan, maskFile string, seccompFD int, shell, command string) []string {
+	argv := []string{bwrap, "--cap-drop", "ALL"}
+	if seccompFD >= 0 {
+		argv = append(argv, "--seccomp", strconv.Itoa(seccompFD))
+	}
+	argv = append(argv, pl.Args(maskFile)...)
 	return append(argv, shell, "-c", command)
+}
+
+// SeccompFile is a pipe whose read end holds the seccomp program
+// (SeccompFilter), for bwrap's --seccomp; nil where the machine has no
+// filter. The program is a few hundred bytes: it fits the pipe's buffer.
+func SeccompFile() (*os.File, error) {
+	prog := SeccompFilter()
+	if prog == nil {
+		return nil, nil
+	}
+	r, w, err := os.Pipe()
+	if err != nil {
+		return nil, err
+	}
+	_, err = w.Write(prog)
+	if cerr := w.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		r.Close()
+		return nil, err
+	}
+	return r, nil
 }
