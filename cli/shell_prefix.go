@@ -94,12 +94,16 @@ func (a *app) shellPrefixArgv(command string) (argv []string, notes []string) {
 		mask = os.DevNull // reads as empty all the same
 	}
 	fd := -1
-	if filter, err := confine.SeccompFile(); err != nil {
-		notes = append(notes, fmt.Sprintf("%s: %v; the command runs without the terminal filter", ShellPrefixName, err))
-	} else if filter != nil {
-		// Kept open across exec, for bwrap to read.
-		if _, _, errno := syscall.Syscall(syscall.SYS_FCNTL, filter.Fd(), syscall.F_SETFD, 0); errno == 0 {
-			fd = int(filter.Fd())
+	if confine.UsesSeccomp(avail.Bwrap) {
+		filter, err := confine.SeccompFile()
+		switch {
+		case err != nil:
+			notes = append(notes, fmt.Sprintf("%s: %v; the command runs without the terminal filter", ShellPrefixName, err))
+		case filter != nil:
+			// Kept open across exec, for bwrap to read.
+			if _, _, errno := syscall.Syscall(syscall.SYS_FCNTL, filter.Fd(), syscall.F_SETFD, 0); errno == 0 {
+				fd = int(filter.Fd())
+			}
 		}
 	}
 	return confine.Argv(avail.Bwrap, pl, mask, fd, shell, command), notes

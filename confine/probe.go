@@ -87,11 +87,15 @@ func Probe(bwrap string) Availability {
 		if why == "" {
 			why = err.Error()
 		}
-		a.Reason = fmt.Sprintf("bubblewrap cannot make a sandbox here (%s)", firstLine(why))
+		tool := "bubblewrap"
+		if isSandboxExec(bwrap) {
+			tool = "sandbox-exec"
+		}
+		a.Reason = fmt.Sprintf("%s cannot make a sandbox here (%s)", tool, firstLine(why))
 		return a
 	}
 	if data, err := os.ReadFile(filepath.Join(dir, "written")); err != nil || string(data) != "ok\n" {
-		a.Reason = "bubblewrap ran, but a write inside its sandbox did not arrive"
+		a.Reason = "the sandbox ran, but a write inside it did not arrive"
 		return a
 	}
 	a.OK = true

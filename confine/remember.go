@@ -14,8 +14,10 @@ const availabilityRecord = "confine.json"
 // not on PATH; "none" confines nothing, as if bubblewrap were missing.
 const BwrapEnv = "MASSGEN_HOOK_BWRAP"
 
-// Lookup is the bubblewrap binary: $MASSGEN_HOOK_BWRAP when set, else bwrap
-// on PATH; "" when there is none.
+// Lookup is the sandbox tool: $MASSGEN_HOOK_BWRAP when set, else bwrap on
+// PATH; "" when there is none. macOS's sandbox-exec is used only when
+// that variable names it: its profile has not run on a real Mac yet, and
+// a profile that refused what macOS tools need would break every command.
 func Lookup(getenv func(string) string) string {
 	switch v := getenv(BwrapEnv); {
 	case v == "none":

@@ -45,7 +45,13 @@ func MaskFile(dir string) (string, error) {
 // when the user is root: a root shell that kept its capabilities could
 // unmount the masks. seccompFD is the descriptor of SeccompFile's
 // program in bwrap's process, or -1 for none.
+//
+// Where the tool is macOS's sandbox-exec, the plan runs as a Seatbelt
+// profile instead (the mask file and the filter are bwrap's).
 func Argv(bwrap string, pl Plan, maskFile string, seccompFD int, shell, command string) []string {
+	if isSandboxExec(bwrap) {
+		return seatbeltArgv(bwrap, pl, shell, command)
+	}
 	argv := []string{bwrap, "--cap-drop", "ALL"}
 	if seccompFD >= 0 {
 		argv = append(argv, "--seccomp", strconv.Itoa(seccompFD))
