@@ -6,6 +6,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strings"
 	"syscall"
 
 	"github.com/massgen/massgen-hook/config"
@@ -44,9 +45,7 @@ func (a *app) runShellPrefix(args []string) int {
 
 // shellPrefixArgv decides how command runs: confined by bwrap, or as the
 // shell alone where confinement is off, unavailable, or the command is
-// one of the hook commands the settings files wire (Claude Code runs its
-// hooks through the prefix too, and massgen-hook's write their runtime
-// folder). notes go to stderr.
+// one of the hook commands the settings files wire. notes go to stderr.
 func (a *app) shellPrefixArgv(command string) (argv []string, notes []string) {
 	shell := "/bin/bash"
 	if _, err := os.Stat(shell); err != nil {
@@ -62,7 +61,18 @@ func (a *app) shellPrefixArgv(command string) (argv []string, notes []string) {
 		return plain, []string{fmt.Sprintf("%s: %v; the command runs unconfined", ShellPrefixName, err)}
 	}
 	home := a.getenv("HOME")
-	if a.wiredHook(command, project, home) {
+	// A command that is, byte for byte, a hook command wired in Claude
+	// Code's settings files (user, project, local, managed) is Claude
+	// Code running its hooks through the prefix: the user's own, and
+	// massgen-hook's must write their runtime folder, so they run
+	// unconfined. An agent cannot use this to escape: Claude Code hands
+	// the prefix a Bash command wrapped in its own text (the shell
+	// snapshot it sources, eval of the command, then its pwd capture),
+	// which no hook line equals; and were a command to arrive bare, what
+	// runs is still only a line the user wrote, with the environment
+	// Claude Code gives it (the agent's exports do not carry over).
+	hooks := a.claudeHookCommands(project, home)
+	if slices.Contains(hooks, command) {
 		return plain, nil
 	}
 	path, required := config.Locate("", a.getenv("MASSGEN_HOOK_CONFIG"), project)
@@ -87,6 +97,7 @@ func (a *app) shellPrefixArgv(command string) (argv []string, notes []string) {
 		def := config.Default()
 		p, _ = confine.PolicyFor(&def, project, home, a.environ())
 	}
+	p.GuardFiles = append(p.GuardFiles, hookBinaries(hooks, project)...)
 	pl := p.Plan()
 	notes = append(notes, pl.Notes...)
 	mask, err := confine.MaskFile(filepath.Join(st.Path, "confine"))
@@ -109,19 +120,9 @@ func (a *app) shellPrefixArgv(command string) (argv []string, notes []string) {
 	return confine.Argv(avail.Bwrap, pl, mask, fd, shell, command), notes
 }
 
-// wiredHook reports whether command is, byte for byte, the command of a
-// hook wired in one of Claude Code's settings files (user, project,
-// local, managed). Claude Code runs those through the prefix; they are
-// the user's own, and massgen-hook's must write their runtime folder, so
-// they run unconfined.
-//
-// An agent cannot use this to escape: Claude Code hands the prefix a Bash
-// command wrapped in its own text (the shell snapshot it sources, eval of
-// the command, then its pwd capture), which no hook line equals; and were
-// a command to arrive bare, what runs is still only a line the user
-// wrote, with the environment Claude Code gives it, the hook's binary
-// read-only in the sandbox.
-func (a *app) wiredHook(command, project, home string) bool {
+// claudeHookCommands are the command hooks of Claude Code's settings
+// files that apply to project.
+func (a *app) claudeHookCommands(project, home string) []string {
 	files := []string{
 		filepath.Join(project, ".claude", "settings.json"),
 		filepath.Join(project, ".claude", "settings.local.json"),
@@ -132,15 +133,44 @@ func (a *app) wiredHook(command, project, home string) bool {
 	} else if home != "" {
 		files = append(files, filepath.Join(home, ".claude", "settings.json"))
 	}
+	var out []string
 	for _, path := range files {
 		f, err := wiring.Read(path)
 		if err != nil || f == nil {
 			continue
 		}
 		hs, _ := wiring.List(f, wiring.Grouped)
-		if slices.ContainsFunc(hs, func(h wiring.Handler) bool { return h.Type == "command" && h.Command == command }) {
-			return true
+		for _, h := range hs {
+			if h.Type == "command" && h.Command != "" {
+				out = append(out, h.Command)
+			}
 		}
 	}
-	return false
+	return out
+}
+
+// hookBinaries are the massgen-hook binaries the wired hooks run (the
+// project's copy, a user-scope binary named by its path): the guards'
+// own files, read-only in the sandbox even where confine.writable would
+// make their folder writable.
+func hookBinaries(commands []string, project string) []string {
+	var out []string
+	for _, c := range commands {
+		for _, v := range []string{`"$CLAUDE_PROJECT_DIR"`, `"${CLAUDE_PROJECT_DIR}"`, "${CLAUDE_PROJECT_DIR}", "$CLAUDE_PROJECT_DIR"} {
+			c = strings.ReplaceAll(c, v, project)
+		}
+		prog := c
+		switch {
+		case strings.HasPrefix(c, "'"):
+			prog, _, _ = strings.Cut(c[1:], "'")
+		case strings.HasPrefix(c, `"`):
+			prog, _, _ = strings.Cut(c[1:], `"`)
+		default:
+			prog, _, _ = strings.Cut(c, " ")
+		}
+		if filepath.IsAbs(prog) && strings.HasPrefix(filepath.Base(prog), "massgen-hook") {
+			out = append(out, prog)
+		}
+	}
+	return out
 }
