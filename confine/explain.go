@@ -6,6 +6,8 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+
+	"github.com/massgen/massgen-hook/internal/lazy"
 )
 
 // Stop is a path the sandbox kept a command from: masked (a protected
@@ -22,15 +24,19 @@ type Stop struct {
 // refusals are the error texts of a write or read the sandbox refused, in
 // the forms the usual programs print them (bash, coreutils, git, Go,
 // Python): EROFS, EACCES, EPERM.
-var refusals = regexp.MustCompile(`(?i)read-only file system|permission denied|operation not permitted|errno 30|errno 13`)
+var refusals = &lazy.Value[*regexp.Regexp]{New: func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)read-only file system|permission denied|operation not permitted|errno 30|errno 13`)
+}}
 
 // pathWords are the words of an error line that may name a path: quoted,
 // or between colons and spaces.
-var pathWords = regexp.MustCompile(`'([^']+)'|"([^"]+)"|‘([^’]+)’|([^\s:'"‘’()\[\],]+)`)
+var pathWords = &lazy.Value[*regexp.Regexp]{New: func() *regexp.Regexp {
+	return regexp.MustCompile(`'([^']+)'|"([^"]+)"|‘([^’]+)’|([^\s:'"‘’()\[\],]+)`)
+}}
 
 // programPrefix is the program's name an error line starts with
 // ("/bin/bash: line 1: ", "cat: "): not a path the command touched.
-var programPrefix = regexp.MustCompile(`^[^\s:]+: (line \d+: )?`)
+var programPrefix = &lazy.Value[*regexp.Regexp]{New: func() *regexp.Regexp { return regexp.MustCompile(`^[^\s:]+: (line \d+: )?`) }}
 
 // Stops reads a command's output for refusals and says which of the paths
 // they name the sandbox stopped, judged against the plan: cwd resolves
@@ -39,11 +45,11 @@ func (pl Plan) Stops(output, cwd string) []Stop {
 	var out []Stop
 	seen := map[string]bool{}
 	for _, line := range strings.Split(output, "\n") {
-		if !refusals.MatchString(line) {
+		if !refusals.Get().MatchString(line) {
 			continue
 		}
-		line = programPrefix.ReplaceAllString(line, "")
-		for _, m := range pathWords.FindAllStringSubmatch(line, -1) {
+		line = programPrefix.Get().ReplaceAllString(line, "")
+		for _, m := range pathWords.Get().FindAllStringSubmatch(line, -1) {
 			word := firstNonEmpty(m[1:])
 			if !strings.ContainsRune(word, '/') && !strings.HasPrefix(word, ".") {
 				continue

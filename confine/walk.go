@@ -14,9 +14,10 @@ import (
 // before every command, so it must stay cheap (a few milliseconds).
 const maxWalk = 50000
 
-// skipDirs are not searched for protected files: git's own files, and the
-// package trees that hold thousands of files of no one's secrets.
-var skipDirs = map[string]bool{".git": true, "node_modules": true, ".venv": true}
+// skipDir reports the folders not searched for protected files: git's own
+// files, and the package trees that hold thousands of files of no one's
+// secrets.
+func skipDir(name string) bool { return name == ".git" || name == "node_modules" || name == ".venv" }
 
 type masks struct {
 	files, dirs, notes []string
@@ -70,7 +71,7 @@ func (p *Policy) masks() masks {
 			return fs.SkipAll
 		}
 		rel, _ := filepath.Rel(p.Project, path)
-		if visit(path, rel, d) || (d.IsDir() && skipDirs[d.Name()]) {
+		if visit(path, rel, d) || (d.IsDir() && skipDir(d.Name())) {
 			if d.IsDir() {
 				return filepath.SkipDir
 			}
