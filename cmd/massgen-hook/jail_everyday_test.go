@@ -2,6 +2,9 @@ package main
 
 import (
 	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -70,5 +73,33 @@ func TestEverydayWorkUnderConfinement(t *testing.T) {
 	}
 	if t.Failed() {
 		t.Logf("output:\n%s", out)
+	}
+}
+
+// TestNpmInstallUnderConfinement installs a small package from the npm
+// registry, confined, in a jail that keeps the network (an everyday
+// command, not an attack), then runs npm test on it. Skipped, and says
+// why, where the registry cannot be reached.
+func TestNpmInstallUnderConfinement(t *testing.T) {
+	if testing.Short() {
+		t.Skip("downloads from the npm registry; skipped in -short mode")
+	}
+	if out, err := exec.Command("npm", "view", "is-number@7.0.0", "version", "--fetch-timeout=5000", "--fetch-retries=0").Output(); err != nil || strings.TrimSpace(string(out)) != "7.0.0" {
+		t.Skipf("the npm registry cannot be reached from here (%v)", err)
+	}
+	j := newJail(t, attackFixture(t))
+	j.network = true
+	j.timeout = 2 * time.Minute
+	j.write("proj/package.json", `{"name":"d","version":"1.0.0","scripts":{"test":"node t.js"}}`+"\n", 0o644)
+	j.write("proj/t.js", "console.log(require('is-number')(5))\n", 0o644)
+	code, out := j.confined(jailProject, "npm install --no-audit --no-fund is-number@7.0.0 && npm test")
+	if code != 0 || !strings.Contains(out, "true") {
+		t.Errorf("npm install, then npm test, confined: exit %d\n%s", code, out)
+	}
+	if _, err := os.Stat(filepath.Join(j.scratch, "proj", "node_modules", "is-number", "package.json")); err != nil {
+		t.Errorf("the package is not in the project: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(j.scratch, "home", ".npm")); err != nil {
+		t.Errorf("npm's cache was not written: %v", err)
 	}
 }

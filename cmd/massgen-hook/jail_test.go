@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -37,6 +38,9 @@ type jail struct {
 	scratch string
 	// timeout bounds each run (jailTimeout unless set).
 	timeout time.Duration
+	// network keeps the machine's network in the jail (everyday work that
+	// downloads packages; never for attacks).
+	network bool
 }
 
 // newJail makes a scratch folder holding the built massgen-hook (as
@@ -102,6 +106,14 @@ func (j *jail) run(dir string, stdin string, argv ...string) (int, string) {
 		"--setenv", "LANG", "C.UTF-8", "--setenv", "GOTOOLCHAIN", "local", "--setenv", "GOFLAGS", "-mod=mod",
 		"--setenv", "GOPROXY", "off", "--setenv", "npm_config_offline", "true",
 		"--",
+	}
+	if j.network {
+		outer = slices.DeleteFunc(outer, func(a string) bool { return a == "--unshare-net" })
+		for i, a := range outer {
+			if a == "npm_config_offline" {
+				outer[i+1] = "false"
+			}
+		}
 	}
 	cmd := exec.CommandContext(ctx, j.bwrap, append(outer, argv...)...)
 	cmd.Stdin = strings.NewReader(stdin)
