@@ -111,6 +111,9 @@ func (a *app) runHook(ctx context.Context, s hookSpec) error {
 	if err != nil {
 		return fail(err)
 	}
+	if a.sandbox == "" {
+		checks.SetGitSandbox(a.gitSandbox(project, &cfg))
+	}
 	env := a.checksEnv(project, cfg, rules, now, ev, d)
 	a.attachAuditSink(env.State, project, &cfg)
 	out, err := s.decide(ctx, env, ev)

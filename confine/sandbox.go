@@ -82,3 +82,13 @@ func SeccompFile() (*os.File, error) {
 	}
 	return r, nil
 }
+
+// ReadOnlyArgv runs argv (no shell) with the whole filesystem read-only
+// and the plan's protected files masked: for the programs the hooks run
+// in the project (git), which a repository's configuration, written by a
+// confined command, may make run other programs.
+func ReadOnlyArgv(bwrap string, pl Plan, maskFile string, argv []string) []string {
+	masks := Plan{MaskFiles: pl.MaskFiles, MaskDirs: pl.MaskDirs}
+	out := append([]string{bwrap, "--cap-drop", "ALL"}, masks.Args(maskFile)...)
+	return append(out, argv...)
+}
