@@ -181,3 +181,18 @@ func TestOutermost(t *testing.T) {
 		t.Errorf("got %q want %q", got, want)
 	}
 }
+
+func TestPlanKeepsRuleHandlersReadOnly(t *testing.T) {
+	f := newFixture(t)
+	script := filepath.Join(f.project, "scripts", "check.sh")
+	if err := os.MkdirAll(filepath.Dir(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(script, []byte("#!/bin/sh\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	pl := f.policy(t, "hooks:\n  PreToolUse:\n    - type: command\n      handler: ./scripts/check.sh\n    - type: command\n      handler: jq\n").Plan()
+	if !slices.Contains(pl.ReadOnly, script) {
+		t.Errorf("the rule's handler is not read-only: %q", pl.ReadOnly)
+	}
+}

@@ -62,6 +62,7 @@ func PolicyFor(cfg *config.Config, project, home string, environ []string) (Poli
 	if exe, err := os.Executable(); err == nil {
 		p.GuardFiles = append(p.GuardFiles, exe)
 	}
+	p.GuardFiles = append(p.GuardFiles, ruleHandlers(cfg, project)...)
 	p.Writable = TempDirs(env)
 	p.Caches, p.Path = DefaultCaches(home, env), env["PATH"]
 	for _, w := range cfg.Confine.Writable {
@@ -116,4 +117,31 @@ func envMap(environ []string) map[string]string {
 		}
 	}
 	return m
+}
+
+// ruleHandlers are the programs the config's command rules run by a path
+// (a script in the project, ./scripts/check.sh): the hooks run them
+// unconfined on every matching call, so a confined command must not
+// rewrite them.
+func ruleHandlers(cfg *config.Config, project string) []string {
+	var out []string
+	add := func(h *config.Hooks) {
+		for _, event := range []string{"PreToolUse", "PostToolUse", "PostToolUseFailure"} {
+			for _, r := range h.For(event).Hooks {
+				if r.Type != config.TypeCommand || !strings.Contains(r.Handler, "/") {
+					continue
+				}
+				path := r.Handler
+				if !filepath.IsAbs(path) {
+					path = filepath.Join(project, path)
+				}
+				out = append(out, filepath.Clean(path))
+			}
+		}
+	}
+	add(&cfg.Hooks)
+	for i := range cfg.Agents {
+		add(&cfg.Agents[i].Hooks)
+	}
+	return out
 }
