@@ -89,7 +89,11 @@ func (w *installer) wireConfinement(p placement, o installOptions) error {
 	if err := w.settings(f, out, false); err != nil {
 		return err
 	}
-	w.say(path, "Bash commands run confined by bubblewrap: secrets masked, the hooks' files read-only, writes only in the project, the temporary folders and the build caches (confine: off switches it off)")
+	verb := "run"
+	if w.dryRun {
+		verb = "would run"
+	}
+	w.say(path, "Bash commands %s confined by bubblewrap: secrets masked, the hooks' files read-only, writes only in the project, the temporary folders and the build caches (confine: off switches it off)", verb)
 	return nil
 }
 
