@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"syscall"
@@ -34,11 +35,14 @@ func (a *app) runShellPrefix(args []string) int {
 		fmt.Fprintf(a.stderr, "%s: want the shell command as one argument, got %d arguments\n", ShellPrefixName, len(args))
 		return 2
 	}
-	argv, notes := a.shellPrefixArgv(args[0])
+	argv, keep, notes := a.shellPrefixArgv(args[0])
 	for _, n := range notes {
 		fmt.Fprintln(a.stderr, n)
 	}
 	err := syscall.Exec(argv[0], argv, a.environ())
+	// The seccomp pipe must stay open up to the exec: a collected *os.File
+	// closes its descriptor.
+	runtime.KeepAlive(keep)
 	fmt.Fprintf(a.stderr, "%s: cannot run %s: %v; the command did not run\n", ShellPrefixName, argv[0], err)
 	return 126
 }
@@ -46,7 +50,10 @@ func (a *app) runShellPrefix(args []string) int {
 // shellPrefixArgv decides how command runs: confined by bwrap, or as the
 // shell alone where confinement is off, unavailable, or the command is
 // one of the hook commands the settings files wire. notes go to stderr.
-func (a *app) shellPrefixArgv(command string) (argv []string, notes []string) {
+//
+// keep is the file whose descriptor argv hands to bwrap: the caller keeps
+// it alive until the exec.
+func (a *app) shellPrefixArgv(command string) (argv []string, keep *os.File, notes []string) {
 	shell := "/bin/bash"
 	if _, err := os.Stat(shell); err != nil {
 		if p, err := exec.LookPath("bash"); err == nil {
@@ -58,7 +65,7 @@ func (a *app) shellPrefixArgv(command string) (argv []string, notes []string) {
 	plain := []string{shell, "-c", command}
 	project, err := a.resolveProject("")
 	if err != nil {
-		return plain, []string{fmt.Sprintf("%s: %v; the command runs unconfined", ShellPrefixName, err)}
+		return plain, nil, []string{fmt.Sprintf("%s: %v; the command runs unconfined", ShellPrefixName, err)}
 	}
 	home := a.getenv("HOME")
 	// A command that is, byte for byte, a hook command wired in Claude
@@ -73,7 +80,7 @@ func (a *app) shellPrefixArgv(command string) (argv []string, notes []string) {
 	// Claude Code gives it (the agent's exports do not carry over).
 	hooks := a.claudeHookCommands(project, home)
 	if slices.Contains(hooks, command) {
-		return plain, nil
+		return plain, nil, nil
 	}
 	path, required := config.Locate("", a.getenv("MASSGEN_HOOK_CONFIG"), project)
 	cfg, err := config.Load(path, required)
@@ -84,12 +91,12 @@ func (a *app) shellPrefixArgv(command string) (argv []string, notes []string) {
 		cfg = config.Default()
 	}
 	if cfg.Confine.Off {
-		return plain, notes
+		return plain, nil, notes
 	}
 	st := a.stateDir(project)
 	avail := confine.Remembered(st, confine.Lookup(a.getenv))
 	if !avail.OK {
-		return plain, notes
+		return plain, nil, notes
 	}
 	p, err := confine.PolicyFor(&cfg, project, home, a.environ())
 	if err != nil {
@@ -113,11 +120,11 @@ func (a *app) shellPrefixArgv(command string) (argv []string, notes []string) {
 		case filter != nil:
 			// Kept open across exec, for bwrap to read.
 			if _, _, errno := syscall.Syscall(syscall.SYS_FCNTL, filter.Fd(), syscall.F_SETFD, 0); errno == 0 {
-				fd = int(filter.Fd())
+				fd, keep = int(filter.Fd()), filter
 			}
 		}
 	}
-	return confine.Argv(avail.Bwrap, pl, mask, fd, shell, command), notes
+	return confine.Argv(avail.Bwrap, pl, mask, fd, shell, command), keep, notes
 }
 
 // claudeHookCommands are the command hooks of Claude Code's settings
