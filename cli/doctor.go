@@ -110,6 +110,8 @@ type doctorReport struct {
 	Scopes   []*doctorScope   `json:"scopes"`
 	Findings []doctor.Finding `json:"findings"`
 	Timings  []doctorTiming   `json:"timings"`
+	// Protection is the level each wired CLI's shell commands get.
+	Protection []doctorProtection `json:"protection"`
 }
 
 func (a *app) runDoctor(o doctorOptions) error {
@@ -134,7 +136,7 @@ func (a *app) runDoctor(o doctorOptions) error {
 	if !o.noTiming {
 		d.checkBrokers()
 	}
-	rep := &doctorReport{Project: project, Fixed: fixed, SetUp: d.wiredAnywhere(), Scopes: d.scopes, Findings: d.sorted(), Timings: []doctorTiming{}}
+	rep := &doctorReport{Project: project, Fixed: fixed, SetUp: d.wiredAnywhere(), Scopes: d.scopes, Findings: d.sorted(), Timings: []doctorTiming{}, Protection: d.protections()}
 	if !o.noTiming {
 		timings, findings, err := d.timeHooks()
 		if err != nil {
@@ -279,6 +281,7 @@ func writeDoctorText(w io.Writer, rep *doctorReport) error {
 		}
 		fmt.Fprintf(w, "timing: %s%s: %.1f ms, exit %d\n", t.Subcommand, bin, t.Ms, t.Exit)
 	}
+	writeProtections(w, rep.Protection)
 	_, err := fmt.Fprintln(w, "doctor: "+doctorVerdict(rep))
 	return err
 }

@@ -112,6 +112,9 @@ func (a *app) runHook(ctx context.Context, s hookSpec) error {
 	if err != nil {
 		return fail(err)
 	}
+	if a.sandbox == "" {
+		hookenv.SetGitSandbox(a.gitSandbox(project, &cfg))
+	}
 	env := a.checksEnv(project, cfg, rules, now, ev, d)
 	a.attachAuditSink(env.State, project, &cfg)
 	out, err := s.decide(ctx, env, ev)
@@ -120,6 +123,12 @@ func (a *app) runHook(ctx context.Context, s hookSpec) error {
 	}
 	if cfgErr == nil && err == nil {
 		out = a.noteConfigNotices(env, ev, d, out, &cfg)
+	}
+	if err == nil && s.event == protocol.SessionStart && a.sandbox == "" {
+		out = a.noteProtection(env, ev, d, out, &cfg)
+	}
+	if err == nil && (s.event == protocol.PostToolUse || s.event == protocol.PostToolUseFailure) && a.sandbox == "" {
+		out = a.noteSandboxStops(env, ev, d, out, &cfg)
 	}
 	dropped := false
 	if err == nil {

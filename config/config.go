@@ -42,6 +42,8 @@ type Config struct {
 	Inbox Inbox `yaml:"inbox"`
 	// Audit adds copies of the audit trail (a NATS subject).
 	Audit Audit `yaml:"audit"`
+	// Confine configures the sandbox of agents' shell commands.
+	Confine Confine `yaml:"confine"`
 
 	// MassGen is true for a MassGen config file, read as it is (see
 	// massgen.go).

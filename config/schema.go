@@ -47,6 +47,8 @@ func schemaOf(t reflect.Type) map[string]any {
 		return map[string]any{"$ref": "#/$defs/eventHooks"}
 	case reflect.TypeOf(Record{}):
 		return recordSchema()
+	case reflect.TypeOf(Confine{}):
+		return confineSchema()
 	}
 	switch t.Kind() {
 	case reflect.Bool:
@@ -140,4 +142,17 @@ func recordSchema() map[string]any {
 			"events": map[string]any{"type": "array", "items": map[string]any{"enum": RecordEvents}},
 		}},
 	}}
+}
+
+// confineSchema is confine: on, off (or a boolean), or {enabled, writable}.
+func confineSchema() map[string]any {
+	return map[string]any{"oneOf": []any{
+		map[string]any{"type": "boolean"},
+		map[string]any{"enum": []string{"on", "off"}},
+		map[string]any{"type": "object", "additionalProperties": false, "properties": map[string]any{
+			"enabled": map[string]any{"type": "boolean"},
+			"writable": map[string]any{"type": "array", "items": map[string]any{"type": "string", "pattern": "^(/|~/)",
+				"description": "a folder commands may write, absolute or under ~/"}},
+		}},
+	}, "description": "the sandbox of agents' shell commands (docs/confine.md)"}
 }

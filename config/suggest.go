@@ -14,6 +14,7 @@ var customKeys = &lazy.Value[map[string][]string]{New: func() map[string][]strin
 		"EventHooks": {"override", "hooks"},
 		"Hook":       hookKeys,
 		"Record":     {"dir", "events"},
+		"Confine":    {"enabled", "writable"},
 	}
 }}
 

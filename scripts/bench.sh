@@ -258,10 +258,27 @@ fi
   echo ']}'
 } > "$work/peers.json"
 
+# Confinement: a trivial Bash command (true) through the shell prefix (a
+# copy named massgen-hook-shell, as init installs it), against bash -c true,
+# in the project; only where bubblewrap works (the prefix would otherwise
+# run the command unconfined, and the row would say nothing).
+specs="floor peers python scaling memory"
+if command -v bwrap >/dev/null &&
+  bwrap --ro-bind / / true 2>/dev/null; then
+  cp bin/massgen-hook "$work/massgen-hook-shell"
+  {
+    echo '{"cases":['
+    printf '{"name":"a trivial Bash command (true): confined, against bash -c true","reference":{"argv":["/bin/bash","-c","true"],"env":%s},"subject":{"argv":["%s","true"],"env":%s}}\n' \
+      "$(hookenv "$proj")" "$work/massgen-hook-shell" "$(hookenv "$proj")"
+    echo ']}'
+  } > "$work/confine.json"
+  specs="$specs confine"
+fi
+
 # Each spec gets its own harness run and table. With ONLY, only the spec
 # holding that case runs; when none holds it, the harness says so.
 ran=""
-for s in floor peers python scaling memory; do
+for s in $specs; do
   if [ -n "${ONLY:-}" ] && ! grep -qF "\"name\":\"$ONLY\"" "$work/$s.json"; then continue; fi
   "$work/harness" -runs "$runs" -warmup 10 ${ONLY:+-only "$ONLY"} -no-machine \
     -out "$work/$s.md" -json "$work/$s-results.json" "$work/$s.json"
@@ -336,6 +353,12 @@ bin_size=$(stat -c %s bin/massgen-hook)
         echo "Peak RSS of post-tool-use (empty inbox) on a 1 MiB and a 50 MiB tool_response (the latter event is"
         echo "$size50 bytes, $(awk -v b="$size50" 'BEGIN { printf "%.1f", b / 1048576 }') MiB). Targets: ≤ 20 MiB, and ≤ 3× the input. A figure without “≤” is the subject's own."
         echo "Binary size: $bin_size bytes (reported, no target)."
+        ;;
+      confine)
+        echo "## Confinement"
+        echo
+        echo "A trivial Bash command (\`true\`) run through the shell prefix (bubblewrap, the policy of the bench project)"
+        echo "against \`bash -c true\`, alternated run by run: what confinement adds to each command. No target: reported."
         ;;
       nats)
         echo "## Inbox over NATS"

@@ -48,8 +48,9 @@ func (r GitRepo) Run(ctx context.Context, maxStdout int, args ...string) (proc.R
 		return proc.Result{}, ErrNotRepo
 	}
 	full := append(append([]string{"-C", r.Dir, "-c", "core.fsmonitor=false"}, r.opts...), args...)
+	path, full := gitArgv(full)
 	res, err := proc.Run(ctx, proc.Spec{
-		Path:      "git",
+		Path:      path,
 		Args:      full,
 		Env:       append(append(os.Environ(), "GIT_TERMINAL_PROMPT=0", "GIT_OPTIONAL_LOCKS=0", "GIT_PAGER=cat"), r.env...),
 		MaxStdout: maxStdout,

@@ -4,8 +4,17 @@ package main
 
 import (
 	"os"
+	"path/filepath"
 
 	"github.com/massgen/massgen-hook/cli"
 )
 
-func main() { os.Exit(cli.Main(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) }
+// Started as massgen-hook-shell (a copy init installs), the binary is
+// Claude Code's CLAUDE_CODE_SHELL_PREFIX: it runs the one shell command it
+// is given, confined (see package confine).
+func main() {
+	if filepath.Base(os.Args[0]) == cli.ShellPrefixName {
+		os.Exit(cli.ShellPrefixMain(os.Args[1:]))
+	}
+	os.Exit(cli.Main(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+}

@@ -17,6 +17,7 @@ import (
 	"github.com/massgen/massgen-hook/internal/nats/natstest"
 
 	"github.com/massgen/massgen-hook/cli"
+	"github.com/massgen/massgen-hook/confine"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files of testscript scripts")
@@ -33,6 +34,8 @@ func TestMain(m *testing.M) {
 			}
 			os.Exit(code)
 		},
+		// The copy init installs as Claude Code's shell prefix.
+		cli.ShellPrefixName: func() { os.Exit(cli.ShellPrefixMain(os.Args[1:])) },
 	})
 }
 
@@ -73,12 +76,17 @@ func TestScripts(t *testing.T) {
 				env.Setenv("HOME", filepath.Join(env.WorkDir, ".home"))
 				env.Setenv(statusFileEnv, filepath.Join(env.WorkDir, ".home", "exit-status"))
 				env.Setenv("NATS_DOWN", "nats://127.0.0.1:1")
+				// Scripts see the same machine everywhere: no shell
+				// confinement unless a script asks for bubblewrap.
+				env.Setenv("MASSGEN_HOOK_BWRAP", "none")
 				return os.MkdirAll(filepath.Join(env.WorkDir, ".home"), 0o755)
 			},
 			Condition: func(cond string) (bool, error) {
 				switch cond {
 				case "root":
 					return os.Geteuid() == 0, nil
+				case "bwrap":
+					return bwrapWorks(), nil
 				}
 				return false, fmt.Errorf("unknown condition %q", cond)
 			},
@@ -249,4 +257,14 @@ func exitStatus(ts *testscript.TestScript, neg bool, args []string) {
 	if string(got) != args[0] {
 		ts.Fatalf("exit status %s, want %s", got, args[0])
 	}
+}
+
+// bwrapWorks reports whether bubblewrap can confine commands here; CI
+// (MASSGEN_HOOK_TEST_BWRAP=required) fails rather than skip without it.
+func bwrapWorks() bool {
+	a := confine.Probe(confine.Lookup(func(string) string { return "" }))
+	if !a.OK && os.Getenv("MASSGEN_HOOK_TEST_BWRAP") == "required" {
+		panic("bubblewrap is required here: " + a.Reason)
+	}
+	return a.OK
 }

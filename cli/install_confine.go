@@ -1,0 +1,136 @@
+package cli
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"path/filepath"
+
+	"github.com/massgen/massgen-hook/config"
+	"github.com/massgen/massgen-hook/confine"
+	"github.com/massgen/massgen-hook/install/wiring"
+)
+
+// shellPrefixVar is the setting through which Claude Code runs every Bash
+// command (and its hooks) as `PREFIX 'COMMAND'`, after its permission
+// checks: the user's rules still match the command as the agent wrote it.
+const shellPrefixVar = "CLAUDE_CODE_SHELL_PREFIX"
+
+// shellPrefixPath is where init installs the prefix: a copy of the binary
+// named massgen-hook-shell in the user's data folder. Claude Code trusts
+// a prefix only at an absolute path outside what a session can write, and
+// the sandbox keeps the home directory read-only.
+func (a *app) shellPrefixPath() (string, error) {
+	data := a.getenv("XDG_DATA_HOME")
+	if !filepath.IsAbs(data) {
+		home := a.getenv("HOME")
+		if home == "" {
+			return "", errors.New("$HOME is not set")
+		}
+		data = filepath.Join(home, ".local", "share")
+	}
+	return filepath.Join(data, "massgen-hook", "bin", ShellPrefixName), nil
+}
+
+// confineSettings is the file that gets the prefix: the personal one for a
+// project (its path is in this user's home, so it must not be committed
+// for a teammate whose home differs: every Bash command would fail), the
+// user's own for the user scope.
+func confineSettings(p placement) string {
+	if p.scope == "user" {
+		return p.settings
+	}
+	return filepath.Join(p.project, ".claude", "settings.local.json")
+}
+
+// isOurPrefix reports whether a prefix value is massgen-hook's.
+func isOurPrefix(v string) bool { return filepath.Base(v) == ShellPrefixName }
+
+// wireConfinement installs the prefix and points Claude Code at it, where
+// confinement works here and the config does not switch it off; and says
+// which protection the project gets either way.
+func (w *installer) wireConfinement(p placement, o installOptions) error {
+	cfgPath, required := config.Locate(w.configPath, w.getenv("MASSGEN_HOOK_CONFIG"), p.project)
+	cfg, err := config.Load(cfgPath, required)
+	if err == nil && cfg.Confine.Off {
+		w.say(confineSettings(p), "shell confinement is off in the config (confine: off): Bash commands run under the static guards only")
+		return w.unwireConfinement(p)
+	}
+	// Probed afresh, not remembered: init writes nothing in the runtime
+	// folder (the first confined command remembers it).
+	avail := confine.Probe(confine.Lookup(w.getenv))
+	if !avail.OK {
+		w.say(p.settings, "shell confinement unavailable: %s; Bash commands run under the static guards only (%s)", avail.Reason, nextStep(avail))
+		return nil
+	}
+	prefix, err := w.shellPrefixPath()
+	if err != nil {
+		return fmt.Errorf("installing the shell prefix: %w", err)
+	}
+	path := confineSettings(p)
+	f, err := wiring.Read(path)
+	if err != nil {
+		return w.settingsError(err)
+	}
+	if cur := envValue(f, shellPrefixVar); cur != "" && !isOurPrefix(cur) {
+		w.say(path, "%s is already set to %s: shell confinement not wired (take it out to let massgen-hook confine Bash commands)", shellPrefixVar, cur)
+		return nil
+	}
+	if err := w.copyBinary(o.binary, prefix); err != nil {
+		// The hooks are wired; only the sandbox is missing, and the user
+		// is told which protection they have.
+		w.say(path, "shell confinement not wired: installing the shell prefix: %v; Bash commands run under the static guards only", err)
+		return nil
+	}
+	out, err := wiring.SetEnv(f, shellPrefixVar, prefix)
+	if err != nil {
+		return w.settingsError(err)
+	}
+	if err := w.settings(f, out, false); err != nil {
+		return err
+	}
+	verb := "run"
+	if w.dryRun {
+		verb = "would run"
+	}
+	w.say(path, "Bash commands %s confined by bubblewrap: secrets masked, the hooks' files read-only, writes only in the project, the temporary folders and the build caches (confine: off switches it off)", verb)
+	return nil
+}
+
+// unwireConfinement takes massgen-hook's prefix out of the file init put
+// it in. The installed prefix binary stays: other projects may run it.
+func (w *installer) unwireConfinement(p placement) error {
+	path := confineSettings(p)
+	f, err := wiring.Read(path)
+	if err != nil || !f.Exists {
+		return nil
+	}
+	out, empty := wiring.UnsetEnv(f, shellPrefixVar, isOurPrefix)
+	if string(out) == string(f.Data) {
+		return nil
+	}
+	saved := w.uninstall
+	w.uninstall = true
+	defer func() { w.uninstall = saved }()
+	return w.settings(f, out, empty)
+}
+
+// envValue is env[key] of a settings file, "" when unset.
+func envValue(f *wiring.File, key string) string {
+	var s struct {
+		Env map[string]any `json:"env"`
+	}
+	if json.Unmarshal(f.Data, &s) != nil {
+		return ""
+	}
+	v, _ := s.Env[key].(string)
+	return v
+}
+
+// nextStep says how to reach confinement from where avail stands.
+func nextStep(avail confine.Availability) string {
+	if avail.Bwrap == "" {
+		return "install bubblewrap: apt install bubblewrap, dnf install bubblewrap"
+	}
+	return "user namespaces must be allowed (sysctl kernel.unprivileged_userns_clone=1, or a container run with them), and Claude Code's own sandbox must be off, since they do not nest"
+}

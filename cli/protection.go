@@ -1,0 +1,95 @@
+package cli
+
+import (
+	"fmt"
+	"path/filepath"
+
+	"github.com/massgen/massgen-hook/checks/hookenv"
+	"github.com/massgen/massgen-hook/config"
+	"github.com/massgen/massgen-hook/confine"
+	"github.com/massgen/massgen-hook/dialect"
+	"github.com/massgen/massgen-hook/install/wiring"
+	"github.com/massgen/massgen-hook/protocol"
+)
+
+// Protection levels of a CLI's shell commands, strongest first.
+const (
+	levelConfined = "confined"    // the static guards, then bubblewrap
+	levelStatic   = "static only" // the static guards alone
+)
+
+// protection is the level the shell commands of cli get in project, what
+// it means, and (below the top) how to reach the next level.
+type protection struct {
+	Level, What, Next string
+}
+
+// protectionOf says which protection cli's shell commands have: confined
+// where the config leaves confinement on, bubblewrap works here and the
+// CLI runs its commands through massgen-hook's prefix (Claude Code's
+// CLAUDE_CODE_SHELL_PREFIX); static only otherwise, with the reason.
+func (a *app) protectionOf(cli, project string, cfg *config.Config, avail confine.Availability) protection {
+	static := protection{Level: levelStatic, What: "the static guards judge each command before it runs; what a script or tool does once running is not seen"}
+	switch {
+	case cfg.Confine.Off:
+		static.Next = "confine: off in the config switches confinement off; take it out"
+	case !avail.OK:
+		static.Next = avail.Reason + "; " + nextStep(avail)
+	case cli != dialect.Claude.Name:
+		static.Next = "shell confinement is wired for Claude Code only so far"
+	case !isOurPrefix(a.shellPrefixSetting(project)):
+		static.Next = "run massgen-hook init to point CLAUDE_CODE_SHELL_PREFIX at massgen-hook's sandbox"
+	default:
+		return protection{Level: levelConfined, What: "Bash commands run in a bubblewrap sandbox: secrets masked, the hooks' files read-only, writes only in the project, the temporary folders and the build caches"}
+	}
+	return static
+}
+
+// shellPrefixSetting is CLAUDE_CODE_SHELL_PREFIX as Claude Code sees it:
+// its environment (a hook gets the settings' env), else the settings
+// files, the personal one first.
+func (a *app) shellPrefixSetting(project string) string {
+	if v := a.getenv(shellPrefixVar); v != "" {
+		return v
+	}
+	files := []string{filepath.Join(project, ".claude", "settings.local.json"), filepath.Join(project, ".claude", "settings.json")}
+	if dir := a.getenv("CLAUDE_CONFIG_DIR"); dir != "" {
+		files = append(files, filepath.Join(dir, "settings.json"))
+	} else if home := a.getenv("HOME"); home != "" {
+		files = append(files, filepath.Join(home, ".claude", "settings.json"))
+	}
+	for _, path := range files {
+		if f, err := wiring.Read(path); err == nil && f.Exists {
+			if v := envValue(f, shellPrefixVar); v != "" {
+				return v
+			}
+		}
+	}
+	return ""
+}
+
+// noteProtection tells the user, once per session, at session start,
+// which protection the session's shell commands have, where init wired
+// the sandbox: confined, or why not now (bubblewrap removed, user
+// namespaces refused, confine: off). Where it is not wired, init and
+// doctor say so, and the session's start stays quiet.
+func (a *app) noteProtection(env *hookenv.Env, ev *protocol.Event, d *dialect.Dialect, out protocol.Output, cfg *config.Config) protocol.Output {
+	if d.Name != dialect.Claude.Name || !isOurPrefix(a.shellPrefixSetting(env.Layout.Project)) {
+		return out
+	}
+	avail := confine.Remembered(env.State, confine.Lookup(a.getenv))
+	p := a.protectionOf(d.Name, env.Layout.Project, cfg, avail)
+	msg := fmt.Sprintf("massgen-hook: shell commands are %s: %s.", p.Level, p.What)
+	if p.Next != "" {
+		msg += " To confine them: " + p.Next + "."
+	}
+	if !d.ShowsWarnings() {
+		fmt.Fprintln(a.stderr, msg)
+		return out
+	}
+	if !a.firstTimeThisSession(env.State, ev, msg) {
+		return out
+	}
+	out.SystemMessage = protocol.Paragraphs(out.SystemMessage, msg)
+	return out
+}

@@ -1,0 +1,183 @@
+package cli
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strings"
+	"syscall"
+
+	"github.com/massgen/massgen-hook/config"
+	"github.com/massgen/massgen-hook/confine"
+	"github.com/massgen/massgen-hook/install/wiring"
+)
+
+// ShellPrefixName is the file name of the copy of massgen-hook that Claude
+// Code runs as CLAUDE_CODE_SHELL_PREFIX: started under that name, the
+// binary is the prefix (it takes no subcommand: Claude Code passes the
+// whole shell command as the one argument).
+const ShellPrefixName = "massgen-hook-shell"
+
+// ShellPrefixMain runs the prefix: args are what follows the program name.
+// It replaces the process with the command (under bwrap, or not), so the
+// command's exit code, output, working directory and background jobs are
+// its own; it returns only when that fails.
+func ShellPrefixMain(args []string) int {
+	a := &app{stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr, getenv: os.Getenv, environ: os.Environ}
+	return a.runShellPrefix(args)
+}
+
+func (a *app) runShellPrefix(args []string) int {
+	if len(args) != 1 {
+		fmt.Fprintf(a.stderr, "%s: want the shell command as one argument, got %d arguments\n", ShellPrefixName, len(args))
+		return 2
+	}
+	argv, keep, notes := a.shellPrefixArgv(args[0])
+	for _, n := range notes {
+		fmt.Fprintln(a.stderr, n)
+	}
+	err := syscall.Exec(argv[0], argv, a.environ())
+	// The seccomp pipe must stay open up to the exec: a collected *os.File
+	// closes its descriptor.
+	runtime.KeepAlive(keep)
+	fmt.Fprintf(a.stderr, "%s: cannot run %s: %v; the command did not run\n", ShellPrefixName, argv[0], err)
+	return 126
+}
+
+// shellPrefixArgv decides how command runs: confined by bwrap, or as the
+// shell alone where confinement is off, unavailable, or the command is
+// one of the hook commands the settings files wire. notes go to stderr.
+//
+// keep is the file whose descriptor argv hands to bwrap: the caller keeps
+// it alive until the exec.
+func (a *app) shellPrefixArgv(command string) (argv []string, keep *os.File, notes []string) {
+	shell := "/bin/bash"
+	if _, err := os.Stat(shell); err != nil {
+		if p, err := exec.LookPath("bash"); err == nil {
+			shell = p
+		} else {
+			shell = "/bin/sh"
+		}
+	}
+	plain := []string{shell, "-c", command}
+	project, err := a.resolveProject("")
+	if err != nil {
+		return plain, nil, []string{fmt.Sprintf("%s: %v; the command runs unconfined", ShellPrefixName, err)}
+	}
+	home := a.getenv("HOME")
+	// A command that is, byte for byte, a hook command wired in Claude
+	// Code's settings files (user, project, local, managed) is Claude
+	// Code running its hooks through the prefix: the user's own, and
+	// massgen-hook's must write their runtime folder, so they run
+	// unconfined. An agent cannot use this to escape: Claude Code hands
+	// the prefix a Bash command wrapped in its own text (the shell
+	// snapshot it sources, eval of the command, then its pwd capture),
+	// which no hook line equals; and were a command to arrive bare, what
+	// runs is still only a line the user wrote, with the environment
+	// Claude Code gives it (the agent's exports do not carry over).
+	hooks := a.claudeHookCommands(project, home)
+	if slices.Contains(hooks, command) {
+		return plain, nil, nil
+	}
+	path, required := config.Locate("", a.getenv("MASSGEN_HOOK_CONFIG"), project)
+	cfg, err := config.Load(path, required)
+	if err != nil {
+		// The guards keep their defaults when the config is broken; so
+		// does the sandbox.
+		notes = append(notes, fmt.Sprintf("%s: %v; the command runs confined by the default policy", ShellPrefixName, err))
+		cfg = config.Default()
+	}
+	if cfg.Confine.Off {
+		return plain, nil, notes
+	}
+	st := a.stateDir(project)
+	avail := confine.Remembered(st, confine.Lookup(a.getenv))
+	if !avail.OK {
+		return plain, nil, notes
+	}
+	p, err := confine.PolicyFor(&cfg, project, home, a.environ())
+	if err != nil {
+		notes = append(notes, fmt.Sprintf("%s: %v; the command runs confined by the default policy", ShellPrefixName, err))
+		def := config.Default()
+		p, _ = confine.PolicyFor(&def, project, home, a.environ())
+	}
+	p.GuardFiles = append(p.GuardFiles, hookBinaries(hooks, project)...)
+	pl := p.Plan()
+	notes = append(notes, pl.Notes...)
+	mask, err := confine.MaskFile(filepath.Join(st.Path, "confine"))
+	if err != nil {
+		mask = os.DevNull // reads as empty all the same
+	}
+	fd := -1
+	if confine.UsesSeccomp(avail.Bwrap) {
+		filter, err := confine.SeccompFile()
+		switch {
+		case err != nil:
+			notes = append(notes, fmt.Sprintf("%s: %v; the command runs without the terminal filter", ShellPrefixName, err))
+		case filter != nil:
+			// Kept open across exec, for bwrap to read.
+			if _, _, errno := syscall.Syscall(syscall.SYS_FCNTL, filter.Fd(), syscall.F_SETFD, 0); errno == 0 {
+				fd, keep = int(filter.Fd()), filter
+			}
+		}
+	}
+	return confine.Argv(avail.Bwrap, pl, mask, fd, shell, command), keep, notes
+}
+
+// claudeHookCommands are the command hooks of Claude Code's settings
+// files that apply to project.
+func (a *app) claudeHookCommands(project, home string) []string {
+	files := []string{
+		filepath.Join(project, ".claude", "settings.json"),
+		filepath.Join(project, ".claude", "settings.local.json"),
+		"/etc/claude-code/managed-settings.json",
+	}
+	if dir := a.getenv("CLAUDE_CONFIG_DIR"); dir != "" {
+		files = append(files, filepath.Join(dir, "settings.json"))
+	} else if home != "" {
+		files = append(files, filepath.Join(home, ".claude", "settings.json"))
+	}
+	var out []string
+	for _, path := range files {
+		f, err := wiring.Read(path)
+		if err != nil || f == nil {
+			continue
+		}
+		hs, _ := wiring.List(f, wiring.Grouped)
+		for _, h := range hs {
+			if h.Type == "command" && h.Command != "" {
+				out = append(out, h.Command)
+			}
+		}
+	}
+	return out
+}
+
+// hookBinaries are the massgen-hook binaries the wired hooks run (the
+// project's copy, a user-scope binary named by its path): the guards'
+// own files, read-only in the sandbox even where confine.writable would
+// make their folder writable.
+func hookBinaries(commands []string, project string) []string {
+	var out []string
+	for _, c := range commands {
+		for _, v := range []string{`"$CLAUDE_PROJECT_DIR"`, `"${CLAUDE_PROJECT_DIR}"`, "${CLAUDE_PROJECT_DIR}", "$CLAUDE_PROJECT_DIR"} {
+			c = strings.ReplaceAll(c, v, project)
+		}
+		prog := c
+		switch {
+		case strings.HasPrefix(c, "'"):
+			prog, _, _ = strings.Cut(c[1:], "'")
+		case strings.HasPrefix(c, `"`):
+			prog, _, _ = strings.Cut(c[1:], `"`)
+		default:
+			prog, _, _ = strings.Cut(c, " ")
+		}
+		if filepath.IsAbs(prog) && strings.HasPrefix(filepath.Base(prog), "massgen-hook") {
+			out = append(out, prog)
+		}
+	}
+	return out
+}
