@@ -15,9 +15,9 @@ func codexSessionStart(t *testing.T, s *Session) {
 	s.WriteFile(Scratchpad("coordinator", "2025-01-02"), "OLD-COORDINATOR-NOTE-1187\n")
 	s.WriteFile(Scratchpad("coordinator", yesterday), "## Delegated\nNEWEST-COORDINATOR-NOTE-5521\n\n## Unresolved\nship the parser\n")
 	s.Commit("realcli: parser skeleton 3307")
-	codexWire(s)
+	s.Wire()
 	s.Model.On("hello", All(Main, First), Say("ready"))
-	run := codexRun(s, "what did we do last time?")
+	run := s.Run("what did we do last time?")
 
 	first := s.Turn("hello")
 	for _, want := range []string{"NEWEST-COORDINATOR-NOTE-5521", "ship the parser", "realcli: parser skeleton 3307"} {
@@ -40,7 +40,7 @@ func codexSessionStart(t *testing.T, s *Session) {
 // and the release is in the audit trail.
 func codexStopCap(t *testing.T, s *Session) {
 	codexScribeProject(s)
-	codexWire(s)
+	s.Wire()
 	m := s.Model
 	m.On("delegate", All(Main, First), cxSpawn("call_spawn3", "task-note: write a note"))
 	codexWait(m, "call_spawn3")
@@ -50,7 +50,7 @@ func codexStopCap(t *testing.T, s *Session) {
 	m.On("stops", All(Main, Arrived(finalAnswer)), Say("finished"))
 	again := m.On("stops-again", All(Main, Arrived("Multi-agent delegation detected")), Say("finished anyway"))
 	again.Times = -1
-	run := codexRun(s, "have the scribe write a note, then finish")
+	run := s.Run("have the scribe write a note, then finish")
 
 	if n := len(m.Answered("stops-again")); n != 3 {
 		s.Errorf("the model was told to write the coordinator log %d times, want 3 (block_cap)", n)

@@ -56,7 +56,7 @@ func codexWait(m *Model, spawnID string) {
 // the main agent gets its answer.
 func codexSubagentProtocol(t *testing.T, s *Session) {
 	codexScribeProject(s)
-	codexWire(s)
+	s.Wire()
 	m := s.Model
 	pad := Scratchpad("scribe", s.Today())
 	m.On("delegate", All(Main, First), cxSpawn("call_spawn1", "task-one: write a note"))
@@ -65,7 +65,7 @@ func codexSubagentProtocol(t *testing.T, s *Session) {
 	m.On("sub-writes", All(Subagent("task-one"), Arrived("Scratchpad missing")),
 		cxPatch("call_pad1", cxAddFile(pad, scratchpadBody("wrote the first note"))))
 	m.On("sub-stops", All(Subagent("task-one"), After("call_pad1")), Say("scratchpad written"))
-	run := codexRun(s, "delegate a note to the scribe")
+	run := s.Run("delegate a note to the scribe")
 
 	if len(m.Answered("sub-writes")) == 0 {
 		s.Fatalf("the subagent's early stop was not blocked with the scratchpad reason")
@@ -108,7 +108,7 @@ func codexSecondInstance(t *testing.T, s *Session) {
 	codexScribeProject(s)
 	first := scratchpadBody("wrote the first note")
 	s.WriteFile(Scratchpad("scribe", s.Today()), first)
-	codexWire(s)
+	s.Wire()
 	m := s.Model
 	pad := Scratchpad("scribe", s.Today())
 	m.On("delegate", All(Main, First), cxSpawn("call_spawn2", "task-two: write another note"))
@@ -117,7 +117,7 @@ func codexSecondInstance(t *testing.T, s *Session) {
 	m.On("sub-writes", All(Subagent("task-two"), Arrived("<hook_prompt")),
 		cxPatch("call_pad2", cxAddLines(pad, "nothing", "\n"+scratchpadBody("wrote the second note"))))
 	m.On("sub-stops", All(Subagent("task-two"), After("call_pad2")), Say("second entry written"))
-	run := codexRun(s, "delegate another note to the scribe")
+	run := s.Run("delegate another note to the scribe")
 
 	if len(m.Answered("sub-writes")) == 0 {
 		s.Fatalf("the second scribe was let stop without writing its own entry: the first one's file counted for it")
@@ -147,7 +147,7 @@ func codexPerAgentRule(t *testing.T, s *Session) {
 	s.WriteFile(".claude/massgen-hook.yaml", "scratchpad:\n  block_cap: 1\n"+
 		"agents:\n  - id: scribe\n    hooks:\n      PreToolUse:\n"+
 		"        - matcher: Bash\n          handler: ./rules/scribe-no-probe.sh\n")
-	codexWire(s)
+	s.Wire()
 	m := s.Model
 	m.On("main-probe", All(Main, First), cxShell("call_main", "echo agent-rule-probe main"))
 	m.On("delegate", All(Main, After("call_main")), cxSpawn("call_spawn", "task-probe: run the probe"))
@@ -157,7 +157,7 @@ func codexPerAgentRule(t *testing.T, s *Session) {
 	// The subagent wrote no scratchpad: its stop is blocked until the cap
 	// lets it go. That is the protocol's business, not this scenario's.
 	m.On("sub-blocked", All(Subagent("task-probe"), Arrived("Scratchpad missing")), Say("probe refused")).Times = -1
-	run := codexRun(s, "run the probe, then have the scribe run it")
+	run := s.Run("run the probe, then have the scribe run it")
 
 	if res, _ := s.Turn("delegate").ToolResult("call_main"); !strings.Contains(res.Text, "agent-rule-probe main") ||
 		strings.Contains(res.Text, "AGENT-RULE-6620") {
