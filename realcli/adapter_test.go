@@ -46,6 +46,15 @@ type Adapter struct {
 	// no plugin of it).
 	PluginArgs func(dir string) []string
 
+	// Scribe declares a custom subagent, scribe, that may write files;
+	// Delegate is the main agent's call handing it task, and when the
+	// main agent's turn holds its answer; ScribeFinishes scripts the
+	// scribe on task, from its turn when: it writes its scratchpad, where
+	// it can, and stops.
+	Scribe         func(s *Session)
+	Delegate       func(s *Session, id, task string) (Reply, When)
+	ScribeFinishes func(s *Session, task string, when When)
+
 	// Denial is the reason a PreToolUse hook gave for denying the call
 	// whose result the model read; ok is false when the result is not a
 	// denial.
@@ -75,6 +84,9 @@ type Adapter struct {
 	// (systemMessage) in a headless run; nil: the CLI shows them nowhere.
 	Shown func(r *Run) string
 
+	// Prepare sets up, after the wiring, what a check in Also needs, by
+	// the scenario's name.
+	Prepare map[string]func(s *Session)
 	// Also are checks only this CLI can make, added to a shared
 	// scenario's own, by the scenario's name: what only its logs show.
 	Also map[string]func(s *Session, r *Run)

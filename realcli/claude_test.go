@@ -58,6 +58,15 @@ var claudeCode = &CLI{
 			return ccWrite(id, s.Path(rel), new+"\n"), "Write"
 		},
 		PluginArgs: func(dir string) []string { return []string{"--plugin-dir", dir} },
+		Scribe:     func(s *Session) { s.WriteFile(".claude/agents/scribe.md", scribeAgent) },
+		Delegate: func(s *Session, id, task string) (Reply, When) {
+			return ccAgent(id, "scribe", task), After(id)
+		},
+		ScribeFinishes: func(s *Session, task string, when When) {
+			s.Model.On("sub-writes", All(Subagent(task), when),
+				ccWrite("call_pad", s.Path(Scratchpad("scribe", s.Today())), scratchpadBody("wrote a note")))
+			s.Model.On("sub-stops", All(Subagent(task), After("call_pad")), Say("note written"))
+		},
 		// A deny is "PreToolUse:<tool> hook error: <reason>".
 		Denial:      denyMarked(regexp.MustCompile(`^PreToolUse:\w+ hook error: `)),
 		ShellFailed: func(res Block) bool { return res.IsError },
@@ -89,9 +98,6 @@ const claudeNoSearch = "Claude Code 2.1.328 offers its model no search tool (no 
 
 func init() {
 	claudeCode.Scenarios = []Scenario{
-		{Name: "session-start/context", Run: claudeSessionStart},
-		{Name: "stop/block-and-cap", Project: quoted, Run: claudeStopCap},
-		{Name: "stop/other-session", Run: claudeOtherSession},
 		{Name: "permission-request/scratchpad-writes", Project: quoted, Run: claudeScratchpadPermissions},
 		{Name: "subagent-stop/blocks-then-allows", Project: quoted, Run: claudeSubagentProtocol},
 		{Name: "subagent-stop/second-instance", Run: claudeSecondInstance},

@@ -61,6 +61,18 @@ var codexCLI = &CLI{
 		// Hooks see exec_command as Bash with its command alone.
 		BashInput: func(command string) map[string]any { return map[string]any{"command": command} },
 		Patch:     cxPatch,
+		Scribe:    codexScribeProject,
+		// The subagent's answer reaches the main agent as a message,
+		// with the spawn's result or after a wait.
+		Delegate: func(s *Session, id, task string) (Reply, When) {
+			codexWait(s.Model, id)
+			return cxSpawn(id, task), Arrived(finalAnswer)
+		},
+		ScribeFinishes: func(s *Session, task string, when When) {
+			s.Model.On("sub-writes", All(Subagent(task), when),
+				cxPatch("call_pad", cxAddFile(Scratchpad("scribe", s.Today()), scratchpadBody("wrote a note"))))
+			s.Model.On("sub-stops", All(Subagent(task), After("call_pad")), Say("note written"))
+		},
 		Overwrite: func(s *Session, id, rel, old, new string) (Reply, string) {
 			return cxPatch(id, "*** Begin Patch\n*** Update File: "+rel+"\n@@\n-"+old+"\n+"+new+"\n*** End Patch\n"), "apply_patch"
 		},
@@ -76,6 +88,7 @@ var codexCLI = &CLI{
 			"default-guards/search-project":        codexNoSearch,
 		},
 		Also: map[string]func(*Session, *Run){
+			"stop/block-and-cap":                   codexStopRuns,
 			"default-guards/apply-patch-add":       codexPatchPassed,
 			"default-guards/apply-patch-protected": codexConfigProtected,
 			// Codex rejects an explicit allow and says so on stderr.
@@ -96,8 +109,6 @@ const codexNoSearch = "Codex has no search tool of its own: its model searches w
 
 func init() {
 	codexCLI.Scenarios = []Scenario{
-		{Name: "session-start/context", Run: codexSessionStart},
-		{Name: "stop/block-and-cap", Project: quoted, Run: codexStopCap},
 		{Name: "trust/untrusted-skipped", Run: codexUntrusted},
 		{Name: "trust/trusted-as-init-says", Project: quoted, Run: codexTrusted},
 		{Name: "subagent-stop/blocks-then-allows", Project: quoted, Run: codexSubagentProtocol},

@@ -69,20 +69,36 @@ var copilotCLI = &CLI{
 		Overwrite: func(s *Session, id, rel, old, new string) (Reply, string) {
 			return cpEdit(id, s.Path(rel), old, new), "Edit"
 		},
-		Patch:          cpPatch,
-		PatchReady:     copilotUseGPT,
+		Patch:      cpPatch,
+		PatchReady: copilotUseGPT,
+		Scribe:     copilotScribe,
+		Delegate: func(s *Session, id, task string) (Reply, When) {
+			return cpTask(id, "scribe", task), After(id)
+		},
+		ScribeFinishes: func(s *Session, task string, when When) { copilotScribeWrites(s, "sub", task, when) },
 		Search:         func(id, pattern, dir string) Reply { return cpGrep(id, pattern, dir) },
 		Denial:         denyAfter(copilotDenied),
 		NoCallID:       "Copilot CLI gives hooks no call id: preToolUse and postToolUse carry toolName and toolArgs only",
 		ReplacesOutput: true,
 		Also: map[string]func(*Session, *Run){
 			"smart-retry/repeated-failure": copilotRetryLearnt,
+			"session-start/context":        copilotSessionSource,
 		},
 		NA: map[string]string{
 			"plugin/first-use":                     "massgen-hook ships as a plugin of Claude Code alone; here init wires it",
 			"permission-request/scratchpad-writes": "only Claude Code asks before a write under .claude/; Copilot CLI writes there without a permission request to answer",
 		},
 	},
+}
+
+// copilotSessionSource records the source Copilot CLI's sessionStart
+// gives (Claude Code's is "startup").
+func copilotSessionSource(s *Session, run *Run) {
+	for _, r := range copilotHookRuns(s) {
+		if r.Type == "sessionStart" {
+			s.Observe("sessionStart source %q", r.Input["source"])
+		}
+	}
 }
 
 // copilotRetryLearnt: Copilot CLI reports a bash command that exits
@@ -105,8 +121,6 @@ func copilotRetryLearnt(s *Session, run *Run) {
 
 func init() {
 	copilotCLI.Scenarios = []Scenario{
-		{Name: "session-start/context", Run: copilotSessionStart},
-		{Name: "stop/block-and-cap", Project: quoted, Run: copilotStopCap},
 		{Name: "default-guards/grep-paths", Project: quoted, Run: copilotGrepPaths},
 		{Name: "subagent-stop/blocks-then-allows", Project: quoted, Run: copilotSubagentProtocol},
 		{Name: "subagent-stop/read-only-agent", Run: copilotReadOnlyAgent},

@@ -4,8 +4,6 @@ package realcli
 
 import (
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -26,14 +24,7 @@ You write short notes.
 // alone in the main agent. Gemini CLI must run hooks for a subagent's calls
 // (the audit trail has one) and say whose call it is.
 func geminiPerAgentRule(t *testing.T, s *Session) {
-	// A user's agent: Gemini CLI runs a project's agents (.gemini/agents)
-	// only once the user has acknowledged them in its interface.
-	if err := os.MkdirAll(filepath.Join(s.Home, ".gemini", "agents"), 0o755); err != nil {
-		s.t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(s.Home, ".gemini", "agents", "scribe.md"), []byte(scribeGeminiAgent), 0o644); err != nil {
-		s.t.Fatal(err)
-	}
+	geminiScribe(s)
 	s.WriteScript("rules/scribe-no-probe.sh", ruleScript("agent-rule-probe",
 		`{"decision":"deny","reason":"AGENT-RULE-6620: scribes may not run the probe"}`))
 	s.WriteFile(".claude/massgen-hook.yaml", "agents:\n  - id: scribe\n    hooks:\n      PreToolUse:\n"+

@@ -45,6 +45,16 @@ var geminiCLI = &CLI{
 		BashInput: shellInput,
 		Read:      gRead,
 		Search:    gGrep,
+		Scribe:    geminiScribe,
+		Delegate: func(s *Session, id, task string) (Reply, When) {
+			return Use(id, "invoke_agent", map[string]any{"agent_name": "scribe", "prompt": task}), After(id)
+		},
+		// Its subagent's end runs no hook, so the scribe owes no
+		// scratchpad: it completes its task at once.
+		ScribeFinishes: func(s *Session, task string, when When) {
+			s.Model.On("sub-done", All(Subagent(task), when), Use("call_complete", geminiCompleteTask,
+				map[string]any{"result": "wrote a note"}))
+		},
 		Overwrite: func(s *Session, id, rel, _, new string) (Reply, string) {
 			return gWrite(id, rel, new+"\n"), "Write"
 		},
@@ -58,7 +68,11 @@ var geminiCLI = &CLI{
 		RepeatsContext: true,
 		// A systemMessage is printed on stderr ("Hook system message").
 		Shown: func(r *Run) string { return string(r.Stderr) },
+		Prepare: map[string]func(*Session){
+			"stop/block-and-cap": func(s *Session) { geminiCapture(s, "AfterAgent") },
+		},
 		Also: map[string]func(*Session, *Run){
+			"stop/block-and-cap":            geminiStopRuns,
 			"default-guards/search-project": geminiSearchRefused,
 		},
 		NA: map[string]string{
@@ -122,8 +136,6 @@ const geminiNoSubagentEvents = "Gemini CLI runs no hook when a subagent starts o
 
 func init() {
 	geminiCLI.Scenarios = []Scenario{
-		{Name: "session-start/context", Run: geminiSessionStart},
-		{Name: "stop/block-and-cap", Project: quoted, Run: geminiStopCap},
 		{Name: "default-guards/dir-path", Run: geminiDirPath},
 		{Name: "rules/per-agent-in-subagent", Run: geminiPerAgentRule},
 	}

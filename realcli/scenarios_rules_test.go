@@ -286,6 +286,15 @@ func noFailureSignal(s *Session) string {
 		s.CLI.Name, clip(outputs[0], 120), s.CLI.Name)
 }
 
+// prepare sets up, once the project is wired, what the CLI's own checks
+// of the scenario need (a hook that records what the CLI sends).
+func (s *Session) prepare(scenario string) {
+	s.t.Helper()
+	if setup := s.CLI.Prepare[scenario]; setup != nil {
+		setup(s)
+	}
+}
+
 // also runs the checks only the CLI can make on the scenario.
 func (s *Session) also(scenario string, run *Run) {
 	s.t.Helper()
