@@ -50,10 +50,15 @@ type Adapter struct {
 	// Delegate is the main agent's call handing it task, and when the
 	// main agent's turn holds its answer; ScribeFinishes scripts the
 	// scribe on task, from its turn when: it writes its scratchpad, where
-	// it can, and stops.
+	// it can, and stops (steps "<step>-writes", "<step>-stops", its call
+	// "call_<step>_pad").
 	Scribe         func(s *Session)
 	Delegate       func(s *Session, id, task string) (Reply, When)
-	ScribeFinishes func(s *Session, task string, when When)
+	ScribeFinishes func(s *Session, step, task string, when When)
+	// WriteNew is a call writing the new project file rel; Append one
+	// adding lines at the end of rel, whose content is now before.
+	WriteNew func(s *Session, id, rel, content string) Reply
+	Append   func(s *Session, id, rel, before, lines string) Reply
 
 	// Denial is the reason a PreToolUse hook gave for denying the call
 	// whose result the model read; ok is false when the result is not a

@@ -100,56 +100,6 @@ func claudeSubagentProtocol(t *testing.T, s *Session) {
 	}
 }
 
-// claudeSecondInstance: each subagent instance owes its own entry. Two
-// scribes run one after the other in one session; the first writes today's
-// scratchpad. The second is told at its start that the file exists, and may
-// not stop on the strength of the first one's entry: it is blocked until it
-// has changed the file itself.
-func claudeSecondInstance(t *testing.T, s *Session) {
-	s.WriteFile(".claude/agents/scribe.md", scribeAgent)
-	s.Wire()
-	m := s.Model
-	pad := s.Path(Scratchpad("scribe", s.Today()))
-	first := scratchpadBody("wrote the first note")
-	m.On("delegate-1", All(Main, First), ccAgent("toolu_agent1", "scribe", "task-one: write a note"))
-	m.On("sub1-writes", All(Subagent("task-one"), First), ccWrite("toolu_pad1", pad, first))
-	m.On("sub1-stops", All(Subagent("task-one"), After("toolu_pad1")), Say("first note written"))
-	m.On("delegate-2", All(Main, After("toolu_agent1")), ccAgent("toolu_agent2", "scribe", "task-two: write another note"))
-	m.On("sub2-stops-early", All(Subagent("task-two"), First), Say("second note written"))
-	m.On("sub2-reads", All(Subagent("task-two"), Arrived("Stop hook feedback")), ccRead("toolu_read2", pad))
-	m.On("sub2-writes", All(Subagent("task-two"), After("toolu_read2")),
-		ccWrite("toolu_pad2", pad, first+"\n"+scratchpadBody("wrote the second note")))
-	m.On("sub2-stops", All(Subagent("task-two"), After("toolu_pad2")), Say("second entry written"))
-	m.On("main-logs", All(Main, After("toolu_agent2")), coordinatorLog(s, "toolu_log", "two notes by two scribes"))
-	m.On("main-ends", All(Main, After("toolu_log")), Say("done"))
-	run := s.Run("delegate two notes to scribes, one after the other")
-
-	if len(m.Answered("sub1-stops")) == 0 || len(m.Answered("delegate-2")) == 0 {
-		s.Fatalf("the first scribe did not finish after writing its scratchpad")
-	}
-	if !s.Turn("sub2-stops-early").Contains("That file already exists") {
-		s.Errorf("the second scribe was not told at its start that today's file exists")
-	}
-	if len(m.Answered("sub2-reads")) == 0 {
-		s.Fatalf("the second scribe was let stop without writing its own entry: the first one's file counted for it")
-	}
-	if why := s.Turn("sub2-reads").TailText(); !strings.Contains(why, "has not changed since you started") {
-		s.Errorf("the second scribe's block does not say the file is unchanged since it started: %q", clip(why, 400))
-	}
-	if res, _ := s.Turn("sub2-stops").ToolResult("toolu_pad2"); res.IsError {
-		s.Fatalf("the second scribe could not write its entry: %q", res.Text)
-	}
-	if got, _ := s.ReadFile(Scratchpad("scribe", s.Today())); !strings.Contains(got, "wrote the second note") {
-		s.Errorf("the second entry is not on disk (got %q)", got)
-	}
-	if len(m.Answered("main-ends")) != 1 {
-		s.Errorf("the main agent did not finish after the coordinator log")
-	}
-	if !run.Final.OK {
-		s.Errorf("the run did not end as a success: %s", run.Final.Raw)
-	}
-}
-
 // claudeReadOnlyAgent: a built-in agent without Write or Edit (Explore, in
 // scratchpad.exempt_agents) cannot write a scratchpad: it is told at its
 // start that it writes none, its stop is not blocked demanding one (a

@@ -62,11 +62,15 @@ var claudeCode = &CLI{
 		Delegate: func(s *Session, id, task string) (Reply, When) {
 			return ccAgent(id, "scribe", task), After(id)
 		},
-		ScribeFinishes: func(s *Session, task string, when When) {
-			s.Model.On("sub-writes", All(Subagent(task), when),
-				ccWrite("call_pad", s.Path(Scratchpad("scribe", s.Today())), scratchpadBody("wrote a note")))
-			s.Model.On("sub-stops", All(Subagent(task), After("call_pad")), Say("note written"))
+		ScribeFinishes: func(s *Session, step, task string, when When) {
+			pad := "call_" + step + "_pad"
+			s.Model.On(step+"-writes", All(Subagent(task), when),
+				ccWrite(pad, s.Path(Scratchpad("scribe", s.Today())), scratchpadBody("wrote a note")))
+			s.Model.On(step+"-stops", All(Subagent(task), After(pad)), Say("note written"))
 		},
+		WriteNew: func(s *Session, id, rel, content string) Reply { return ccWrite(id, s.Path(rel), content) },
+		// Write takes the whole new content.
+		Append: func(s *Session, id, rel, before, lines string) Reply { return ccWrite(id, s.Path(rel), before+lines) },
 		// A deny is "PreToolUse:<tool> hook error: <reason>".
 		Denial:      denyMarked(regexp.MustCompile(`^PreToolUse:\w+ hook error: `)),
 		ShellFailed: func(res Block) bool { return res.IsError },
@@ -100,7 +104,6 @@ func init() {
 	claudeCode.Scenarios = []Scenario{
 		{Name: "permission-request/scratchpad-writes", Project: quoted, Run: claudeScratchpadPermissions},
 		{Name: "subagent-stop/blocks-then-allows", Project: quoted, Run: claudeSubagentProtocol},
-		{Name: "subagent-stop/second-instance", Run: claudeSecondInstance},
 		{Name: "subagent-stop/read-only-agent", Run: claudeReadOnlyAgent},
 		{Name: "subagent-stop/release-notice", Run: claudeReleaseNotice},
 		{Name: "rules/per-agent-in-subagent", Run: claudePerAgentRule},

@@ -66,12 +66,17 @@ var codexCLI = &CLI{
 		// with the spawn's result or after a wait.
 		Delegate: func(s *Session, id, task string) (Reply, When) {
 			codexWait(s.Model, id)
-			return cxSpawn(id, task), Arrived(finalAnswer)
+			return cxSpawnNamed(id, "scribe_"+strings.TrimPrefix(id, "call_"), task), All(Called(id), Arrived(finalAnswer))
 		},
-		ScribeFinishes: func(s *Session, task string, when When) {
-			s.Model.On("sub-writes", All(Subagent(task), when),
-				cxPatch("call_pad", cxAddFile(Scratchpad("scribe", s.Today()), scratchpadBody("wrote a note"))))
-			s.Model.On("sub-stops", All(Subagent(task), After("call_pad")), Say("note written"))
+		ScribeFinishes: func(s *Session, step, task string, when When) {
+			pad := "call_" + step + "_pad"
+			s.Model.On(step+"-writes", All(Subagent(task), when),
+				cxPatch(pad, cxAddFile(Scratchpad("scribe", s.Today()), scratchpadBody("wrote a note"))))
+			s.Model.On(step+"-stops", All(Subagent(task), After(pad)), Say("note written"))
+		},
+		WriteNew: func(s *Session, id, rel, content string) Reply { return cxPatch(id, cxAddFile(rel, content)) },
+		Append: func(s *Session, id, rel, before, lines string) Reply {
+			return cxPatch(id, cxAddLines(rel, lastLine(before), lines))
 		},
 		Overwrite: func(s *Session, id, rel, old, new string) (Reply, string) {
 			return cxPatch(id, "*** Begin Patch\n*** Update File: "+rel+"\n@@\n-"+old+"\n+"+new+"\n*** End Patch\n"), "apply_patch"
@@ -88,7 +93,12 @@ var codexCLI = &CLI{
 			"default-guards/search-project":        codexNoSearch,
 		},
 		Also: map[string]func(*Session, *Run){
-			"stop/block-and-cap":                   codexStopRuns,
+			"stop/block-and-cap": codexStopRuns,
+			"subagent-stop/second-instance": func(s *Session, run *Run) {
+				if res, _ := s.Turn("sub2-stops").ToolResult("call_pad2"); !strings.Contains(res.Text, "Success") {
+					s.Errorf("the second scribe's patch did not apply: %q", res.Text)
+				}
+			},
 			"default-guards/apply-patch-add":       codexPatchPassed,
 			"default-guards/apply-patch-protected": codexConfigProtected,
 			// Codex rejects an explicit allow and says so on stderr.
@@ -112,7 +122,6 @@ func init() {
 		{Name: "trust/untrusted-skipped", Run: codexUntrusted},
 		{Name: "trust/trusted-as-init-says", Project: quoted, Run: codexTrusted},
 		{Name: "subagent-stop/blocks-then-allows", Project: quoted, Run: codexSubagentProtocol},
-		{Name: "subagent-stop/second-instance", Run: codexSecondInstance},
 		{Name: "rules/per-agent-in-subagent", Run: codexPerAgentRule},
 	}
 	register(codexCLI)

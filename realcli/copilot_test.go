@@ -75,7 +75,13 @@ var copilotCLI = &CLI{
 		Delegate: func(s *Session, id, task string) (Reply, When) {
 			return cpTask(id, "scribe", task), After(id)
 		},
-		ScribeFinishes: func(s *Session, task string, when When) { copilotScribeWrites(s, "sub", task, when) },
+		ScribeFinishes: func(s *Session, step, task string, when When) { copilotScribeWrites(s, step, task, when) },
+		WriteNew:       func(s *Session, id, rel, content string) Reply { return cpCreate(id, s.Path(rel), content) },
+		// edit replaces the last line with itself and the new lines.
+		Append: func(s *Session, id, rel, before, lines string) Reply {
+			last := lastLine(before)
+			return cpEdit(id, s.Path(rel), last, last+"\n"+strings.TrimSuffix(lines, "\n"))
+		},
 		Search:         func(id, pattern, dir string) Reply { return cpGrep(id, pattern, dir) },
 		Denial:         denyAfter(copilotDenied),
 		NoCallID:       "Copilot CLI gives hooks no call id: preToolUse and postToolUse carry toolName and toolArgs only",

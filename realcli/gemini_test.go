@@ -51,8 +51,8 @@ var geminiCLI = &CLI{
 		},
 		// Its subagent's end runs no hook, so the scribe owes no
 		// scratchpad: it completes its task at once.
-		ScribeFinishes: func(s *Session, task string, when When) {
-			s.Model.On("sub-done", All(Subagent(task), when), Use("call_complete", geminiCompleteTask,
+		ScribeFinishes: func(s *Session, step, task string, when When) {
+			s.Model.On(step+"-done", All(Subagent(task), when), Use("call_"+step+"_complete", geminiCompleteTask,
 				map[string]any{"result": "wrote a note"}))
 		},
 		Overwrite: func(s *Session, id, rel, _, new string) (Reply, string) {

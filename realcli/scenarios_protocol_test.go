@@ -12,6 +12,7 @@ import (
 
 var protocolScenarios = []Scenario{
 	{Name: "session-start/context", Run: sessionStartContext},
+	{Name: "subagent-stop/second-instance", Run: subagentSecondInstance},
 	{Name: "stop/block-and-cap", Project: quoted, Run: stopBlockAndCap},
 	{Name: "stop/other-session", Run: stopOtherSession},
 }
@@ -28,7 +29,7 @@ func stopBlockAndCap(t *testing.T, s *Session) {
 	m := s.Model
 	call, returned := s.CLI.Delegate(s, "call_agent", "task-note: write a note")
 	m.On("delegate", All(Main, First), call)
-	s.CLI.ScribeFinishes(s, "task-note", First)
+	s.CLI.ScribeFinishes(s, "sub", "task-note", First)
 	m.On("stops", All(Main, returned), Say("finished"))
 	again := m.On("stops-again", All(Main, Arrived("Multi-agent delegation detected")), Say("finished anyway"))
 	again.Times = -1
@@ -112,4 +113,73 @@ func stopOtherSession(t *testing.T, s *Session) {
 	if !run.Final.OK {
 		s.Errorf("the run did not end as a success: %s", run.Final.Raw)
 	}
+}
+
+// subagentSecondInstance: each subagent instance owes its own entry. Two
+// scribes run one after the other in one session; the first writes today's
+// scratchpad. The second is told at its start that the file exists, and may
+// not stop on the strength of the first one's entry: it is blocked until it
+// has added its own to the file.
+func subagentSecondInstance(t *testing.T, s *Session) {
+	s.CLI.Scribe(s)
+	s.Wire()
+	m := s.Model
+	pad := Scratchpad("scribe", s.Today())
+	const unchanged = "has not changed since you started"
+	call1, returned1 := s.CLI.Delegate(s, "call_agent1", "task-one: write a note")
+	call2, returned2 := s.CLI.Delegate(s, "call_agent2", "task-two: write another note")
+	m.On("delegate-1", All(Main, First), call1)
+	s.CLI.ScribeFinishes(s, "sub1", "task-one", First)
+	m.On("delegate-2", All(Main, returned1), call2)
+	m.On("sub2-stops-early", All(Subagent("task-two"), First), Say("second note written"))
+	// The entry is added to the file as the first scribe left it.
+	addEntry := func(*Request) Reply {
+		before, _ := s.ReadFile(pad)
+		return s.CLI.Append(s, "call_pad2", pad, before, "\n"+scratchpadBody("wrote the second note"))
+	}
+	blocked := "sub2-writes"
+	if s.CLI.Read != nil {
+		blocked = "sub2-reads"
+		m.On("sub2-reads", All(Subagent("task-two"), Arrived(unchanged)), s.CLI.Read("call_read2", s.Path(pad)))
+		m.OnFunc("sub2-writes", All(Subagent("task-two"), After("call_read2")), addEntry)
+	} else {
+		m.OnFunc("sub2-writes", All(Subagent("task-two"), Arrived(unchanged)), addEntry)
+	}
+	m.On("sub2-stops", All(Subagent("task-two"), After("call_pad2")), Say("second entry written"))
+	m.On("main-logs", All(Main, returned2), s.CLI.WriteNew(s, "call_log", Scratchpad("coordinator", s.Today()),
+		"## Delegated\ntwo notes by two scribes\n"))
+	m.On("main-ends", All(Main, After("call_log")), Say("done"))
+	run := s.Run("delegate two notes to scribes, one after the other")
+
+	if len(m.Answered("sub1-stops")) == 0 || len(m.Answered("delegate-2")) == 0 {
+		s.Fatalf("the first scribe did not finish after writing its scratchpad")
+	}
+	if !s.Turn("sub2-stops-early").Contains("That file already exists") {
+		s.Errorf("the second scribe was not told at its start that today's file exists")
+	}
+	if len(m.Answered(blocked)) == 0 {
+		s.Fatalf("the second scribe was let stop without writing its own entry: the first one's file counted for it")
+	}
+	if why := s.Turn(blocked).TailText(); !strings.Contains(why, unchanged) {
+		s.Errorf("the second scribe's block does not say the file is unchanged since it started: %q", clip(why, 400))
+	}
+	if res, _ := s.Turn("sub2-stops").ToolResult("call_pad2"); res.IsError || s.deniedResult(res) {
+		s.Fatalf("the second scribe could not write its entry: %q", res.Text)
+	}
+	if got, _ := s.ReadFile(pad); strings.Count(got, "## What I did") != 2 || !strings.Contains(got, "wrote the second note") {
+		s.Errorf("the scratchpad does not hold both entries: %q", got)
+	}
+	if len(m.Answered("main-ends")) != 1 {
+		s.Errorf("the main agent did not finish after the coordinator log")
+	}
+	if !run.Final.OK {
+		s.Errorf("the run did not end as a success: %s", run.Final.Raw)
+	}
+	s.also("subagent-stop/second-instance", run)
+}
+
+// lastLine is text's last line that is not empty.
+func lastLine(text string) string {
+	lines := strings.Split(strings.TrimRight(text, "\n"), "\n")
+	return lines[len(lines)-1]
 }
