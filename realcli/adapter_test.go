@@ -55,6 +55,12 @@ type Adapter struct {
 	Scribe         func(s *Session)
 	Delegate       func(s *Session, id, task string) (Reply, When)
 	ScribeFinishes func(s *Session, step, task string, when When)
+	// Explore is the main agent's call handing task to the CLI's built-in
+	// agent that only reads and searches, and when the main agent's turn
+	// holds its answer (nil: the CLI has none). WriteTools are the tools
+	// a request offers that write files (nil: Explore's has none).
+	Explore    func(s *Session, id, task string) (Reply, When)
+	WriteTools func(r *Request) []string
 	// WriteNew is a call writing the new project file rel; Append one
 	// adding lines at the end of rel, whose content is now before.
 	WriteNew func(s *Session, id, rel, content string) Reply

@@ -100,41 +100,6 @@ func claudeSubagentProtocol(t *testing.T, s *Session) {
 	}
 }
 
-// claudeReadOnlyAgent: a built-in agent without Write or Edit (Explore, in
-// scratchpad.exempt_agents) cannot write a scratchpad: it is told at its
-// start that it writes none, its stop is not blocked demanding one (a
-// demand it cannot meet only burns turns until the cap lets it go), and the
-// main thread's stop does not count it as delegated work owing a
-// coordinator log.
-func claudeReadOnlyAgent(t *testing.T, s *Session) {
-	s.Wire()
-	m := s.Model
-	m.On("delegate", All(Main, First), ccAgent("toolu_explore", "Explore", "task-search: find the parser"))
-	m.On("explore-stops", All(Subagent("task-search"), First), Say("the parser is in parse.go"))
-	m.On("explore-blocked", All(Subagent("task-search"), Arrived("Stop hook feedback")), Say("the parser is in parse.go")).Times = -1
-	m.On("main-ends", All(Main, After("toolu_explore")), Say("found it"))
-	m.On("main-blocked", All(Main, Arrived("Stop hook feedback")), Say("found it")).Times = -1
-	run := s.Run("find the parser")
-
-	if !s.Turn("explore-stops").Contains("write no scratchpad") {
-		s.Errorf("Explore was not told at its start that it writes no scratchpad")
-	}
-	if n := len(m.Answered("explore-blocked")); n > 0 {
-		s.Errorf("Explore, which has no Write tool, was blocked %d times for a scratchpad it cannot write: %q",
-			n, clip(s.Turn("explore-blocked").TailText(), 300))
-	}
-	if len(m.Answered("main-ends")) != 1 {
-		s.Errorf("the main agent did not get Explore's result")
-	}
-	if n := len(m.Answered("main-blocked")); n > 0 {
-		s.Errorf("the main thread's stop was blocked %d times after delegating only to Explore: %q",
-			n, clip(s.Turn("main-blocked").TailText(), 300))
-	}
-	if !run.Final.OK {
-		s.Errorf("the run did not end as a success: %s", run.Final.Raw)
-	}
-}
-
 // claudeReleaseNotice: a subagent that never writes its scratchpad is let
 // go by the stop cap (block_cap 1). Its own warning is shown nowhere
 // headless, so the main thread reads a notice on the Agent tool's

@@ -68,6 +68,7 @@ var claudeCode = &CLI{
 				ccWrite(pad, s.Path(Scratchpad("scribe", s.Today())), scratchpadBody("wrote a note")))
 			s.Model.On(step+"-stops", All(Subagent(task), After(pad)), Say("note written"))
 		},
+		Explore:  func(s *Session, id, task string) (Reply, When) { return ccAgent(id, "Explore", task), After(id) },
 		WriteNew: func(s *Session, id, rel, content string) Reply { return ccWrite(id, s.Path(rel), content) },
 		// Write takes the whole new content.
 		Append: func(s *Session, id, rel, before, lines string) Reply { return ccWrite(id, s.Path(rel), before+lines) },
@@ -104,7 +105,6 @@ func init() {
 	claudeCode.Scenarios = []Scenario{
 		{Name: "permission-request/scratchpad-writes", Project: quoted, Run: claudeScratchpadPermissions},
 		{Name: "subagent-stop/blocks-then-allows", Project: quoted, Run: claudeSubagentProtocol},
-		{Name: "subagent-stop/read-only-agent", Run: claudeReadOnlyAgent},
 		{Name: "subagent-stop/release-notice", Run: claudeReleaseNotice},
 		{Name: "rules/per-agent-in-subagent", Run: claudePerAgentRule},
 	}

@@ -74,6 +74,23 @@ var codexCLI = &CLI{
 				cxPatch(pad, cxAddFile(Scratchpad("scribe", s.Today()), scratchpadBody("wrote a note"))))
 			s.Model.On(step+"-stops", All(Subagent(task), After(pad)), Say("note written"))
 		},
+		// Its built-in explorer role, spawned as any subagent once the
+		// project turns subagents on.
+		Explore: func(s *Session, id, task string) (Reply, When) {
+			codexScribeProject(s)
+			codexWait(s.Model, id)
+			return Use(id, "collaboration.spawn_agent", map[string]any{
+				"task_name": "explorer", "agent_type": "explorer", "message": task, "fork_turns": "none"}), All(Called(id), Arrived(finalAnswer))
+		},
+		WriteTools: func(r *Request) []string {
+			var out []string
+			for _, name := range responsesToolNames(r) {
+				if name == "apply_patch" {
+					out = append(out, name)
+				}
+			}
+			return out
+		},
 		WriteNew: func(s *Session, id, rel, content string) Reply { return cxPatch(id, cxAddFile(rel, content)) },
 		Append: func(s *Session, id, rel, before, lines string) Reply {
 			return cxPatch(id, cxAddLines(rel, lastLine(before), lines))

@@ -117,35 +117,3 @@ func copilotAgentStopInSubagent(t *testing.T, s *Session) {
 		s.Errorf("the run did not end as a success: %s", run.Final.Raw)
 	}
 }
-
-// copilotReadOnlyAgent: Copilot CLI's built-in explore agent is offered
-// no tool that writes a file (no create or edit; grep, glob, view and bash,
-// like Claude Code's Explore), so its stop must not be blocked demanding a
-// scratchpad: a demand it cannot meet only burns turns until the cap lets
-// it go.
-func copilotReadOnlyAgent(t *testing.T, s *Session) {
-	s.Wire()
-	m := s.Model
-	m.On("delegate", All(Main, First), cpTask("call_explore", "explore", "task-search: find the parser"))
-	m.On("explore-stops", All(Subagent("task-search"), First), Say("the parser is in parse.go"))
-	m.On("explore-blocked", All(Subagent("task-search"), Arrived("Scratchpad missing")), Say("the parser is in parse.go")).Times = -1
-	m.On("main-ends", All(Main, After("call_explore")), Say("found it"))
-	// Whether the main agent's stop is then blocked is not this
-	// scenario's business.
-	m.On("main-blocked", All(Main, Not(First), Not(After("call_explore"))), Say("found it")).Times = -1
-	run := s.Run("find the parser")
-
-	if got := m.Answered("explore-stops"); len(got) == 1 {
-		s.Observe("explore is offered: %s", strings.Join(chatToolNames(got[0]), ", "))
-	}
-	if n := len(m.Answered("explore-blocked")); n > 0 {
-		s.Errorf("explore, which has no create or edit tool, was blocked %d times for a scratchpad it cannot write: %q",
-			n, clip(s.Turn("explore-blocked").TailText(), 300))
-	}
-	if len(m.Answered("main-ends")) != 1 {
-		s.Errorf("the main agent did not get explore's result")
-	}
-	if !run.Final.OK {
-		s.Errorf("the run did not end as a success: %s", run.Final.Raw)
-	}
-}

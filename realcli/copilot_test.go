@@ -76,6 +76,7 @@ var copilotCLI = &CLI{
 			return cpTask(id, "scribe", task), After(id)
 		},
 		ScribeFinishes: func(s *Session, step, task string, when When) { copilotScribeWrites(s, step, task, when) },
+		Explore:        func(s *Session, id, task string) (Reply, When) { return cpTask(id, "explore", task), After(id) },
 		WriteNew:       func(s *Session, id, rel, content string) Reply { return cpCreate(id, s.Path(rel), content) },
 		// edit replaces the last line with itself and the new lines.
 		Append: func(s *Session, id, rel, before, lines string) Reply {
@@ -88,7 +89,10 @@ var copilotCLI = &CLI{
 		ReplacesOutput: true,
 		Also: map[string]func(*Session, *Run){
 			"smart-retry/repeated-failure": copilotRetryLearnt,
-			"session-start/context":        copilotSessionSource,
+			"subagent-stop/read-only-agent": func(s *Session, run *Run) {
+				s.Observe("explore is offered: %s", strings.Join(chatToolNames(s.Turn("explore-stops")), ", "))
+			},
+			"session-start/context": copilotSessionSource,
 		},
 		NA: map[string]string{
 			"plugin/first-use":                     "massgen-hook ships as a plugin of Claude Code alone; here init wires it",
@@ -129,7 +133,6 @@ func init() {
 	copilotCLI.Scenarios = []Scenario{
 		{Name: "default-guards/grep-paths", Project: quoted, Run: copilotGrepPaths},
 		{Name: "subagent-stop/blocks-then-allows", Project: quoted, Run: copilotSubagentProtocol},
-		{Name: "subagent-stop/read-only-agent", Run: copilotReadOnlyAgent},
 		{Name: "subagent-stop/agent-stop-in-subagent", Run: copilotAgentStopInSubagent},
 		{Name: "rules/per-agent-in-subagent", Run: copilotPerAgentRule},
 	}

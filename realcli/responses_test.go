@@ -173,3 +173,18 @@ func (responsesWire) Write(w http.ResponseWriter, req *Request, reply Reply) err
 // Refuse answers 400 invalid_request_error; Codex runs with its retries
 // off, so it does not ask again.
 func (responsesWire) Refuse(w http.ResponseWriter, why string) { openaiRefuse(w, why, nil) }
+
+// responsesToolNames are the tools a Responses request offers.
+func responsesToolNames(r *Request) []string {
+	var in struct {
+		Tools []struct {
+			Name string `json:"name"`
+		} `json:"tools"`
+	}
+	_ = json.Unmarshal(r.Body, &in)
+	names := make([]string, 0, len(in.Tools))
+	for _, t := range in.Tools {
+		names = append(names, t.Name)
+	}
+	return names
+}

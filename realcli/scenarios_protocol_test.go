@@ -13,6 +13,7 @@ import (
 var protocolScenarios = []Scenario{
 	{Name: "session-start/context", Run: sessionStartContext},
 	{Name: "subagent-stop/second-instance", Run: subagentSecondInstance},
+	{Name: "subagent-stop/read-only-agent", Run: subagentReadOnly},
 	{Name: "stop/block-and-cap", Project: quoted, Run: stopBlockAndCap},
 	{Name: "stop/other-session", Run: stopOtherSession},
 }
@@ -182,4 +183,51 @@ func subagentSecondInstance(t *testing.T, s *Session) {
 func lastLine(text string) string {
 	lines := strings.Split(strings.TrimRight(text, "\n"), "\n")
 	return lines[len(lines)-1]
+}
+
+// subagentReadOnly: the CLI's built-in agent that only reads and searches
+// (Claude Code's Explore, Copilot CLI's explore: in
+// scratchpad.exempt_agents) cannot write a scratchpad: it is told at its
+// start that it writes none, its stop is not blocked demanding one (a
+// demand it cannot meet only burns turns until the cap lets it go), and
+// the main agent's stop does not count it as delegated work owing a
+// coordinator log.
+func subagentReadOnly(t *testing.T, s *Session) {
+	s.Wire()
+	m := s.Model
+	call, returned := s.CLI.Explore(s, "call_explore", "task-search: find the parser")
+	m.On("delegate", All(Main, First), call)
+	m.On("explore-stops", All(Subagent("task-search"), First), Say("the parser is in parse.go"))
+	// The agent only answers: any later turn of it follows a blocked stop.
+	m.On("explore-blocked", All(Subagent("task-search"), Not(First)), Say("the parser is in parse.go")).Times = -1
+	m.On("main-ends", All(Main, returned), Say("found it"))
+	// Any other turn of the main agent follows a blocked stop (a wait for
+	// the agent follows the call's result).
+	m.On("main-blocked", All(Main, Not(First), Not(returned), Not(After("call_explore"))), Say("found it")).Times = -1
+	run := s.Run("find the parser")
+
+	if s.CLI.WriteTools != nil {
+		if tools := s.CLI.WriteTools(s.Turn("explore-stops")); len(tools) > 0 {
+			s.Cannot("%s's built-in explorer is offered %s: it can write files, so it owes a scratchpad like any agent, and the CLI has no agent that only reads",
+				s.CLI.Name, strings.Join(tools, ", "))
+		}
+	}
+	if !s.Turn("explore-stops").Contains("write no scratchpad") {
+		s.Errorf("the read-only agent was not told at its start that it writes no scratchpad")
+	}
+	if n := len(m.Answered("explore-blocked")); n > 0 {
+		s.Errorf("the read-only agent, which has no tool that writes a file, was blocked %d times for a scratchpad it cannot write: %q",
+			n, clip(s.Turn("explore-blocked").TailText(), 300))
+	}
+	if len(m.Answered("main-ends")) != 1 {
+		s.Errorf("the main agent did not get the read-only agent's result")
+	}
+	if n := len(m.Answered("main-blocked")); n > 0 {
+		s.Errorf("the main agent's stop was blocked %d times after delegating only to the read-only agent: %q",
+			n, clip(s.Turn("main-blocked").TailText(), 300))
+	}
+	if !run.Final.OK {
+		s.Errorf("the run did not end as a success: %s", run.Final.Raw)
+	}
+	s.also("subagent-stop/read-only-agent", run)
 }
