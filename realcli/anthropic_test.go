@@ -38,15 +38,12 @@ type anthropicBlock struct {
 }
 
 func (anthropicWire) Parse(w http.ResponseWriter, r *http.Request, body []byte) (*Request, bool, error) {
-	if r.Method != http.MethodPost || r.URL.Path != "/v1/messages" {
-		return nil, false, fmt.Errorf("not the Messages API: %s %s", r.Method, r.URL)
-	}
 	var in anthropicRequest
 	if err := json.Unmarshal(body, &in); err != nil {
 		return nil, false, err
 	}
-	if !in.Stream {
-		return nil, false, fmt.Errorf("a request that does not ask for streaming (model %s)", in.Model)
+	if err := wantStreamedPost(r, "Messages API", "/v1/messages", in.Stream, in.Model); err != nil {
+		return nil, false, err
 	}
 	system, err := anthropicText(in.System)
 	if err != nil {
@@ -114,13 +111,10 @@ func anthropicBlocks(raw json.RawMessage) ([]Block, error) {
 // Write streams reply as one message: a text block, then a tool_use block per
 // call, with the stop reason that makes Claude Code run the tools or stop.
 func (anthropicWire) Write(w http.ResponseWriter, req *Request, reply Reply) error {
-	w.Header().Set("Content-Type", "text/event-stream")
-	w.Header().Set("Cache-Control", "no-cache")
-	var events []string
+	var out sseStream
 	add := func(kind string, data map[string]any) {
 		data["type"] = kind
-		b, _ := json.Marshal(data)
-		events = append(events, "event: "+kind+"\ndata: "+string(b)+"\n\n")
+		_ = out.event(kind, data) // maps of JSON values: they always marshal
 	}
 	add("message_start", map[string]any{"message": map[string]any{
 		"id": fmt.Sprintf("msg_fake_%d", req.N), "type": "message", "role": "assistant",
@@ -128,11 +122,7 @@ func (anthropicWire) Write(w http.ResponseWriter, req *Request, reply Reply) err
 		"usage": map[string]any{"input_tokens": 10, "output_tokens": 1},
 	}})
 	index := 0
-	if reply.Text != "" || len(reply.Calls) == 0 {
-		text := reply.Text
-		if text == "" {
-			text = "done"
-		}
+	if text := replyText(reply); text != "" {
 		add("content_block_start", map[string]any{"index": index, "content_block": map[string]any{"type": "text", "text": ""}})
 		add("content_block_delta", map[string]any{"index": index, "delta": map[string]any{"type": "text_delta", "text": text}})
 		add("content_block_stop", map[string]any{"index": index})
@@ -157,15 +147,11 @@ func (anthropicWire) Write(w http.ResponseWriter, req *Request, reply Reply) err
 	add("message_delta", map[string]any{"delta": map[string]any{"stop_reason": stop, "stop_sequence": nil},
 		"usage": map[string]any{"output_tokens": 5}})
 	add("message_stop", map[string]any{})
-	_, err := w.Write([]byte(strings.Join(events, "")))
-	return err
+	return out.send(w)
 }
 
 // Refuse answers 400 invalid_request_error, which Claude Code does not retry.
 func (anthropicWire) Refuse(w http.ResponseWriter, why string) {
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(http.StatusBadRequest)
-	b, _ := json.Marshal(map[string]any{"type": "error", "error": map[string]any{
+	refuse(w, map[string]any{"type": "error", "error": map[string]any{
 		"type": "invalid_request_error", "message": "fake model API: " + why}})
-	_, _ = w.Write(b)
 }

@@ -46,21 +46,18 @@ type chatToolCall struct {
 }
 
 func (chatWire) Parse(w http.ResponseWriter, r *http.Request, body []byte) (*Request, bool, error) {
-	if r.Method != http.MethodPost || r.URL.Path != "/v1/chat/completions" {
-		return nil, false, fmt.Errorf("not the Chat Completions API: %s %s", r.Method, r.URL)
-	}
 	var in chatRequest
 	if err := json.Unmarshal(body, &in); err != nil {
 		return nil, false, err
 	}
-	if !in.Stream {
-		return nil, false, fmt.Errorf("a request that does not ask for streaming (model %s)", in.Model)
+	if err := wantStreamedPost(r, "Chat Completions API", "/v1/chat/completions", in.Stream, in.Model); err != nil {
+		return nil, false, err
 	}
 	req := &Request{Path: r.URL.RequestURI(), Body: body,
 		Subagent: r.Header.Get("X-Interaction-Type") == chatSubagent}
 	var system []string
 	for i, m := range in.Messages {
-		text, err := chatText(m.Content)
+		text, err := openaiText(m.Content)
 		if err != nil {
 			return nil, false, fmt.Errorf("messages[%d]: %w", i, err)
 		}
@@ -102,36 +99,9 @@ func (c chatToolCall) block() (Block, error) {
 		}
 		return Block{Type: "tool_use", ID: c.ID, Name: c.Function.Name, Input: input}, nil
 	case "custom":
-		input, _ := json.Marshal(c.Custom.Input)
-		return Block{Type: "tool_use", ID: c.ID, Name: c.Custom.Name, Input: input}, nil
+		return Block{Type: "tool_use", ID: c.ID, Name: c.Custom.Name, Input: freeformInput(c.Custom.Input)}, nil
 	}
 	return Block{}, fmt.Errorf("tool call %s of type %q", c.ID, c.Type)
-}
-
-// chatText is a message's content, a string, null or a list of parts, as
-// text.
-func chatText(raw json.RawMessage) (string, error) {
-	if len(raw) == 0 || string(raw) == "null" {
-		return "", nil
-	}
-	var s string
-	if json.Unmarshal(raw, &s) == nil {
-		return s, nil
-	}
-	var parts []struct {
-		Type string `json:"type"`
-		Text string `json:"text"`
-	}
-	if err := json.Unmarshal(raw, &parts); err != nil {
-		return "", err
-	}
-	texts := make([]string, 0, len(parts))
-	for _, p := range parts {
-		if p.Type == "text" {
-			texts = append(texts, p.Text)
-		}
-	}
-	return strings.Join(texts, "\n"), nil
 }
 
 // Write streams reply as one assistant message: the text, then each call
@@ -140,46 +110,36 @@ func chatText(raw json.RawMessage) (string, error) {
 // whose Input is a string is a freeform (custom) tool's: its input is that
 // raw text, as for GPT models' apply_patch.
 func (chatWire) Write(w http.ResponseWriter, req *Request, reply Reply) error {
-	w.Header().Set("Content-Type", "text/event-stream")
-	w.Header().Set("Cache-Control", "no-cache")
 	id := fmt.Sprintf("chatcmpl-fake-%d", req.N)
-	var events []string
+	var out sseStream
 	add := func(choices []any, extra map[string]any) error {
 		chunk := map[string]any{"id": id, "object": "chat.completion.chunk", "created": 1, "model": "fake", "choices": choices}
 		for k, v := range extra {
 			chunk[k] = v
 		}
-		b, err := json.Marshal(chunk)
-		events = append(events, "data: "+string(b)+"\n\n")
-		return err
+		return out.event("", chunk)
 	}
 	delta := func(d map[string]any, finish any) []any {
 		return []any{map[string]any{"index": 0, "delta": d, "finish_reason": finish}}
 	}
-	text := reply.Text
-	if text == "" && len(reply.Calls) == 0 {
-		text = "done"
-	}
 	first := map[string]any{"role": "assistant"}
-	if text != "" {
+	if text := replyText(reply); text != "" {
 		first["content"] = text
 	}
 	if err := add(delta(first, nil), nil); err != nil {
 		return err
 	}
 	for i, c := range reply.Calls {
-		var head, body map[string]any
-		if raw, ok := c.Input.(string); ok {
-			head = map[string]any{"index": i, "id": c.ID, "type": "custom", "custom": map[string]any{"name": c.Name, "input": ""}}
-			body = map[string]any{"index": i, "custom": map[string]any{"input": raw}}
-		} else {
-			input, err := json.Marshal(c.Input)
-			if err != nil {
-				return fmt.Errorf("call %s: %w", c.ID, err)
-			}
-			head = map[string]any{"index": i, "id": c.ID, "type": "function", "function": map[string]any{"name": c.Name, "arguments": ""}}
-			body = map[string]any{"index": i, "function": map[string]any{"arguments": string(input)}}
+		input, freeform, err := openaiCallInput(c)
+		if err != nil {
+			return err
 		}
+		kind, field, key := "function", "function", "arguments"
+		if freeform {
+			kind, field, key = "custom", "custom", "input"
+		}
+		head := map[string]any{"index": i, "id": c.ID, "type": kind, field: map[string]any{"name": c.Name, key: ""}}
+		body := map[string]any{"index": i, field: map[string]any{key: input}}
 		for _, part := range []map[string]any{head, body} {
 			if err := add(delta(map[string]any{"tool_calls": []any{part}}, nil), nil); err != nil {
 				return err
@@ -196,19 +156,14 @@ func (chatWire) Write(w http.ResponseWriter, req *Request, reply Reply) error {
 	if err := add([]any{}, map[string]any{"usage": map[string]any{"prompt_tokens": 10, "completion_tokens": 5, "total_tokens": 15}}); err != nil {
 		return err
 	}
-	events = append(events, "data: [DONE]\n\n")
-	_, err := w.Write([]byte(strings.Join(events, "")))
-	return err
+	out.data("[DONE]")
+	return out.send(w)
 }
 
 // Refuse answers 400 invalid_request_error, which Copilot CLI does not
 // retry.
 func (chatWire) Refuse(w http.ResponseWriter, why string) {
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(http.StatusBadRequest)
-	b, _ := json.Marshal(map[string]any{"error": map[string]any{
-		"type": "invalid_request_error", "code": "invalid_request", "message": "fake model API: " + why}})
-	_, _ = w.Write(b)
+	openaiRefuse(w, why, map[string]any{"code": "invalid_request"})
 }
 
 // chatToolNames are the tools a Chat Completions request offers.

@@ -6,9 +6,12 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"runtime"
+	"strings"
 	"time"
 )
 
@@ -47,6 +50,44 @@ var claudeCode = &CLI{
 		return args, env
 	},
 	Final: claudeFinal,
+	Adapter: Adapter{
+		Shell:     ccBash,
+		BashInput: shellInput,
+		Read:      ccRead,
+		Overwrite: func(s *Session, id, rel, _, new string) (Reply, string) {
+			return ccWrite(id, s.Path(rel), new+"\n"), "Write"
+		},
+		PluginArgs: func(dir string) []string { return []string{"--plugin-dir", dir} },
+		Scribe:     func(s *Session) { s.WriteFile(".claude/agents/scribe.md", scribeAgent) },
+		Delegate: func(s *Session, id, task string) (Reply, When) {
+			return ccAgent(id, "scribe", task), After(id)
+		},
+		ScribeFinishes: func(s *Session, step, task string, when When) {
+			pad := "call_" + step + "_pad"
+			s.Model.On(step+"-writes", All(Subagent(task), when),
+				ccWrite(pad, s.Path(Scratchpad("scribe", s.Today())), scratchpadBody("wrote a note")))
+			s.Model.On(step+"-stops", All(Subagent(task), After(pad)), Say("note written"))
+		},
+		Explore:  func(s *Session, id, task string) (Reply, When) { return ccAgent(id, "Explore", task), After(id) },
+		WriteNew: func(s *Session, id, rel, content string) Reply { return ccWrite(id, s.Path(rel), content) },
+		// Write takes the whole new content.
+		Append: func(s *Session, id, rel, before, lines string) Reply { return ccWrite(id, s.Path(rel), before+lines) },
+		// A deny is "PreToolUse:<tool> hook error: <reason>".
+		Denial:      denyMarked(regexp.MustCompile(`^PreToolUse:\w+ hook error: `)),
+		ShellFailed: func(res Block) bool { return res.IsError },
+		// A hook's additionalContext is shown both in the tool result
+		// and as a system message of its own.
+		RepeatsContext: true,
+		ReplacesOutput: true,
+		OutputObject:   true,
+		Shown:          claudeShown,
+		NA: map[string]string{
+			"default-guards/grep-env":              claudeNoSearch,
+			"default-guards/search-project":        claudeNoSearch,
+			"default-guards/apply-patch-add":       "Claude Code has no apply_patch tool",
+			"default-guards/apply-patch-protected": "Claude Code has no apply_patch tool",
+		},
+	},
 	// A run takes 3 s of CPU; the rest of the budget is for a busy machine.
 	Timeout: 3 * time.Minute,
 }
@@ -55,31 +96,17 @@ var claudeCode = &CLI{
 // commands that quote the project path badly break there.
 const quoted = "it's a project"
 
+// claudeNoSearch is why Claude Code runs no search scenario: it offers
+// its model Agent, Bash, Edit, Read, Write and its own tools, no Grep or
+// Glob (a call of Grep gets "No such tool available").
+const claudeNoSearch = "Claude Code 2.1.328 offers its model no search tool (no Grep or Glob): it searches with Bash, which the Bash guards judge (default-guards/read-env)"
+
 func init() {
 	claudeCode.Scenarios = []Scenario{
-		wiredScenario,
-		{Name: "default-guards/read-env", Project: quoted, Run: claudeReadEnv},
-		{Name: "default-guards/write-env", Project: quoted, Run: claudeWriteEnv},
-		{Name: "default-guards/config-typo", Run: claudeConfigTypo},
-		{Name: "plugin/first-use", Project: quoted, Run: claudePluginFirstUse},
-		{Name: "audit/silent-pass", Run: claudeSilentPass},
-		{Name: "session-start/context", Run: claudeSessionStart},
 		{Name: "permission-request/scratchpad-writes", Project: quoted, Run: claudeScratchpadPermissions},
 		{Name: "subagent-stop/blocks-then-allows", Project: quoted, Run: claudeSubagentProtocol},
-		{Name: "subagent-stop/second-instance", Run: claudeSecondInstance},
-		{Name: "subagent-stop/read-only-agent", Run: claudeReadOnlyAgent},
 		{Name: "subagent-stop/release-notice", Run: claudeReleaseNotice},
-		{Name: "stop/block-and-cap", Project: quoted, Run: claudeStopCap},
-		{Name: "stop/other-session", Run: claudeOtherSession},
-		{Name: "inbox/send-while-running", Project: quoted, Run: claudeInbox},
-		{Name: "inbox/nats-across-machines", Project: quoted, Run: claudeInboxNATS},
-		{Name: "rules/deny", Project: quoted, Run: claudeRuleDeny},
-		{Name: "rules/rewrite", Run: claudeRuleRewrite},
-		{Name: "rules/replace-output", Run: claudeReplaceOutput},
-		{Name: "rules/inject-tool_result", Run: claudeInject("tool_result")},
-		{Name: "rules/inject-user_message", Project: quoted, Run: claudeInject("user_message")},
 		{Name: "rules/per-agent-in-subagent", Run: claudePerAgentRule},
-		{Name: "smart-retry/repeated-failure", Run: claudeSmartRetry},
 	}
 	register(claudeCode)
 }
@@ -119,6 +146,19 @@ func claudeEvents(stdout []byte) []map[string]any {
 		}
 	}
 	return out
+}
+
+// claudeShown is what stream-json shows the user of hooks' messages: the
+// content of its system events (hook_response events carry a hook's raw
+// output, shown or not).
+func claudeShown(r *Run) string {
+	var b strings.Builder
+	for _, ev := range claudeEvents(r.Stdout) {
+		if ev["type"] == "system" && ev["subtype"] != "hook_response" {
+			b.WriteString(fmt.Sprint(ev["content"]) + "\n")
+		}
+	}
+	return b.String()
 }
 
 // Claude Code's tool calls, as the model makes them.

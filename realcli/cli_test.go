@@ -4,6 +4,8 @@ package realcli
 
 import (
 	"encoding/json"
+	"maps"
+	"slices"
 	"testing"
 	"time"
 )
@@ -41,8 +43,24 @@ type CLI struct {
 	// Timeout bounds one run (default 3 minutes); the CLI is killed with its
 	// process group past it.
 	Timeout time.Duration
-	// Scenarios are the CLI's tests, one subtest each.
+	// Adapter is how the scenarios written once drive the CLI.
+	Adapter
+	// Scenarios are the CLI's own tests, besides the shared ones
+	// (shared), one subtest each.
 	Scenarios []Scenario
+}
+
+// all is every scenario of the CLI: the shared ones, then its own, then
+// a row for each scenario its adapter names in NA that only other CLIs
+// have (they exist there alone), so its n/a is in the table too.
+func (c *CLI) all() []Scenario {
+	list := append(append([]Scenario(nil), shared...), c.Scenarios...)
+	for _, name := range slices.Sorted(maps.Keys(c.NA)) {
+		if !slices.ContainsFunc(list, func(sc Scenario) bool { return sc.Name == name }) {
+			list = append(list, Scenario{Name: name})
+		}
+	}
+	return list
 }
 
 // Final is what the CLI itself says at the end of a headless run.

@@ -22,9 +22,13 @@ func codexScribeProject(s *Session) {
 
 // cxSpawn starts a scribe subagent on task, with none of the main agent's
 // history.
-func cxSpawn(id, task string) Reply {
+func cxSpawn(id, task string) Reply { return cxSpawnNamed(id, "scribe", task) }
+
+// cxSpawnNamed is cxSpawn naming the subagent (its path is /root/<name>):
+// two subagents of one session need names of their own.
+func cxSpawnNamed(id, name, task string) Reply {
 	return Use(id, "collaboration.spawn_agent", map[string]any{
-		"task_name": "scribe", "agent_type": "scribe", "message": task, "fork_turns": "none"})
+		"task_name": name, "agent_type": "scribe", "message": task, "fork_turns": "none"})
 }
 
 // finalAnswer is how a subagent's result reaches the main agent.
@@ -56,7 +60,7 @@ func codexWait(m *Model, spawnID string) {
 // the main agent gets its answer.
 func codexSubagentProtocol(t *testing.T, s *Session) {
 	codexScribeProject(s)
-	codexWire(s)
+	s.Wire()
 	m := s.Model
 	pad := Scratchpad("scribe", s.Today())
 	m.On("delegate", All(Main, First), cxSpawn("call_spawn1", "task-one: write a note"))
@@ -65,7 +69,7 @@ func codexSubagentProtocol(t *testing.T, s *Session) {
 	m.On("sub-writes", All(Subagent("task-one"), Arrived("Scratchpad missing")),
 		cxPatch("call_pad1", cxAddFile(pad, scratchpadBody("wrote the first note"))))
 	m.On("sub-stops", All(Subagent("task-one"), After("call_pad1")), Say("scratchpad written"))
-	run := codexRun(s, "delegate a note to the scribe")
+	run := s.Run("delegate a note to the scribe")
 
 	if len(m.Answered("sub-writes")) == 0 {
 		s.Fatalf("the subagent's early stop was not blocked with the scratchpad reason")
@@ -100,42 +104,6 @@ func cxAddLines(path, last, lines string) string {
 		strings.ReplaceAll(strings.TrimSuffix(lines, "\n"), "\n", "\n+") + "\n*** End Patch\n"
 }
 
-// codexSecondInstance: each subagent instance owes its own entry. A scribe
-// wrote today's scratchpad earlier; a second scribe on the same day may not
-// stop on the strength of that file: it is blocked until it has added to
-// the scratchpad itself.
-func codexSecondInstance(t *testing.T, s *Session) {
-	codexScribeProject(s)
-	first := scratchpadBody("wrote the first note")
-	s.WriteFile(Scratchpad("scribe", s.Today()), first)
-	codexWire(s)
-	m := s.Model
-	pad := Scratchpad("scribe", s.Today())
-	m.On("delegate", All(Main, First), cxSpawn("call_spawn2", "task-two: write another note"))
-	codexAwait(s, "call_spawn2", "done")
-	m.On("sub-stops-early", All(Subagent("task-two"), First), Say("second note written"))
-	m.On("sub-writes", All(Subagent("task-two"), Arrived("<hook_prompt")),
-		cxPatch("call_pad2", cxAddLines(pad, "nothing", "\n"+scratchpadBody("wrote the second note"))))
-	m.On("sub-stops", All(Subagent("task-two"), After("call_pad2")), Say("second entry written"))
-	run := codexRun(s, "delegate another note to the scribe")
-
-	if len(m.Answered("sub-writes")) == 0 {
-		s.Fatalf("the second scribe was let stop without writing its own entry: the first one's file counted for it")
-	}
-	if res, _ := s.Turn("sub-stops").ToolResult("call_pad2"); !strings.Contains(res.Text, "Success") {
-		s.Fatalf("the second scribe could not write its entry: %q", res.Text)
-	}
-	if got, _ := s.ReadFile(pad); !strings.Contains(got, "wrote the first note") || !strings.Contains(got, "wrote the second note") {
-		s.Errorf("the scratchpad does not hold both entries: %q", got)
-	}
-	if len(m.Answered("main-ends")) != 1 {
-		s.Errorf("the main agent did not get the second scribe's answer")
-	}
-	if !run.Final.OK {
-		s.Errorf("the run did not end as a success: %s", run.Final.Raw)
-	}
-}
-
 // codexPerAgentRule: a rule for agent scribe denies a shell call inside a
 // scribe subagent and leaves the same call alone in the main agent.
 func codexPerAgentRule(t *testing.T, s *Session) {
@@ -147,7 +115,7 @@ func codexPerAgentRule(t *testing.T, s *Session) {
 	s.WriteFile(".claude/massgen-hook.yaml", "scratchpad:\n  block_cap: 1\n"+
 		"agents:\n  - id: scribe\n    hooks:\n      PreToolUse:\n"+
 		"        - matcher: Bash\n          handler: ./rules/scribe-no-probe.sh\n")
-	codexWire(s)
+	s.Wire()
 	m := s.Model
 	m.On("main-probe", All(Main, First), cxShell("call_main", "echo agent-rule-probe main"))
 	m.On("delegate", All(Main, After("call_main")), cxSpawn("call_spawn", "task-probe: run the probe"))
@@ -157,7 +125,7 @@ func codexPerAgentRule(t *testing.T, s *Session) {
 	// The subagent wrote no scratchpad: its stop is blocked until the cap
 	// lets it go. That is the protocol's business, not this scenario's.
 	m.On("sub-blocked", All(Subagent("task-probe"), Arrived("Scratchpad missing")), Say("probe refused")).Times = -1
-	run := codexRun(s, "run the probe, then have the scribe run it")
+	run := s.Run("run the probe, then have the scribe run it")
 
 	if res, _ := s.Turn("delegate").ToolResult("call_main"); !strings.Contains(res.Text, "agent-rule-probe main") ||
 		strings.Contains(res.Text, "AGENT-RULE-6620") {

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"runtime"
+	"slices"
 	"strings"
 	"time"
 )
@@ -53,30 +54,92 @@ var codexCLI = &CLI{
 	// A run takes 2 to 4 s of CPU, hooks included; the rest is for a busy
 	// machine.
 	Timeout: 2 * time.Minute,
+	Adapter: Adapter{
+		Trust:   codexTrust,
+		Checked: codexChecked,
+		Shell:   cxShell,
+		// Hooks see exec_command as Bash with its command alone.
+		BashInput: func(command string) map[string]any { return map[string]any{"command": command} },
+		Patch:     cxPatch,
+		Scribe:    codexScribeProject,
+		// The subagent's answer reaches the main agent as a message,
+		// with the spawn's result or after a wait.
+		Delegate: func(s *Session, id, task string) (Reply, When) {
+			codexWait(s.Model, id)
+			return cxSpawnNamed(id, "scribe_"+strings.TrimPrefix(id, "call_"), task), All(Called(id), Arrived(finalAnswer))
+		},
+		ScribeFinishes: func(s *Session, step, task string, when When) {
+			pad := "call_" + step + "_pad"
+			s.Model.On(step+"-writes", All(Subagent(task), when),
+				cxPatch(pad, cxAddFile(Scratchpad("scribe", s.Today()), scratchpadBody("wrote a note"))))
+			s.Model.On(step+"-stops", All(Subagent(task), After(pad)), Say("note written"))
+		},
+		// Its built-in explorer role, spawned as any subagent once the
+		// project turns subagents on.
+		Explore: func(s *Session, id, task string) (Reply, When) {
+			codexScribeProject(s)
+			codexWait(s.Model, id)
+			return Use(id, "collaboration.spawn_agent", map[string]any{
+				"task_name": "explorer", "agent_type": "explorer", "message": task, "fork_turns": "none"}), All(Called(id), Arrived(finalAnswer))
+		},
+		WriteTools: func(r *Request) []string {
+			var out []string
+			for _, name := range responsesToolNames(r) {
+				if name == "apply_patch" {
+					out = append(out, name)
+				}
+			}
+			return out
+		},
+		WriteNew: func(s *Session, id, rel, content string) Reply { return cxPatch(id, cxAddFile(rel, content)) },
+		Append: func(s *Session, id, rel, before, lines string) Reply {
+			return cxPatch(id, cxAddLines(rel, lastLine(before), lines))
+		},
+		Overwrite: func(s *Session, id, rel, old, new string) (Reply, string) {
+			return cxPatch(id, "*** Begin Patch\n*** Update File: "+rel+"\n@@\n-"+old+"\n+"+new+"\n*** End Patch\n"), "apply_patch"
+		},
+		Denial: func(res Block) (string, bool) {
+			reason := codexDenyReason(res.Text)
+			return reason, reason != ""
+		},
+		ShellFailed: func(res Block) bool { return codexFailed.MatchString(res.Text) },
+		NA: map[string]string{
+			"plugin/first-use":                     "massgen-hook ships as a plugin of Claude Code alone; here init wires it",
+			"permission-request/scratchpad-writes": "only Claude Code asks before a write under .claude/; Codex writes there without a permission request to answer",
+			"default-guards/grep-env":              codexNoSearch,
+			"default-guards/search-project":        codexNoSearch,
+		},
+		Also: map[string]func(*Session, *Run){
+			"stop/block-and-cap": codexStopRuns,
+			"subagent-stop/second-instance": func(s *Session, run *Run) {
+				if res, _ := s.Turn("sub2-stops").ToolResult("call_pad2"); !strings.Contains(res.Text, "Success") {
+					s.Errorf("the second scribe's patch did not apply: %q", res.Text)
+				}
+			},
+			"default-guards/apply-patch-add":       codexPatchPassed,
+			"default-guards/apply-patch-protected": codexConfigProtected,
+			// Codex rejects an explicit allow and says so on stderr.
+			"rules/allow-says-nothing": func(s *Session, run *Run) {
+				if !slices.Contains(codexHookRuns(run), "PreToolUse Completed") {
+					s.Errorf("Codex shows no PreToolUse hook that ran and let the call through: %v", codexHookRuns(run))
+				}
+			},
+		},
+	},
 }
+
+// codexFailed is how Codex tells the model a shell command failed.
+var codexFailed = regexp.MustCompile(`exited with code [1-9]`)
+
+// codexNoSearch is why Codex runs no search scenario.
+const codexNoSearch = "Codex has no search tool of its own: its model searches with the shell, which the Bash guards judge (default-guards/read-env)"
 
 func init() {
 	codexCLI.Scenarios = []Scenario{
-		wiredScenario,
 		{Name: "trust/untrusted-skipped", Run: codexUntrusted},
 		{Name: "trust/trusted-as-init-says", Project: quoted, Run: codexTrusted},
-		{Name: "default-guards/read-env", Project: quoted, Run: codexReadEnv},
-		{Name: "default-guards/write-env", Project: quoted, Run: codexPatchEnv},
-		{Name: "default-guards/patch-guard-config", Run: codexPatchGuardConfig},
-		{Name: "default-guards/patch-allowed", Project: quoted, Run: codexPatchAllowed},
-		{Name: "session-start/context", Run: codexSessionStart},
 		{Name: "subagent-stop/blocks-then-allows", Project: quoted, Run: codexSubagentProtocol},
-		{Name: "subagent-stop/second-instance", Run: codexSecondInstance},
-		{Name: "stop/block-and-cap", Project: quoted, Run: codexStopCap},
-		{Name: "inbox/send-while-running", Project: quoted, Run: codexInbox},
-		{Name: "rules/deny", Project: quoted, Run: codexRuleDeny},
-		{Name: "rules/allow-says-nothing", Project: quoted, Run: codexRuleAllow},
-		{Name: "rules/rewrite", Run: codexRuleRewrite},
-		{Name: "rules/inject-tool_result", Run: codexInject("tool_result")},
-		{Name: "rules/inject-user_message", Project: quoted, Run: codexInject("user_message")},
-		{Name: "rules/replace-output", Run: codexReplaceOutput},
 		{Name: "rules/per-agent-in-subagent", Run: codexPerAgentRule},
-		{Name: "smart-retry/repeated-failure", Run: codexSmartRetry},
 	}
 	register(codexCLI)
 }
@@ -101,7 +164,7 @@ func codexConfig(s *Session) string { return filepath.Join(s.Home, ".codex", "co
 
 // codexSetup points Codex at the fake model API and trusts the project, as
 // a user who runs Codex there has. The hooks are not trusted here: that is
-// the user's step after `massgen-hook init` (codexWire).
+// the user's step after `massgen-hook init` (codexTrust).
 func codexSetup(s *Session) error {
 	config := fmt.Sprintf(`model = %q
 model_provider = "fake"
@@ -136,7 +199,7 @@ trust_level = "trusted"
 
 // codexFinal: codex exec prints the final answer, and nothing else, on
 // stdout. Whether the turn completed is its exit status (a failed turn
-// exits 1 with "ERROR: ..." on stderr), which codexRun checks.
+// exits 1 with "ERROR: ..." on stderr), which codexChecked checks.
 func codexFinal(stdout []byte) (Final, error) {
 	text := strings.TrimSpace(string(stdout))
 	if text == "" {
@@ -163,19 +226,17 @@ func codexHookRuns(r *Run) []string {
 	return out
 }
 
-// codexRun is s.Run for a wired project. The run succeeded only when
+// codexChecked is every run's own check: the run succeeded only when
 // codex exec exited 0; and whatever the scenario checks, Codex must report
 // no hook run as failed.
-func codexRun(s *Session, prompt string) *Run {
+func codexChecked(s *Session, run *Run) {
 	s.t.Helper()
-	run := s.Run(prompt)
 	if run.Err != nil {
 		run.Final.OK = false
 		run.Final.Raw, _ = json.Marshal(map[string]string{"exit": run.Err.Error(), "answer": run.Final.Text,
 			"stderr": tail(run.Stderr, 600)})
 	}
 	s.t.Cleanup(func() { noCodexHookError(s, run) })
-	return run
 }
 
 // noCodexHookError fails when Codex reported a hook run as failed: a hook
@@ -191,18 +252,14 @@ func noCodexHookError(s *Session, r *Run) {
 	}
 }
 
-// codexWire wires the project with `massgen-hook init --agent codex` and
-// trusts the hooks the way init tells the user to: it appends the
-// config.toml lines init printed to Codex's config.
-func codexWire(s *Session) {
+// codexTrust trusts the hooks `massgen-hook init --agent codex` wired
+// the way init tells the user to: it appends the config.toml lines init
+// printed to Codex's config.
+func codexTrust(s *Session) {
 	s.t.Helper()
-	out, err := s.Hook("init", "--agent", "codex")
-	if err != nil {
-		s.Fatalf("wiring the project: %v", err)
-	}
-	lines := codexTrustLines(out)
+	lines := codexTrustLines(s.initOut)
 	if lines == "" {
-		s.Fatalf("init --agent codex printed no config.toml lines to trust its hooks:\n%s", out)
+		s.Fatalf("init --agent codex printed no config.toml lines to trust its hooks:\n%s", s.initOut)
 	}
 	f, err := os.OpenFile(codexConfig(s), os.O_APPEND|os.O_WRONLY, 0)
 	if err != nil {

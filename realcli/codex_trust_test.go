@@ -18,7 +18,7 @@ import (
 // unguarded and no hook leaves a trace.
 func codexUntrusted(t *testing.T, s *Session) {
 	s.WriteFile(".env", envSecret)
-	s.Wire()
+	s.Init()
 	doctor := codexDoctor(s, 1)
 	if !strings.Contains(doctor, "has not been trusted in Codex, so Codex skips it") {
 		s.Errorf("doctor does not say Codex skips the untrusted hooks:\n%s", doctor)
@@ -48,14 +48,14 @@ func codexUntrusted(t *testing.T, s *Session) {
 // printed; doctor then finds nothing to report, and Codex runs them.
 func codexTrusted(t *testing.T, s *Session) {
 	s.WriteFile(".env", envSecret)
-	codexWire(s)
+	s.Wire()
 	if doctor := codexDoctor(s, 0); !strings.Contains(doctor, "codex project: .codex/hooks.json: 6 handlers, ok") {
 		s.Errorf("doctor is not satisfied with the hooks trusted as init said:\n%s", doctor)
 	}
 	m := s.Model
 	m.On("cat", All(Main, First), cxShell("call_cat", "cat .env"))
 	m.On("done", All(Main, After("call_cat")), Say("I may not read it."))
-	run := codexRun(s, "show me the environment file")
+	run := s.Run("show me the environment file")
 
 	if res, _ := s.Turn("done").ToolResult("call_cat"); !strings.Contains(codexDenyReason(res.Text), "protected path") {
 		s.Errorf("the trusted PreToolUse hook did not deny cat .env: the model got %q", clip(res.Text, 400))

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"regexp"
 	"time"
 )
 
@@ -39,6 +40,52 @@ var geminiCLI = &CLI{
 	},
 	Final:   geminiFinal,
 	Timeout: 3 * time.Minute,
+	Adapter: Adapter{
+		Shell:     gShell,
+		BashInput: shellInput,
+		Read:      gRead,
+		Search:    gGrep,
+		Scribe:    geminiScribe,
+		Delegate: func(s *Session, id, task string) (Reply, When) {
+			return Use(id, "invoke_agent", map[string]any{"agent_name": "scribe", "prompt": task}), After(id)
+		},
+		// Its subagent's end runs no hook, so the scribe owes no
+		// scratchpad: it completes its task at once.
+		ScribeFinishes: func(s *Session, step, task string, when When) {
+			s.Model.On(step+"-done", All(Subagent(task), when), Use("call_"+step+"_complete", geminiCompleteTask,
+				map[string]any{"result": "wrote a note"}))
+		},
+		Overwrite: func(s *Session, id, rel, _, new string) (Reply, string) {
+			return gWrite(id, rel, new+"\n"), "Write"
+		},
+		// A BeforeTool deny is {"error": "Tool execution blocked: <reason>"}.
+		Denial: denyMarked(regexp.MustCompile(`^Tool execution blocked: `)),
+		// Its file tools refuse .env ("Path not in workspace").
+		RefusesEnvItself: true,
+		NoCallID:         "Gemini CLI gives hooks no call id: BeforeTool and AfterTool carry the tool's name and input only",
+		// It shows a hook's context in the tool's result and may repeat
+		// it in later turns' history.
+		RepeatsContext: true,
+		// A systemMessage is printed on stderr ("Hook system message").
+		Shown: func(r *Run) string { return string(r.Stderr) },
+		Prepare: map[string]func(*Session){
+			"stop/block-and-cap": func(s *Session) { geminiCapture(s, "AfterAgent") },
+		},
+		Also: map[string]func(*Session, *Run){
+			"stop/block-and-cap":            geminiStopRuns,
+			"default-guards/search-project": geminiSearchRefused,
+		},
+		NA: map[string]string{
+			"plugin/first-use":                     "massgen-hook ships as a plugin of Claude Code alone; here init wires it",
+			"default-guards/apply-patch-add":       "Gemini CLI has no apply_patch tool",
+			"default-guards/apply-patch-protected": "Gemini CLI has no apply_patch tool",
+			"permission-request/scratchpad-writes": "only Claude Code asks before a write under .claude/; Gemini CLI writes there without a permission request to answer",
+			"subagent-stop/blocks-then-allows":     geminiNoSubagentEvents,
+			"subagent-stop/second-instance":        geminiNoSubagentEvents,
+			"subagent-stop/read-only-agent":        geminiNoSubagentEvents,
+			"subagent-stop/release-notice":         geminiNoSubagentEvents,
+		},
+	},
 }
 
 // geminiSetup writes the user's settings and trusts the project:
@@ -83,23 +130,14 @@ func geminiFinal(stdout []byte) (Final, error) {
 	return Final{OK: len(res.Error) == 0, Text: res.Response, Raw: raw}, nil
 }
 
+// geminiNoSubagentEvents is why no subagent of Gemini CLI can be held to
+// its scratchpad.
+const geminiNoSubagentEvents = "Gemini CLI runs no hook when a subagent starts or ends, and its subagent's calls carry no agent id"
+
 func init() {
 	geminiCLI.Scenarios = []Scenario{
-		wiredScenario,
-		{Name: "default-guards/read-env", Project: quoted, Run: geminiReadEnv},
-		{Name: "default-guards/write-env", Project: quoted, Run: geminiWriteEnv},
 		{Name: "default-guards/dir-path", Run: geminiDirPath},
-		{Name: "default-guards/grep-env", Run: geminiGrepEnv},
-		{Name: "default-guards/search-project", Run: geminiSearchProject},
-		{Name: "session-start/context", Run: geminiSessionStart},
-		{Name: "stop/block-and-cap", Project: quoted, Run: geminiStopCap},
-		{Name: "inbox/send-while-running", Project: quoted, Run: geminiInbox},
-		{Name: "rules/deny", Project: quoted, Run: geminiRuleDeny},
-		{Name: "rules/rewrite", Run: geminiRuleRewrite},
-		{Name: "rules/inject-tool_result", Run: geminiInject("tool_result")},
-		{Name: "rules/inject-user_message", Project: quoted, Run: geminiInject("user_message")},
 		{Name: "rules/per-agent-in-subagent", Run: geminiPerAgentRule},
-		{Name: "smart-retry/repeated-failure", Run: geminiSmartRetry},
 	}
 	register(geminiCLI)
 }

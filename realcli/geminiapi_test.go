@@ -155,14 +155,8 @@ func geminiBlock(p geminiPart) (*Block, error) {
 // part per call with the call's id (Gemini CLI sends it back with the call
 // and its response), finishing with STOP either way, as the real API does.
 func (geminiWire) Write(w http.ResponseWriter, req *Request, reply Reply) error {
-	w.Header().Set("Content-Type", "text/event-stream")
-	w.Header().Set("Cache-Control", "no-cache")
 	var parts []map[string]any
-	if reply.Text != "" || len(reply.Calls) == 0 {
-		text := reply.Text
-		if text == "" {
-			text = "done"
-		}
+	if text := replyText(reply); text != "" {
 		parts = append(parts, map[string]any{"text": text})
 	}
 	for _, c := range reply.Calls {
@@ -178,19 +172,15 @@ func (geminiWire) Write(w http.ResponseWriter, req *Request, reply Reply) error 
 		"modelVersion":  "gemini-fake",
 		"responseId":    fmt.Sprintf("fake-%d", req.N),
 	}
-	b, err := json.Marshal(chunk)
-	if err != nil {
+	out := sseStream{end: "\r\n\r\n"}
+	if err := out.event("", chunk); err != nil {
 		return err
 	}
-	_, err = w.Write([]byte("data: " + string(b) + "\r\n\r\n"))
-	return err
+	return out.send(w)
 }
 
 // Refuse answers 400 INVALID_ARGUMENT, which Gemini CLI does not retry.
 func (geminiWire) Refuse(w http.ResponseWriter, why string) {
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(http.StatusBadRequest)
-	b, _ := json.Marshal(map[string]any{"error": map[string]any{
+	refuse(w, map[string]any{"error": map[string]any{
 		"code": 400, "status": "INVALID_ARGUMENT", "message": "fake model API: " + why}})
-	_, _ = w.Write(b)
 }

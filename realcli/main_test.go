@@ -61,7 +61,7 @@ func TestRealCLI(t *testing.T) {
 		}
 		t.Run(c.Name, func(t *testing.T) {
 			t.Parallel() // CLIs run side by side, not one after another
-			for _, sc := range c.Scenarios {
+			for _, sc := range c.all() {
 				t.Run(sc.Name, func(t *testing.T) {
 					t.Parallel()
 					runScenario(t, c, sc)
@@ -99,6 +99,9 @@ func runScenario(t *testing.T, c *CLI, sc Scenario) {
 		}
 		results.add(result{cli: c.Name, scenario: sc.Name, outcome: outcome, reason: reason, observed: s.observations()})
 	})
+	if why, ok := c.NA[sc.Name]; ok {
+		s.Cannot("%s", why)
+	}
 	s.start(sc)
 	sc.Run(t, s)
 }

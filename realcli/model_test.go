@@ -405,5 +405,20 @@ func All(ws ...When) When {
 	}
 }
 
+// Called is a turn whose history holds the call id, made by the agent
+// that asks.
+func Called(id string) When {
+	return func(r *Request) bool {
+		for _, m := range r.Messages {
+			for _, b := range m.Blocks {
+				if b.Type == "tool_use" && b.ID == id {
+					return true
+				}
+			}
+		}
+		return false
+	}
+}
+
 // Not is a turn w does not match.
 func Not(w When) When { return func(r *Request) bool { return !w(r) } }

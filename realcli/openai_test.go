@@ -9,127 +9,17 @@ import (
 	"strings"
 )
 
-// responsesWire is OpenAI's Responses API as Codex calls it: POST
-// /v1/responses, streamed as server-sent events. The conversation is a flat
-// list of items (messages, function_call, custom_tool_call and their
-// outputs); it is read into messages by role, consecutive items of one role
-// making one message, so Tail is what came after the model last spoke.
-type responsesWire struct{}
+// What OpenAI's two APIs share, as Copilot CLI (Chat Completions,
+// chatcompletions_test.go) and Codex (Responses, responses_test.go) call
+// them: content that is a string or a list of parts, calls to function
+// tools (JSON arguments) and to freeform tools (raw text input, as GPT
+// models' apply_patch takes it), and the error object.
 
-// codexTurnHeader carries the turn's metadata as JSON; its agent_name is
-// "/root" for the main agent and "/root/<task>" for a subagent.
-const codexTurnHeader = "X-Codex-Turn-Metadata"
-
-type responsesRequest struct {
-	Model        string            `json:"model"`
-	Instructions string            `json:"instructions"`
-	Input        []json.RawMessage `json:"input"`
-	Stream       bool              `json:"stream"`
-}
-
-type responsesItem struct {
-	Type      string          `json:"type"`
-	Role      string          `json:"role"`
-	Content   json.RawMessage `json:"content"`
-	Name      string          `json:"name"`
-	Namespace string          `json:"namespace"`
-	Arguments string          `json:"arguments"` // function_call: JSON text
-	Input     string          `json:"input"`     // custom_tool_call: free text
-	CallID    string          `json:"call_id"`
-	Output    json.RawMessage `json:"output"` // a string or content items
-}
-
-func (responsesWire) Parse(w http.ResponseWriter, r *http.Request, body []byte) (*Request, bool, error) {
-	if r.Method != http.MethodPost || r.URL.Path != "/v1/responses" {
-		return nil, false, fmt.Errorf("not the Responses API: %s %s", r.Method, r.URL)
-	}
-	var in responsesRequest
-	if err := json.Unmarshal(body, &in); err != nil {
-		return nil, false, err
-	}
-	if !in.Stream {
-		return nil, false, fmt.Errorf("a request that does not ask for streaming (model %s)", in.Model)
-	}
-	var meta struct {
-		AgentName string `json:"agent_name"`
-	}
-	if h := r.Header.Get(codexTurnHeader); h != "" {
-		if err := json.Unmarshal([]byte(h), &meta); err != nil {
-			return nil, false, fmt.Errorf("%s: %w", codexTurnHeader, err)
-		}
-	}
-	if meta.AgentName == "" {
-		return nil, false, fmt.Errorf("no agent_name in %s: main agent or subagent cannot be told", codexTurnHeader)
-	}
-	req := &Request{Path: r.URL.RequestURI(), Body: body, System: in.Instructions, Subagent: meta.AgentName != "/root"}
-	for i, raw := range in.Input {
-		var it responsesItem
-		if err := json.Unmarshal(raw, &it); err != nil {
-			return nil, false, fmt.Errorf("input[%d]: %w", i, err)
-		}
-		role, block, err := responsesBlock(it)
-		if err != nil {
-			return nil, false, fmt.Errorf("input[%d] %s: %w", i, clip(string(raw), 400), err)
-		}
-		if role == "developer" && !req.Spoke() {
-			// Developer messages before the model first speaks are the
-			// system prompt: Codex's instructions and the context start
-			// hooks added. Later ones arrived in the conversation.
-			req.System = strings.TrimPrefix(req.System+"\n"+block[0].Text, "\n")
-			continue
-		}
-		if n := len(req.Messages); n > 0 && req.Messages[n-1].Role == role {
-			req.Messages[n-1].Blocks = append(req.Messages[n-1].Blocks, block...)
-			continue
-		}
-		req.Messages = append(req.Messages, Message{Role: role, Blocks: block})
-	}
-	return req, false, nil
-}
-
-// responsesBlock is one input item as the role it speaks in and its blocks.
-// A call's name is namespace.name when the tool is in a namespace
-// (collaboration.spawn_agent).
-func responsesBlock(it responsesItem) (string, []Block, error) {
-	name := it.Name
-	if it.Namespace != "" {
-		name = it.Namespace + "." + it.Name
-	}
-	switch it.Type {
-	case "message":
-		text, err := responsesText(it.Content)
-		if err != nil {
-			return "", nil, err
-		}
-		return it.Role, []Block{{Type: "text", Text: text}}, nil
-	case "function_call":
-		return "assistant", []Block{{Type: "tool_use", ID: it.CallID, Name: name, Input: json.RawMessage(it.Arguments)}}, nil
-	case "custom_tool_call":
-		input, _ := json.Marshal(it.Input)
-		return "assistant", []Block{{Type: "tool_use", ID: it.CallID, Name: name, Input: input}}, nil
-	case "function_call_output", "custom_tool_call_output":
-		text, err := responsesText(it.Output)
-		if err != nil {
-			return "", nil, err
-		}
-		return "tool", []Block{{Type: "tool_result", ID: it.CallID, Text: text}}, nil
-	case "agent_message":
-		// A message between agents (a task, a final answer); its payload
-		// is in encrypted_content, which the fake's model writes in clear.
-		text, err := responsesText(it.Content)
-		if err != nil {
-			return "", nil, err
-		}
-		return "user", []Block{{Type: "text", Text: text}}, nil
-	case "reasoning":
-		return "assistant", nil, nil
-	}
-	return "", nil, fmt.Errorf("an input item the fake does not know")
-}
-
-// responsesText is message content or a call's output, a string or a list
-// of content items, as text.
-func responsesText(raw json.RawMessage) (string, error) {
+// openaiText is message content or a call's output, a string, null or a
+// list of parts, as text: each part's text (Codex sends a task between
+// agents as encrypted_content, which the fake's model writes in clear),
+// one part a line; parts without text (an image) add nothing.
+func openaiText(raw json.RawMessage) (string, error) {
 	if len(raw) == 0 || string(raw) == "null" {
 		return "", nil
 	}
@@ -138,72 +28,48 @@ func responsesText(raw json.RawMessage) (string, error) {
 		return s, nil
 	}
 	var parts []struct {
-		Type      string `json:"type"`
 		Text      string `json:"text"`
 		Encrypted string `json:"encrypted_content"`
 	}
 	if err := json.Unmarshal(raw, &parts); err != nil {
 		return "", err
 	}
-	texts := make([]string, len(parts))
-	for i, p := range parts {
-		texts[i] = p.Text + p.Encrypted
+	texts := make([]string, 0, len(parts))
+	for _, p := range parts {
+		if t := p.Text + p.Encrypted; t != "" {
+			texts = append(texts, t)
+		}
 	}
 	return strings.Join(texts, "\n"), nil
 }
 
-// Write streams reply as one response: an assistant message with the text,
-// then an output item per call (a function_call, or a custom_tool_call when
-// the input is free text, as apply_patch takes it), then response.completed.
-// A response with calls makes Codex run them and ask again; one without
-// ends the turn.
-func (responsesWire) Write(w http.ResponseWriter, req *Request, reply Reply) error {
-	w.Header().Set("Content-Type", "text/event-stream")
-	w.Header().Set("Cache-Control", "no-cache")
-	id := fmt.Sprintf("resp_fake_%d", req.N)
-	var events []string
-	add := func(data map[string]any) {
-		b, _ := json.Marshal(data)
-		events = append(events, "event: "+data["type"].(string)+"\ndata: "+string(b)+"\n\n")
+// openaiCallInput is what a call sends its tool: a freeform tool's raw
+// text when the input is a string, else a function tool's arguments as
+// JSON text.
+func openaiCallInput(c Call) (text string, freeform bool, err error) {
+	if raw, ok := c.Input.(string); ok {
+		return raw, true, nil
 	}
-	add(map[string]any{"type": "response.created", "response": map[string]any{"id": id}})
-	if reply.Text != "" || len(reply.Calls) == 0 {
-		text := reply.Text
-		if text == "" {
-			text = "done"
-		}
-		add(map[string]any{"type": "response.output_item.done", "item": map[string]any{
-			"type": "message", "role": "assistant", "id": id + "_msg",
-			"content": []any{map[string]any{"type": "output_text", "text": text}}}})
+	args, err := json.Marshal(c.Input)
+	if err != nil {
+		return "", false, fmt.Errorf("call %s: %w", c.ID, err)
 	}
-	for _, c := range reply.Calls {
-		item := map[string]any{"call_id": c.ID, "name": c.Name}
-		if ns, name, ok := strings.Cut(c.Name, "."); ok {
-			item["namespace"], item["name"] = ns, name
-		}
-		if text, ok := c.Input.(string); ok {
-			item["type"], item["input"] = "custom_tool_call", text
-		} else {
-			args, err := json.Marshal(c.Input)
-			if err != nil {
-				return fmt.Errorf("call %s: %w", c.ID, err)
-			}
-			item["type"], item["arguments"] = "function_call", string(args)
-		}
-		add(map[string]any{"type": "response.output_item.done", "item": item})
-	}
-	add(map[string]any{"type": "response.completed", "response": map[string]any{"id": id, "usage": map[string]any{
-		"input_tokens": 10, "input_tokens_details": nil, "output_tokens": 5, "output_tokens_details": nil, "total_tokens": 15}}})
-	_, err := w.Write([]byte(strings.Join(events, "")))
-	return err
+	return string(args), false, nil
 }
 
-// Refuse answers 400 invalid_request_error; Codex runs with its retries
-// off, so it does not ask again.
-func (responsesWire) Refuse(w http.ResponseWriter, why string) {
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(http.StatusBadRequest)
-	b, _ := json.Marshal(map[string]any{"error": map[string]any{
-		"type": "invalid_request_error", "message": "fake model API: " + why}})
-	_, _ = w.Write(b)
+// freeformInput is a freeform call's raw text as a tool_use block's input
+// (a JSON string), so scripts read both kinds of call alike.
+func freeformInput(text string) json.RawMessage {
+	b, _ := json.Marshal(text)
+	return b
+}
+
+// openaiRefuse answers 400 invalid_request_error, with the API's own extra
+// fields (Chat Completions adds a code).
+func openaiRefuse(w http.ResponseWriter, why string, extra map[string]any) {
+	e := map[string]any{"type": "invalid_request_error", "message": "fake model API: " + why}
+	for k, v := range extra {
+		e[k] = v
+	}
+	refuse(w, map[string]any{"error": e})
 }

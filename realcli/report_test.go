@@ -119,7 +119,7 @@ func sortScenarios(names []string) {
 	rank := map[string]int{}
 	for _, name := range cliOrder {
 		if c := cliNamed(name); c != nil {
-			for _, sc := range c.Scenarios {
+			for _, sc := range c.all() {
 				if _, ok := rank[sc.Name]; !ok {
 					rank[sc.Name] = len(rank)
 				}

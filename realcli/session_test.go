@@ -53,6 +53,7 @@ type Session struct {
 	runReasons []string // how the run ended, when it went wrong
 	observed   []string
 	cannot     string // why the CLI cannot do what the scenario checks
+	initOut    string // what the last Wire's init printed
 }
 
 // start installs the CLI (or skips) and builds the scenario's world.
@@ -279,16 +280,30 @@ func (s *Session) Hook(args ...string) (string, error) {
 	return out.String(), err
 }
 
-// Wire runs `massgen-hook init` for the CLI in the project, exactly as
-// docs/install.md tells a user to, plus extra arguments.
-func (s *Session) Wire(extra ...string) {
+// Init runs `massgen-hook init` for the CLI in the project, exactly as
+// docs/install.md tells a user to, plus extra arguments, and returns what
+// it printed.
+func (s *Session) Init(extra ...string) string {
 	s.t.Helper()
 	args := []string{"init"}
 	if s.CLI.Agent != "claude" {
 		args = append(args, "--agent", s.CLI.Agent)
 	}
-	if _, err := s.Hook(append(args, extra...)...); err != nil {
+	out, err := s.Hook(append(args, extra...)...)
+	if err != nil {
 		s.Fatalf("wiring the project: %v", err)
+	}
+	return out
+}
+
+// Wire wires the project as the CLI's user does: init, then whatever the
+// CLI asks of its user before it runs a project's hooks (its adapter's
+// Trust).
+func (s *Session) Wire(extra ...string) {
+	s.t.Helper()
+	s.initOut = s.Init(extra...)
+	if s.CLI.Trust != nil {
+		s.CLI.Trust(s)
 	}
 }
 
@@ -411,6 +426,9 @@ func (s *Session) Run(prompt string) *Run {
 		s.runFailed("%s printed no result (%v): %v; stderr: %s", s.CLI.Name, err, ferr, tail(r.Stderr, 1500))
 	}
 	r.Final = final
+	if s.CLI.Checked != nil {
+		s.CLI.Checked(s, r)
+	}
 	return r
 }
 
