@@ -60,6 +60,9 @@ var codexCLI = &CLI{
 		Shell:   cxShell,
 		// Hooks see exec_command as Bash with its command alone.
 		BashInput: func(command string) map[string]any { return map[string]any{"command": command} },
+		// A PostToolUse block's reason is handed to the model as the
+		// call's output: a replacement goes that way.
+		ReplacesOutput: true,
 		Patch:     cxPatch,
 		Scribe:    codexScribeProject,
 		// The subagent's answer reaches the main agent as a message,

@@ -66,6 +66,9 @@ var geminiCLI = &CLI{
 		// It shows a hook's context in the tool's result and may repeat
 		// it in later turns' history.
 		RepeatsContext: true,
+		// An AfterTool deny's reason takes the tool result's place: a
+		// replacement goes that way.
+		ReplacesOutput: true,
 		// A systemMessage is printed on stderr ("Hook system message").
 		Shown: func(r *Run) string { return string(r.Stderr) },
 		Prepare: map[string]func(*Session){
