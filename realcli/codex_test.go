@@ -63,8 +63,8 @@ var codexCLI = &CLI{
 		// A PostToolUse block's reason is handed to the model as the
 		// call's output: a replacement goes that way.
 		ReplacesOutput: true,
-		Patch:     cxPatch,
-		Scribe:    codexScribeProject,
+		Patch:          cxPatch,
+		Scribe:         codexScribeProject,
 		// The subagent's answer reaches the main agent as a message,
 		// with the spawn's result or after a wait.
 		Delegate: func(s *Session, id, task string) (Reply, When) {
