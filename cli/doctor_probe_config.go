@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"github.com/massgen/massgen-hook/internal/lazy"
 	"sort"
 	"strings"
 	"unicode/utf8"
@@ -23,12 +24,14 @@ const probeAgent = "massgen-doctor-probe"
 // CLI's switch (the probes try the hooks regardless), who the agent is
 // (probeAgent instead), the broker's URL (the probes use no broker), and
 // recording (a probe is no event of the user's).
-var probeEnvDropped = map[string]bool{
-	"CLAUDE_PROJECT_DIR": true, "MASSGEN_HOOK_CONFIG": true, "CLAUDE_ENV_FILE": true,
-	"GEMINI_PROJECT_DIR": true, "CURSOR_PROJECT_DIR": true, "COPILOT_PROJECT_DIR": true,
-	disableEnv: true, "MASSGEN_AGENT_ID": true, "MASSGEN_ORCHESTRATOR_ID": true,
-	config.NATSURLEnv: true, recordEnv: true,
-}
+var probeEnvDropped = &lazy.Value[map[string]bool]{New: func() map[string]bool {
+	return map[string]bool{
+		"CLAUDE_PROJECT_DIR": true, "MASSGEN_HOOK_CONFIG": true, "CLAUDE_ENV_FILE": true,
+		"GEMINI_PROJECT_DIR": true, "CURSOR_PROJECT_DIR": true, "COPILOT_PROJECT_DIR": true,
+		disableEnv: true, "MASSGEN_AGENT_ID": true, "MASSGEN_ORCHESTRATOR_ID": true,
+		config.NATSURLEnv: true, recordEnv: true,
+	}
+}}
 
 // probeConfig is the config the probes run with: the project's, byte for
 // byte (so what a child reports of it is at the same file:line), except

@@ -321,7 +321,7 @@ func sameBytes(a, b string) bool {
 func (d *doctorRun) throwawayProject(tmp string) ([]string, string, error) {
 	var env []string
 	for _, kv := range d.environ() {
-		if name, _, _ := strings.Cut(kv, "="); probeEnvDropped[name] {
+		if name, _, _ := strings.Cut(kv, "="); probeEnvDropped.Get()[name] {
 			continue
 		}
 		env = append(env, kv)

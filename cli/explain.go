@@ -137,7 +137,7 @@ func (a *app) runExplain(cmd *cobra.Command, o explainOptions) error {
 	if rec != nil {
 		x.Recorded = &rec.Decision
 	}
-	if a.disabled(hookSpec{use: toolHookName[ev.HookEventName], event: ev.HookEventName}) {
+	if a.disabled(hookSpec{use: toolHookName(ev.HookEventName), event: ev.HookEventName}) {
 		x.DisabledBy = disableEnv + "=" + a.getenv(disableEnv)
 	}
 	if x.Config == "" {
@@ -178,10 +178,14 @@ func (a *app) runExplain(cmd *cobra.Command, o explainOptions) error {
 }
 
 // toolHookName is the subcommand of each event explain takes.
-var toolHookName = map[string]string{
-	protocol.PreToolUse:         "pre-tool-use",
-	protocol.PostToolUse:        "post-tool-use",
-	protocol.PostToolUseFailure: "post-tool-use-failure",
+func toolHookName(event string) string {
+	switch event {
+	case protocol.PostToolUse:
+		return "post-tool-use"
+	case protocol.PostToolUseFailure:
+		return "post-tool-use-failure"
+	}
+	return "pre-tool-use"
 }
 
 // explainEvent is the event to explain: built from the flags, or read from

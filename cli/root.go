@@ -98,10 +98,12 @@ const (
 	hooksGroup     = "hooks"
 )
 
-var commandGroups = []*cobra.Group{
-	{ID: setupGroup, Title: "Set up a project:"},
-	{ID: operatingGroup, Title: "While agents work:"},
-	{ID: hooksGroup, Title: "Hooks (run by the agent CLIs; each reads one event as JSON on stdin):"},
+func commandGroups() []*cobra.Group {
+	return []*cobra.Group{
+		{ID: setupGroup, Title: "Set up a project:"},
+		{ID: operatingGroup, Title: "While agents work:"},
+		{ID: hooksGroup, Title: "Hooks (run by the agent CLIs; each reads one event as JSON on stdin):"},
+	}
 }
 
 type subcommand struct {
@@ -173,14 +175,14 @@ Start with "massgen-hook init" in your project, then "massgen-hook doctor".`,
 	})
 	for _, sc := range subcommands() {
 		if len(args) > 0 && sc.name == args[0] {
-			root.AddGroup(commandGroups...)
+			root.AddGroup(commandGroups()...)
 			root.AddCommand(sc.build(a))
 			// `completion` is a sibling, not reachable from here.
 			root.CompletionOptions.DisableDefaultCmd = true
 			return root
 		}
 	}
-	root.AddGroup(commandGroups...)
+	root.AddGroup(commandGroups()...)
 	for _, sc := range subcommands() {
 		root.AddCommand(sc.build(a))
 	}

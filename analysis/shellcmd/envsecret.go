@@ -1,6 +1,7 @@
 package shellcmd
 
 import (
+	"github.com/massgen/massgen-hook/internal/lazy"
 	"regexp"
 	"strings"
 )
@@ -25,16 +26,18 @@ type SecretPrint struct {
 // secretWords are the parts of a variable's name (split at _) that mark
 // it as a secret: OPENAI_API_KEY, GITHUB_TOKEN, AWS_SECRET_ACCESS_KEY,
 // DB_PASSWORD, NPM_AUTH.
-var secretWords = map[string]bool{
-	"KEY": true, "KEYS": true, "APIKEY": true, "TOKEN": true, "TOKENS": true, "SECRET": true, "SECRETS": true,
-	"PASSWORD": true, "PASSWD": true, "PASS": true, "PASSPHRASE": true, "CREDENTIAL": true,
-	"CREDENTIALS": true, "CREDS": true, "PRIVATE": true, "AUTH": true, "COOKIE": true, "PAT": true,
-}
+var secretWords = &lazy.Value[map[string]bool]{New: func() map[string]bool {
+	return map[string]bool{
+		"KEY": true, "KEYS": true, "APIKEY": true, "TOKEN": true, "TOKENS": true, "SECRET": true, "SECRETS": true,
+		"PASSWORD": true, "PASSWD": true, "PASS": true, "PASSPHRASE": true, "CREDENTIAL": true,
+		"CREDENTIALS": true, "CREDS": true, "PRIVATE": true, "AUTH": true, "COOKIE": true, "PAT": true,
+	}
+}}
 
 // SecretName reports whether a variable's name marks it as a secret.
 func SecretName(name string) bool {
 	for _, part := range strings.Split(strings.ToUpper(name), "_") {
-		if secretWords[part] {
+		if secretWords.Get()[part] {
 			return true
 		}
 	}
@@ -42,7 +45,7 @@ func SecretName(name string) bool {
 }
 
 // varRef finds the variables a word's unknown text refers to.
-var varRef = regexp.MustCompile(`\$\{?!?([A-Za-z_][A-Za-z0-9_]*)`)
+var varRef = &lazy.Value[*regexp.Regexp]{New: func() *regexp.Regexp { return regexp.MustCompile(`\$\{?!?([A-Za-z_][A-Za-z0-9_]*)`) }}
 
 // secretVars are the secret-named variables whose values a word would
 // hold: only in a word that is not known (a single-quoted "$X" is text).
@@ -51,7 +54,7 @@ func secretVars(w Word) []string {
 		return nil
 	}
 	var out []string
-	for _, m := range varRef.FindAllStringSubmatch(w.Value, -1) {
+	for _, m := range varRef.Get().FindAllStringSubmatch(w.Value, -1) {
 		if SecretName(m[1]) {
 			out = append(out, m[1])
 		}
@@ -195,8 +198,8 @@ func grepPatternHarmless(g *Command) bool {
 	if pattern == "" {
 		return false
 	}
-	for _, part := range nonWord.Split(strings.ToUpper(pattern), -1) {
-		if secretWords[part] {
+	for _, part := range nonWord.Get().Split(strings.ToUpper(pattern), -1) {
+		if secretWords.Get()[part] {
 			return false
 		}
 		for _, w := range secretStems {
@@ -208,7 +211,7 @@ func grepPatternHarmless(g *Command) bool {
 	return true
 }
 
-var nonWord = regexp.MustCompile(`[^A-Za-z0-9]+`)
+var nonWord = &lazy.Value[*regexp.Regexp]{New: func() *regexp.Regexp { return regexp.MustCompile(`[^A-Za-z0-9]+`) }}
 
 // secretStems are the secret words a grep pattern may hold inside a
 // longer word (apikey, passwd, credentials).

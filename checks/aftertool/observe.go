@@ -256,7 +256,7 @@ func (o *observe) excluded(forms []string) bool {
 		}
 	}
 	return matchesGlobs(gitInternals, forms) ||
-		(matchesGlobs(guard.DefaultSecretPaths, forms) && !matchesGlobs(guard.DefaultExcept, forms))
+		(matchesGlobs(guard.DefaultSecretPaths(), forms) && !matchesGlobs(guard.DefaultExcept, forms))
 }
 
 var gitInternals = []string{"**/.git", "**/.git/**"}

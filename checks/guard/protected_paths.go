@@ -20,6 +20,10 @@ import (
 	"github.com/massgen/massgen-hook/internal/secretpaths"
 )
 
+// DefaultSecretPaths are the default secret paths
+// (internal/secretpaths/secret-paths.txt), read on first use.
+func DefaultSecretPaths() []string { return secretpaths.Default() }
+
 // protectedPaths keeps tool calls away from paths the project protects
 // (default on). Reading means showing a file's content to the model
 // (Read, Grep's path, cat/head/grep/cp-from... in Bash, and every file a
@@ -56,8 +60,6 @@ type protectedPaths struct {
 // Secrets are protected from reading and writing; .git internals and
 // massgen-hook's own files from writing (git, and the hook, manage them).
 var (
-	// DefaultSecretPaths: internal/secretpaths/secret-paths.txt.
-	DefaultSecretPaths = secretpaths.Default()
 	// defaultWriteOnly: .git internals, which git manages. The guards' own
 	// wiring (defaultWiring) is added to every write list, given or not.
 	defaultWriteOnly = []string{"**/.git", "**/.git/**"}
@@ -101,8 +103,8 @@ func NewProtectedPaths(options *yaml.Node) (engine.Builtin, error) {
 		return slices.Clone(def) // callers append: never into the defaults
 	}
 	p := &protectedPaths{
-		read:           append(pick(o.Read, DefaultSecretPaths), o.Add.Read...),
-		write:          slices.Concat(pick(o.Write, slices.Concat(DefaultSecretPaths, defaultWriteOnly)), o.Add.Write, defaultWiring),
+		read:           append(pick(o.Read, DefaultSecretPaths()), o.Add.Read...),
+		write:          slices.Concat(pick(o.Write, slices.Concat(DefaultSecretPaths(), defaultWriteOnly)), o.Add.Write, defaultWiring),
 		except:         append(pick(o.Except, DefaultExcept), o.Add.Except...),
 		outsideAllowed: append(pick(o.OutsideAllowed, defaultOutsideAllowed), o.Add.OutsideAllowed...),
 	}

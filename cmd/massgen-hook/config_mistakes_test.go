@@ -125,7 +125,10 @@ func TestConfigMistakesKeepTheGuards(t *testing.T) {
 			}
 
 			again := inboxRun(bin, env, project, catEnv, "pre-tool-use")
-			if a := readAnswer(t, "second call", again); a.SystemMessage != "" || a.HookSpecificOutput.PermissionDecision != "deny" {
+			// The denial's own line for the user stays; the config's
+			// warning is not repeated.
+			const denied = "massgen-hook: blocked reading a protected path (\".env\")."
+			if a := readAnswer(t, "second call", again); a.SystemMessage != denied || a.HookSpecificOutput.PermissionDecision != "deny" {
 				t.Errorf("second call in the session: systemMessage %q, decision %q; want no repeat of the warning, and deny",
 					a.SystemMessage, a.HookSpecificOutput.PermissionDecision)
 			}

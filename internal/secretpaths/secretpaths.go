@@ -6,15 +6,18 @@ import (
 	_ "embed"
 	"slices"
 	"strings"
+
+	"github.com/massgen/massgen-hook/internal/lazy"
 )
 
 //go:embed secret-paths.txt
 var list string
 
-var defaults = parse(list)
+// defaults are read on first use: a hook that judges no path pays nothing.
+var defaults = &lazy.Value[[]string]{New: func() []string { return parse(list) }}
 
 // Default returns the default secret paths, a fresh slice each time.
-func Default() []string { return slices.Clone(defaults) }
+func Default() []string { return slices.Clone(defaults.Get()) }
 
 func parse(text string) []string {
 	var out []string
