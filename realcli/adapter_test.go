@@ -50,7 +50,8 @@ type Adapter struct {
 	// Delegate is the main agent's call handing it task, and when the
 	// main agent's turn holds its answer; ScribeFinishes scripts the
 	// scribe on task, from its turn when: it writes its scratchpad, where
-	// it can, and stops (steps "<step>-writes", "<step>-stops", its call
+	// it can, an entry saying "wrote a note", and stops answering "note
+	// written" (steps "<step>-writes", "<step>-stops", its call
 	// "call_<step>_pad").
 	Scribe         func(s *Session)
 	Delegate       func(s *Session, id, task string) (Reply, When)

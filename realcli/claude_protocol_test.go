@@ -53,51 +53,16 @@ func wantGrant(s *Session, agent string) {
 	s.Errorf("no audit record of permission-request granting %s its scratchpad %s", agent, file)
 }
 
-// claudeSubagentProtocol: a custom subagent is told at its start to write
-// its scratchpad with Write or Edit; when it tries to stop without it, it
-// is blocked with a reason the model reads; its Write of
-// .claude/scratchpad/<agent>/<today>.md, which Claude Code asks about as a
-// sensitive file, is granted by permission-request, and then it may stop.
-// The main thread then owes the coordinator log, which it may write too.
-func claudeSubagentProtocol(t *testing.T, s *Session) {
-	s.WriteFile(".claude/agents/scribe.md", scribeAgent)
-	s.Wire()
-	m := s.Model
-	pad := s.Path(Scratchpad("scribe", s.Today()))
-	m.On("delegate", All(Main, First), ccAgent("toolu_agent1", "scribe", "task-one: write a note"))
-	m.On("sub-stops-early", All(Subagent("task-one"), First), Say("note written"))
-	m.On("sub-writes", All(Subagent("task-one"), Arrived("Scratchpad missing")),
-		ccWrite("toolu_pad1", pad, scratchpadBody("wrote the first note")))
-	m.On("sub-stops", All(Subagent("task-one"), After("toolu_pad1")), Say("scratchpad written"))
-	m.On("main-stops-early", All(Main, After("toolu_agent1")), Say("all done"))
-	m.On("main-logs", All(Main, Arrived("Multi-agent delegation detected")), coordinatorLog(s, "toolu_log1", "scribe wrote a note"))
-	m.On("main-ends", All(Main, After("toolu_log1")), Say("all done"))
-	run := s.Run("delegate a note to the scribe")
-
+// claudeScratchpadGranted: Claude Code asks before a write under .claude/,
+// which nobody answers headless; so the scribe is told at its start to
+// write its scratchpad with Write or Edit, and permission-request grants
+// that write, and the main thread's of the coordinator log.
+func claudeScratchpadGranted(s *Session, run *Run) {
 	if !s.Turn("sub-stops-early").Contains("Write it with the Write or Edit tool") {
 		s.Errorf("the subagent was not told at its start to write its scratchpad with Write or Edit")
 	}
-	if len(m.Answered("sub-writes")) == 0 {
-		s.Fatalf("the subagent's early stop was not blocked with the scratchpad reason")
-	}
-	blocked := s.Turn("sub-writes")
-	if !strings.Contains(blocked.TailText(), Scratchpad("scribe", s.Today())) {
-		s.Errorf("the block reason does not name the scratchpad path: %q", blocked.TailText())
-	}
-	if res, _ := s.Turn("sub-stops").ToolResult("toolu_pad1"); res.IsError {
-		s.Fatalf("writing the scratchpad was refused: %q", res.Text)
-	}
-	if got, ok := s.ReadFile(Scratchpad("scribe", s.Today())); !ok || !strings.Contains(got, "wrote the first note") {
-		s.Errorf("the scratchpad is not on disk (got %q)", got)
-	}
 	wantGrant(s, "scribe")
-	if res, _ := s.Turn("main-ends").ToolResult("toolu_log1"); res.IsError {
-		s.Errorf("the main thread could not write the coordinator log: %q", res.Text)
-	}
 	wantGrant(s, "coordinator")
-	if !run.Final.OK {
-		s.Errorf("the run did not end as a success: %s", run.Final.Raw)
-	}
 }
 
 // claudeReleaseNotice: a subagent that never writes its scratchpad is let

@@ -81,6 +81,9 @@ var claudeCode = &CLI{
 		ReplacesOutput: true,
 		OutputObject:   true,
 		Shown:          claudeShown,
+		Also: map[string]func(*Session, *Run){
+			"subagent-stop/blocks-then-allows": claudeScratchpadGranted,
+		},
 		NA: map[string]string{
 			"default-guards/grep-env":              claudeNoSearch,
 			"default-guards/search-project":        claudeNoSearch,
@@ -104,9 +107,7 @@ const claudeNoSearch = "Claude Code 2.1.328 offers its model no search tool (no 
 func init() {
 	claudeCode.Scenarios = []Scenario{
 		{Name: "permission-request/scratchpad-writes", Project: quoted, Run: claudeScratchpadPermissions},
-		{Name: "subagent-stop/blocks-then-allows", Project: quoted, Run: claudeSubagentProtocol},
 		{Name: "subagent-stop/release-notice", Run: claudeReleaseNotice},
-		{Name: "rules/per-agent-in-subagent", Run: claudePerAgentRule},
 	}
 	register(claudeCode)
 }

@@ -113,12 +113,9 @@ var codexCLI = &CLI{
 			"default-guards/search-project":        codexNoSearch,
 		},
 		Also: map[string]func(*Session, *Run){
-			"stop/block-and-cap": codexStopRuns,
-			"subagent-stop/second-instance": func(s *Session, run *Run) {
-				if res, _ := s.Turn("sub2-stops").ToolResult("call_pad2"); !strings.Contains(res.Text, "Success") {
-					s.Errorf("the second scribe's patch did not apply: %q", res.Text)
-				}
-			},
+			"stop/block-and-cap":                   codexStopRuns,
+			"subagent-stop/blocks-then-allows":     codexPatchApplied("sub-stops", "call_sub_pad"),
+			"subagent-stop/second-instance":        codexPatchApplied("sub2-stops", "call_pad2"),
 			"default-guards/apply-patch-add":       codexPatchPassed,
 			"default-guards/apply-patch-protected": codexConfigProtected,
 			// Codex rejects an explicit allow and says so on stderr.
@@ -134,6 +131,17 @@ var codexCLI = &CLI{
 // codexFailed is how Codex tells the model a shell command failed.
 var codexFailed = regexp.MustCompile(`exited with code [1-9]`)
 
+// codexPatchApplied: Codex says an apply_patch call applied ("Success")
+// in its result, which the model read in step's turn; a failed patch is
+// not marked as an error.
+func codexPatchApplied(step, id string) func(*Session, *Run) {
+	return func(s *Session, run *Run) {
+		if res, _ := s.Turn(step).ToolResult(id); !strings.Contains(res.Text, "Success") {
+			s.Errorf("the scribe's patch %s did not apply: %q", id, res.Text)
+		}
+	}
+}
+
 // codexNoSearch is why Codex runs no search scenario.
 const codexNoSearch = "Codex has no search tool of its own: its model searches with the shell, which the Bash guards judge (default-guards/read-env)"
 
@@ -141,8 +149,6 @@ func init() {
 	codexCLI.Scenarios = []Scenario{
 		{Name: "trust/untrusted-skipped", Run: codexUntrusted},
 		{Name: "trust/trusted-as-init-says", Project: quoted, Run: codexTrusted},
-		{Name: "subagent-stop/blocks-then-allows", Project: quoted, Run: codexSubagentProtocol},
-		{Name: "rules/per-agent-in-subagent", Run: codexPerAgentRule},
 	}
 	register(codexCLI)
 }

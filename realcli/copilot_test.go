@@ -132,9 +132,7 @@ func copilotRetryLearnt(s *Session, run *Run) {
 func init() {
 	copilotCLI.Scenarios = []Scenario{
 		{Name: "default-guards/grep-paths", Project: quoted, Run: copilotGrepPaths},
-		{Name: "subagent-stop/blocks-then-allows", Project: quoted, Run: copilotSubagentProtocol},
 		{Name: "subagent-stop/agent-stop-in-subagent", Run: copilotAgentStopInSubagent},
-		{Name: "rules/per-agent-in-subagent", Run: copilotPerAgentRule},
 	}
 	register(copilotCLI)
 }

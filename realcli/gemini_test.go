@@ -73,10 +73,15 @@ var geminiCLI = &CLI{
 		Shown: func(r *Run) string { return string(r.Stderr) },
 		Prepare: map[string]func(*Session){
 			"stop/block-and-cap": func(s *Session) { geminiCapture(s, "AfterAgent") },
+			"rules/per-agent-in-subagent": func(s *Session) {
+				geminiCapture(s, "BeforeTool")
+				geminiCapture(s, "AfterAgent")
+			},
 		},
 		Also: map[string]func(*Session, *Run){
 			"stop/block-and-cap":            geminiStopRuns,
 			"default-guards/search-project": geminiSearchRefused,
+			"rules/per-agent-in-subagent":   geminiWhoseCall,
 		},
 		NA: map[string]string{
 			"plugin/first-use":                     "massgen-hook ships as a plugin of Claude Code alone; here init wires it",
@@ -140,7 +145,6 @@ const geminiNoSubagentEvents = "Gemini CLI runs no hook when a subagent starts o
 func init() {
 	geminiCLI.Scenarios = []Scenario{
 		{Name: "default-guards/dir-path", Run: geminiDirPath},
-		{Name: "rules/per-agent-in-subagent", Run: geminiPerAgentRule},
 	}
 	register(geminiCLI)
 }

@@ -12,6 +12,7 @@ import (
 
 var protocolScenarios = []Scenario{
 	{Name: "session-start/context", Run: sessionStartContext},
+	{Name: "subagent-stop/blocks-then-allows", Project: quoted, Run: subagentBlocksThenAllows},
 	{Name: "subagent-stop/second-instance", Run: subagentSecondInstance},
 	{Name: "subagent-stop/read-only-agent", Run: subagentReadOnly},
 	{Name: "stop/block-and-cap", Project: quoted, Run: stopBlockAndCap},
@@ -114,6 +115,64 @@ func stopOtherSession(t *testing.T, s *Session) {
 	if !run.Final.OK {
 		s.Errorf("the run did not end as a success: %s", run.Final.Raw)
 	}
+}
+
+// subagentBlocksThenAllows: a scribe subagent that tries to stop without
+// its scratchpad is blocked with a reason the model reads, naming the file;
+// once it has written .claude/scratchpad/scribe/<today>.md with the CLI's
+// own file tool, which no hook refuses, it may stop, and the main agent gets
+// its answer. The main agent's stop then owes the coordinator's log, which
+// it may write too.
+func subagentBlocksThenAllows(t *testing.T, s *Session) {
+	s.CLI.Scribe(s)
+	s.Wire()
+	m := s.Model
+	pad := Scratchpad("scribe", s.Today())
+	blocked := All(Subagent("task-one"), Arrived("Scratchpad missing"))
+	call, returned := s.CLI.Delegate(s, "call_agent1", "task-one: write a note")
+	m.On("delegate", All(Main, First), call)
+	m.On("sub-stops-early", All(Subagent("task-one"), First), Say("stopping here"))
+	s.CLI.ScribeFinishes(s, "sub", "task-one", blocked)
+	m.On("main-stops-early", All(Main, returned), Say("all done"))
+	m.On("main-logs", All(Main, Arrived("Multi-agent delegation detected")),
+		s.CLI.WriteNew(s, "call_log1", Scratchpad("coordinator", s.Today()), "## Delegated\nscribe wrote a note\n"))
+	m.On("main-ends", All(Main, After("call_log1")), Say("all done"))
+	run := s.Run("delegate a note to the scribe")
+
+	why := turnWhere(s, blocked)
+	if why == nil {
+		s.Fatalf("the subagent's early stop was not blocked with the scratchpad reason")
+	}
+	if !strings.Contains(why.TailText(), pad) {
+		s.Errorf("the block reason does not name the scratchpad path %s: %q", pad, clip(why.TailText(), 400))
+	}
+	if res, _ := s.Turn("sub-stops").ToolResult("call_sub_pad"); res.IsError || s.deniedResult(res) {
+		s.Fatalf("writing the scratchpad was refused: %q", res.Text)
+	}
+	if got, ok := s.ReadFile(pad); !ok || !strings.Contains(got, "wrote a note") {
+		s.Errorf("the scratchpad is not on disk (got %q)", got)
+	}
+	if !s.Turn("main-stops-early").Contains("note written") {
+		s.Errorf("the main agent did not get the subagent's answer")
+	}
+	if res, _ := s.Turn("main-ends").ToolResult("call_log1"); res.IsError || s.deniedResult(res) {
+		s.Errorf("the main agent could not write the coordinator log: %q", res.Text)
+	}
+	if !run.Final.OK {
+		s.Errorf("the run did not end as a success: %s", run.Final.Raw)
+	}
+	s.also("subagent-stop/blocks-then-allows", run)
+}
+
+// turnWhere is the first request when matches, or nil: the turn a step
+// the CLI's adapter scripted answered, whatever its name.
+func turnWhere(s *Session, when When) *Request {
+	for _, r := range s.Model.Requests() {
+		if when(r) {
+			return r
+		}
+	}
+	return nil
 }
 
 // subagentSecondInstance: each subagent instance owes its own entry. Two

@@ -20,6 +20,7 @@ var rulesScenarios = []Scenario{
 	{Name: "rules/inject-tool_result", Run: ruleInject("tool_result")},
 	{Name: "rules/inject-user_message", Project: quoted, Run: ruleInject("user_message")},
 	{Name: "rules/replace-output", Run: ruleReplaceOutput},
+	{Name: "rules/per-agent-in-subagent", Run: rulePerAgent},
 	{Name: "smart-retry/repeated-failure", Run: smartRetry},
 }
 
@@ -51,6 +52,47 @@ func ruleDeny(t *testing.T, s *Session) {
 		s.Errorf("the denied command ran: probe.txt exists")
 	}
 	s.wantAudit("PreToolUse", "Bash", "deny")
+}
+
+// rulePerAgent: a rule the config gives agent scribe alone denies a shell
+// call inside a scribe subagent and leaves the same call alone in the main
+// agent.
+func rulePerAgent(t *testing.T, s *Session) {
+	s.CLI.Scribe(s)
+	s.WriteScript("rules/scribe-no-probe.sh", ruleScript("agent-rule-probe",
+		`{"decision":"deny","reason":"AGENT-RULE-6620: scribes may not run the probe"}`))
+	// block_cap 1: the main agent's stop owes the coordinator's log, the
+	// protocol's business, not this scenario's; one blocked stop will do.
+	s.WriteFile(".claude/massgen-hook.yaml", "scratchpad:\n  block_cap: 1\n"+
+		"agents:\n  - id: scribe\n    hooks:\n      PreToolUse:\n"+
+		"        - matcher: Bash\n          handler: ./rules/scribe-no-probe.sh\n")
+	s.Wire()
+	s.prepare("rules/per-agent-in-subagent")
+	m := s.Model
+	call, returned := s.CLI.Delegate(s, "call_agent", "task-probe: run the probe")
+	m.On("main-probe", All(Main, First), s.CLI.Shell("call_main", "echo agent-rule-probe main"))
+	m.On("delegate", All(Main, After("call_main")), call)
+	m.On("sub-probe", All(Subagent("task-probe"), First), s.CLI.Shell("call_sub", "echo agent-rule-probe sub"))
+	s.CLI.ScribeFinishes(s, "sub", "task-probe", After("call_sub"))
+	m.On("main-ends", All(Main, returned), Say("done"))
+	m.On("main-blocked", All(Main, Arrived("Multi-agent delegation detected")), Say("done")).Times = -1
+	run := s.Run("run the probe, then have the scribe run it")
+
+	if res, _ := s.Turn("delegate").ToolResult("call_main"); res.IsError || s.deniedResult(res) ||
+		!strings.Contains(res.Text, "agent-rule-probe main") {
+		s.Errorf("the scribe's rule applied in the main agent: %q", clip(res.Text, 300))
+	}
+	if len(m.Answered("main-ends")) != 1 {
+		s.Errorf("the main agent did not get the scribe's answer")
+	}
+	// Before the check of the scribe's call: a CLI that does not tell its
+	// hooks whose call it is ends the scenario as n/a there.
+	s.also("rules/per-agent-in-subagent", run)
+	next := turnWhere(s, All(Subagent("task-probe"), After("call_sub")))
+	if next == nil {
+		s.Fatalf("the scribe never read the result of its probe")
+	}
+	wantDenied(s, next, "call_sub", "AGENT-RULE-6620")
 }
 
 // ruleAllow: a rule allows a shell call in Claude Code's own format
