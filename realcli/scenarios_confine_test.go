@@ -76,6 +76,14 @@ func confineWrittenScript(t *testing.T, s *Session) {
 		s.Env = append(s.Env, "GOCACHE="+strings.TrimSpace(string(gocache)))
 	}
 	s.Env = append(s.Env, "GOTOOLCHAIN=local", "GOFLAGS=-mod=mod")
+	// Claude Code's own folder apart from every temporary folder, as a
+	// user may set it: its text around each command writes the working
+	// directory there, from inside the sandbox.
+	claudeTmp := filepath.Join(s.Root, "claude-tmp")
+	if err := os.MkdirAll(claudeTmp, 0o755); err != nil {
+		s.Fatalf("%v", err)
+	}
+	s.Env = append(s.Env, "CLAUDE_CODE_TMPDIR="+claudeTmp)
 	s.Wire()
 	prefix := wantPrefixWired(s)
 	kept := snapshot(s, settings, s.Path(".env"), filepath.Join(s.Home, ".git-credentials"), filepath.Join(s.Home, "keep.txt"))
