@@ -48,9 +48,10 @@ rm -f ~/keep.txt
 // massgen-hook's note naming the paths, every file is intact and no secret
 // reaches the model. In the same session: a Go build passes, a `cd` carries
 // over to the next command, an exit code and stderr are the command's own,
-// a background job outlives its command, the user's deny rule on `git
-// push` still denies, and the hooks (which must run unconfined) keep their
-// audit trail.
+// a background job outlives its command (started with `&`, and by the
+// CLI's own background route where it has one), the user's deny rule on
+// `git push` still denies, and the hooks (which must run unconfined) keep
+// their audit trail.
 func confineWrittenScript(t *testing.T, s *Session) {
 	if _, err := exec.LookPath("bwrap"); err != nil {
 		s.need("bubblewrap (bwrap) is not installed: apt install bubblewrap")
@@ -75,7 +76,7 @@ func confineWrittenScript(t *testing.T, s *Session) {
 	if gocache, err := exec.Command("go", "env", "GOCACHE").Output(); err == nil {
 		s.Env = append(s.Env, "GOCACHE="+strings.TrimSpace(string(gocache)))
 	}
-	s.Env = append(s.Env, "GOTOOLCHAIN=local", "GOFLAGS=-mod=mod")
+	s.Env = append(s.Env, "GOTOOLCHAIN=local")
 	// Claude Code's own folder apart from every temporary folder, as a
 	// user may set it: its text around each command writes the working
 	// directory there, from inside the sandbox.
@@ -101,12 +102,31 @@ func confineWrittenScript(t *testing.T, s *Session) {
 	m.On("bg", All(Main, After("call_exit")), s.CLI.Shell("call_bg", "nohup sleep 30 >/dev/null 2>&1 &"))
 	// Seen from outside too, before the next command runs.
 	var bgAlive []int
-	alive := m.On("alive", All(Main, After("call_bg")), s.CLI.Shell("call_alive",
-		`for p in $(pgrep -x sleep); do [ "$(readlink /proc/$p/cwd)" = "$PWD" ] && echo "BG-ALIVE-8830 $p"; done`))
-	alive.Before = func(*Request) error { bgAlive = awaitSleep(s.Path("sub")); return nil }
+	alive := m.On("alive", All(Main, After("call_bg")), s.CLI.Shell("call_alive", sleepsHere))
+	alive.Before = func(*Request) error { bgAlive = awaitProcess("sleep\x0030\x00", s.Path("sub")); return nil }
 	m.On("push", All(Main, After("call_alive")), s.CLI.Shell("call_push", "git push origin main"))
 	m.On("exec", All(Main, After("call_push")), s.CLI.Shell("call_exec", `printf 'EXEC<%s>EXEC' "$BASH_EXECUTION_STRING"`))
-	m.On("done", All(Main, After("call_exec")), Say("done"))
+	last := "call_exec"
+	var bgRoute []int
+	if s.CLI.Background != nil {
+		// The CLI's own route for a job that outlives its call.
+		m.On("background", All(Main, After("call_exec")), s.CLI.Background("call_bgroute", "sleep 31"))
+		check := m.On("after-background", All(Main, After("call_bgroute")), s.CLI.Shell("call_bgcheck", sleepsHere))
+		check.Before = func(*Request) error { bgRoute = awaitProcess("sleep\x0031\x00", s.Path("sub")); return nil }
+		last = "call_bgcheck"
+	}
+	end := m.On("done", All(Main, After(last)), Say("done"))
+	if s.CLI.Background != nil {
+		// A headless run waits for the CLI's own background jobs to end,
+		// then tells the model: end the job once seen, and answer that.
+		end.Before = func(*Request) error {
+			for _, pid := range bgRoute {
+				_ = syscall.Kill(pid, syscall.SIGKILL)
+			}
+			return nil
+		}
+		m.On("job-ended", All(Main, Arrived("call_bgroute")), Say("noted"))
+	}
 	run := s.Run("run the tools script, build the app, then check the shell")
 
 	done := s.Turn("done")
@@ -128,10 +148,14 @@ func confineWrittenScript(t *testing.T, s *Session) {
 	if res := mustResult(done, "call_exit"); !res.IsError || !strings.Contains(res.Text, "Exit code 7") || !strings.Contains(res.Text, "EXIT-STDERR-5521") {
 		s.Errorf("exit 7 with a line on stderr did not come back as the command's own (a failure, exit code 7, its stderr): %+v", res)
 	}
-	if res := mustResult(done, "call_alive"); len(bgAlive) == 0 || !strings.Contains(res.Text, "BG-ALIVE-8830") {
+	if res := mustResult(done, "call_alive"); len(bgAlive) == 0 || !strings.Contains(res.Text, "BG-ALIVE sleep 30") {
 		s.Errorf("the background sleep did not outlive its command (alive from outside: %v): the next command got %q", bgAlive, clip(res.Text, 300))
 	}
-	for _, pid := range sleepsIn(s.Path("sub")) {
+	if res := mustResult(done, "call_bgcheck"); s.CLI.Background != nil && (len(bgRoute) == 0 || !strings.Contains(res.Text, "BG-ALIVE sleep 31")) {
+		s.Errorf("the job started through %s's own background route did not run on under the sandbox (alive from outside: %v): it said %q, the next command got %q",
+			s.CLI.Name, bgRoute, clip(mustResult(done, "call_bgroute").Text, 300), clip(res.Text, 300))
+	}
+	for _, pid := range append(sleepsIn(s.Path("sub")), bgRoute...) {
 		_ = syscall.Kill(pid, syscall.SIGKILL)
 	}
 	pushDenied(s, done, remote)
@@ -141,6 +165,10 @@ func confineWrittenScript(t *testing.T, s *Session) {
 		s.Errorf("the run did not end as a success: %s", run.Final.Raw)
 	}
 }
+
+// sleepsHere lists, from a shell command, the sleep processes whose
+// working directory is the command's: the scenario's own background jobs.
+const sleepsHere = `for p in $(pgrep -x sleep); do [ "$(readlink /proc/$p/cwd)" = "$PWD" ] && echo "BG-ALIVE $(tr '\0' ' ' < /proc/$p/cmdline)"; done`
 
 // writeHome writes a file in the session's HOME.
 func writeHome(s *Session, rel, content string) {
@@ -212,9 +240,16 @@ func attackRefused(s *Session, done *Request) {
 		s.Errorf("the model was not told the sandbox stopped the command (%q); it read: %q", note, clip(res.Text, 800))
 		return
 	}
-	for _, p := range []string{s.Path(".env"), filepath.Join(s.Home, ".git-credentials"), s.Path(".claude/settings.json"), filepath.Join(s.Home, "keep.txt")} {
-		if !strings.Contains(text, "- "+p+" ") {
-			s.Errorf("massgen-hook's note does not name %s", p)
+	// Each path, with why it was stopped: a secret, the hooks' own file,
+	// or a place commands do not write.
+	for p, why := range map[string]string{
+		s.Path(".env"): "is a protected file (a secret)",
+		filepath.Join(s.Home, ".git-credentials"): "is a protected file (a secret)",
+		s.Path(".claude/settings.json"):           "belongs to the hooks' own files",
+		filepath.Join(s.Home, "keep.txt"):         "is read-only here",
+	} {
+		if !strings.Contains(text, "- "+p+" "+why) {
+			s.Errorf("massgen-hook's note does not say %s %s", p, why)
 		}
 	}
 	s.Observe("the model read: %q", clip(res.Text, 1200))
@@ -243,16 +278,20 @@ func noWrapperWarning(s *Session, run *Run) {
 	}
 }
 
-// sleepsIn are the sleep processes running in dir: the scenario's own
-// background job, told from any other sleep on the machine by its working
-// directory.
-func sleepsIn(dir string) []int {
+// sleepsIn are the `sleep 30` processes running in dir: the scenario's
+// own background job, told from any other sleep on the machine by its
+// working directory.
+func sleepsIn(dir string) []int { return processes("sleep\x0030\x00", dir) }
+
+// processes are the pids of the processes whose command line is cmdline
+// (NUL-separated) and, unless dir is "", whose working directory is dir.
+func processes(cmdline, dir string) []int {
 	procs, _ := filepath.Glob("/proc/[0-9]*")
 	var out []int
 	for _, p := range procs {
-		cmdline, _ := os.ReadFile(filepath.Join(p, "cmdline"))
+		got, _ := os.ReadFile(filepath.Join(p, "cmdline"))
 		cwd, _ := os.Readlink(filepath.Join(p, "cwd"))
-		if string(cmdline) == "sleep\x0030\x00" && cwd == dir {
+		if string(got) == cmdline && (dir == "" || cwd == dir) {
 			pid, _ := strconv.Atoi(filepath.Base(p))
 			out = append(out, pid)
 		}
@@ -260,16 +299,16 @@ func sleepsIn(dir string) []int {
 	return out
 }
 
-// awaitSleep waits, up to 10 s, for the background job to show as a
-// sleep running in dir: the job's shell forks, then nohup replaces
-// itself with sleep, which may not have happened yet when its command
-// returned. It returns the pids found (none: the job is not there).
-func awaitSleep(dir string) []int {
+// awaitProcess waits, up to 10 s, for a process processes finds: a job
+// started in the background may not have replaced its shell with its
+// program yet when its command returned (nohup, then sleep). It returns
+// the pids found (none: the job is not there).
+func awaitProcess(cmdline, dir string) []int {
 	deadline := time.Now().Add(10 * time.Second)
 	tick := time.NewTicker(20 * time.Millisecond)
 	defer tick.Stop()
 	for {
-		if pids := sleepsIn(dir); len(pids) > 0 || time.Now().After(deadline) {
+		if pids := processes(cmdline, dir); len(pids) > 0 || time.Now().After(deadline) {
 			return pids
 		}
 		<-tick.C
