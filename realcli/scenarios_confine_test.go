@@ -103,7 +103,12 @@ func confineWrittenScript(t *testing.T, s *Session) {
 	// Seen from outside too, before the next command runs.
 	var bgAlive []int
 	alive := m.On("alive", All(Main, After("call_bg")), s.CLI.Shell("call_alive", sleepsHere))
-	alive.Before = func(*Request) error { bgAlive = awaitProcess("sleep\x0030\x00", s.Path("sub")); return nil }
+	var escaped []string // the background jobs seen outside the sandbox
+	alive.Before = func(*Request) error {
+		bgAlive = awaitProcess("sleep\x0030\x00", s.Path("sub"))
+		escaped = append(escaped, outsideSandbox(bgAlive)...)
+		return nil
+	}
 	m.On("push", All(Main, After("call_alive")), s.CLI.Shell("call_push", "git push origin main"))
 	m.On("exec", All(Main, After("call_push")), s.CLI.Shell("call_exec", `printf 'EXEC<%s>EXEC' "$BASH_EXECUTION_STRING"`))
 	last := "call_exec"
@@ -112,7 +117,11 @@ func confineWrittenScript(t *testing.T, s *Session) {
 		// The CLI's own route for a job that outlives its call.
 		m.On("background", All(Main, After("call_exec")), s.CLI.Background("call_bgroute", "sleep 31"))
 		check := m.On("after-background", All(Main, After("call_bgroute")), s.CLI.Shell("call_bgcheck", sleepsHere))
-		check.Before = func(*Request) error { bgRoute = awaitProcess("sleep\x0031\x00", s.Path("sub")); return nil }
+		check.Before = func(*Request) error {
+			bgRoute = awaitProcess("sleep\x0031\x00", s.Path("sub"))
+			escaped = append(escaped, outsideSandbox(bgRoute)...)
+			return nil
+		}
 		last = "call_bgcheck"
 	}
 	end := m.On("done", All(Main, After(last)), Say("done"))
@@ -154,6 +163,10 @@ func confineWrittenScript(t *testing.T, s *Session) {
 	if res := mustResult(done, "call_bgcheck"); s.CLI.Background != nil && (len(bgRoute) == 0 || !strings.Contains(res.Text, "BG-ALIVE sleep 31")) {
 		s.Errorf("the job started through %s's own background route did not run on under the sandbox (alive from outside: %v): it said %q, the next command got %q",
 			s.CLI.Name, bgRoute, clip(mustResult(done, "call_bgroute").Text, 300), clip(res.Text, 300))
+	}
+	// A job that outlives its command is still inside the sandbox.
+	for _, why := range escaped {
+		s.Errorf("%s", why)
 	}
 	for _, pid := range append(sleepsIn(s.Path("sub")), bgRoute...) {
 		_ = syscall.Kill(pid, syscall.SIGKILL)
@@ -297,6 +310,50 @@ func processes(cmdline, dir string) []int {
 		}
 	}
 	return out
+}
+
+// outsideSandbox says which of the running processes pids run outside
+// the sandbox, with their parents.
+func outsideSandbox(pids []int) []string {
+	var out []string
+	for _, pid := range pids {
+		if !inSandbox(pid) {
+			cmdline, _ := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", pid))
+			out = append(out, fmt.Sprintf("the background job %q (pid %d) runs outside the sandbox (in the test's own mount namespace); its parents: %s",
+				strings.TrimSpace(strings.ReplaceAll(string(cmdline), "\x00", " ")), pid, parents(pid)))
+		}
+	}
+	return out
+}
+
+// inSandbox reports whether process pid runs in a mount namespace other
+// than the test's: bubblewrap's, the only one a CLI's command gets.
+func inSandbox(pid int) bool {
+	theirs, err := os.Readlink(fmt.Sprintf("/proc/%d/ns/mnt", pid))
+	ours, err2 := os.Readlink("/proc/self/ns/mnt")
+	return err == nil && err2 == nil && theirs != ours
+}
+
+// parents names the processes above pid, nearest first.
+func parents(pid int) string {
+	var out []string
+	for range 8 {
+		status, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+		if err != nil {
+			break
+		}
+		m := regexp.MustCompile(`(?m)^PPid:\s*(\d+)`).FindSubmatch(status)
+		if m == nil {
+			break
+		}
+		pid, _ = strconv.Atoi(string(m[1]))
+		if pid <= 1 {
+			break
+		}
+		comm, _ := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", pid))
+		out = append(out, clip(strings.ReplaceAll(string(comm), "\x00", " "), 80))
+	}
+	return strings.Join(out, " < ")
 }
 
 // awaitProcess waits, up to 10 s, for a process processes finds: a job
