@@ -213,6 +213,13 @@ func snapshot(s *Session, paths ...string) map[string]string {
 // folder; it returns that path.
 func wantPrefixWired(s *Session) string {
 	s.t.Helper()
+	// bubblewrap is there but cannot run here (a container refusing user
+	// namespaces): what the scenario needs is missing, as init says.
+	for _, line := range strings.Split(s.initOut, "\n") {
+		if strings.Contains(line, "shell confinement unavailable") {
+			s.need("init: " + strings.TrimSpace(line))
+		}
+	}
 	want := filepath.Join(s.Home, ".local", "share", "massgen-hook", "bin", "massgen-hook-shell")
 	data, _ := s.ReadFile(".claude/settings.local.json")
 	var local struct {
