@@ -56,6 +56,11 @@ func confineWrittenScript(t *testing.T, s *Session) {
 	if _, err := exec.LookPath("bwrap"); err != nil {
 		s.need("bubblewrap (bwrap) is not installed: apt install bubblewrap")
 	}
+	for _, tmp := range []string{"/tmp", "/var/tmp", os.TempDir()} {
+		if rel, err := filepath.Rel(tmp, s.Root); err == nil && !strings.HasPrefix(rel, "..") {
+			s.need("the suite's cache " + filepath.Dir(s.Root) + " is in a temporary folder, which the sandbox keeps writable: HOME cannot be read-only there (set MASSGEN_REALCLI_CACHE elsewhere)")
+		}
+	}
 	settings := s.Path(".claude/settings.json")
 	s.WriteFile(".env", envSecret)
 	s.WriteFile("sub/.keep", "")
