@@ -196,3 +196,25 @@ func TestPlanKeepsRuleHandlersReadOnly(t *testing.T) {
 		t.Errorf("the rule's handler is not read-only: %q", pl.ReadOnly)
 	}
 }
+
+// Claude Code writes its working-directory file (`pwd -P >|
+// $CLAUDE_CODE_TMPDIR/claude-XXXX-cwd`) from inside the command it hands
+// the prefix: where that folder is read-only, every command fails and a
+// cd no longer carries over.
+func TestPlanLetsClaudeCodeTrackTheWorkingDirectory(t *testing.T) {
+	f := newFixture(t)
+	tmp := filepath.Join(f.root, "claude-tmp")
+	if err := os.MkdirAll(tmp, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	cfg := config.Default()
+	p, err := PolicyFor(&cfg, f.project, f.home, []string{"CLAUDE_CODE_TMPDIR=" + tmp})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The fixture lives under /tmp, which would hold it.
+	p.Writable = slices.DeleteFunc(p.Writable, func(w string) bool { return w == "/tmp" || w == "/var/tmp" })
+	if got := p.Plan().Writable; !slices.Contains(got, tmp) {
+		t.Errorf("$CLAUDE_CODE_TMPDIR %s is not writable: %q", tmp, got)
+	}
+}

@@ -99,12 +99,16 @@ func protectedLists(cfg *config.Config) (guard.PathLists, bool, error) {
 	return lists, on, err
 }
 
-// TempDirs are the temporary folders commands write: /tmp, /var/tmp and
-// $TMPDIR.
+// TempDirs are the temporary folders commands write: /tmp, /var/tmp,
+// $TMPDIR, and $CLAUDE_CODE_TMPDIR, where Claude Code's own text around
+// each command writes the file that carries the working directory over
+// to the next (every command would fail without it).
 func TempDirs(env map[string]string) []string {
 	out := []string{"/tmp", "/var/tmp"}
-	if t := env["TMPDIR"]; filepath.IsAbs(t) {
-		out = append(out, filepath.Clean(t))
+	for _, v := range []string{"TMPDIR", "CLAUDE_CODE_TMPDIR"} {
+		if t := env[v]; filepath.IsAbs(t) {
+			out = append(out, filepath.Clean(t))
+		}
 	}
 	return out
 }

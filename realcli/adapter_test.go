@@ -23,6 +23,10 @@ type Adapter struct {
 
 	// Shell is a call of the CLI's shell tool, which hooks see as Bash.
 	Shell func(id, command string) Reply
+	// Background is a call of the shell tool that starts command as a
+	// job of the CLI's own, running on after the call returns (nil: the
+	// CLI has no such route).
+	Background func(id, command string) Reply
 	// BashInput is that call's tool_input as hooks see it, for a rule
 	// that rewrites it: the fields the CLI's Bash input has.
 	BashInput func(command string) map[string]any

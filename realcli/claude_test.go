@@ -51,7 +51,10 @@ var claudeCode = &CLI{
 	},
 	Final: claudeFinal,
 	Adapter: Adapter{
-		Shell:     ccBash,
+		Shell: ccBash,
+		Background: func(id, command string) Reply {
+			return Use(id, "Bash", map[string]any{"command": command, "description": "run in the background", "run_in_background": true})
+		},
 		BashInput: shellInput,
 		Read:      ccRead,
 		Overwrite: func(s *Session, id, rel, _, new string) (Reply, string) {

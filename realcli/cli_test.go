@@ -5,6 +5,8 @@ package realcli
 import (
 	"encoding/json"
 	"maps"
+	"os"
+	"path/filepath"
 	"slices"
 	"testing"
 	"time"
@@ -78,7 +80,28 @@ type Scenario struct {
 	// Project is the project folder's name (default "project"); a name
 	// with a space and a quote catches quoting bugs in hook commands.
 	Project string
-	Run     func(t *testing.T, s *Session)
+	// OutsideTmp puts the scenario's folder (its HOME, its project) outside
+	// the temporary folders, in the suite's cache: the sandbox keeps every
+	// temporary folder writable, so only there is HOME read-only in it.
+	OutsideTmp bool
+	Run        func(t *testing.T, s *Session)
+}
+
+// rootParent is the folder the scenario's own folder is made in: the
+// temporary folder, or the suite's cache for a scenario OutsideTmp.
+func (sc Scenario) rootParent(t *testing.T) string {
+	if !sc.OutsideTmp {
+		return ""
+	}
+	cache, err := cacheDir()
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Join(cache, "runs")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return dir
 }
 
 // clis is every CLI the suite knows, in table column order.

@@ -108,6 +108,7 @@ var codexCLI = &CLI{
 		ShellFailed: func(res Block) bool { return codexFailed.MatchString(res.Text) },
 		NA: map[string]string{
 			"plugin/first-use":                     "massgen-hook ships as a plugin of Claude Code alone; here init wires it",
+			"confine/written-script":               confineClaudeOnly,
 			"permission-request/scratchpad-writes": "only Claude Code asks before a write under .claude/; Codex writes there without a permission request to answer",
 			"default-guards/grep-env":              codexNoSearch,
 			"default-guards/search-project":        codexNoSearch,

@@ -96,6 +96,7 @@ var copilotCLI = &CLI{
 		},
 		NA: map[string]string{
 			"plugin/first-use":                     "massgen-hook ships as a plugin of Claude Code alone; here init wires it",
+			"confine/written-script":               confineClaudeOnly,
 			"permission-request/scratchpad-writes": "only Claude Code asks before a write under .claude/; Copilot CLI writes there without a permission request to answer",
 		},
 	},

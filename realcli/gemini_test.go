@@ -87,6 +87,7 @@ var geminiCLI = &CLI{
 			"plugin/first-use":                     "massgen-hook ships as a plugin of Claude Code alone; here init wires it",
 			"default-guards/apply-patch-add":       "Gemini CLI has no apply_patch tool",
 			"default-guards/apply-patch-protected": "Gemini CLI has no apply_patch tool",
+			"confine/written-script":               confineClaudeOnly,
 			"permission-request/scratchpad-writes": "only Claude Code asks before a write under .claude/; Gemini CLI writes there without a permission request to answer",
 			"subagent-stop/blocks-then-allows":     geminiNoSubagentEvents,
 			"subagent-stop/second-instance":        geminiNoSubagentEvents,

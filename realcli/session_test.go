@@ -66,7 +66,7 @@ func (s *Session) start(sc Scenario) {
 	}
 	s.Install = inst
 
-	root, err := os.MkdirTemp("", "realcli-"+c.Name+"-")
+	root, err := os.MkdirTemp(sc.rootParent(t), "realcli-"+c.Name+"-")
 	if err != nil {
 		t.Fatal(err)
 	}
