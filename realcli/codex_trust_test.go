@@ -20,7 +20,7 @@ func codexUntrusted(t *testing.T, s *Session) {
 	s.WriteFile(".env", envSecret)
 	s.Init()
 	doctor := codexDoctor(s, 1)
-	if !strings.Contains(doctor, "has not been trusted in Codex, so Codex skips it") {
+	if !strings.Contains(doctor, "Codex skips massgen-hook's") || !strings.Contains(doctor, "PreToolUse (not trusted)") {
 		s.Errorf("doctor does not say Codex skips the untrusted hooks:\n%s", doctor)
 	}
 	m := s.Model

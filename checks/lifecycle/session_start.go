@@ -18,6 +18,7 @@ import (
 // Every part fails open on its own: a part that cannot be read is left out
 // with a note, and the rest is still given.
 func SessionStart(ctx context.Context, env *hookenv.Env, ev *protocol.Event) (protocol.Output, error) {
+	knowSession(env, ev.SessionID)
 	late := env.LateMessages(ev)
 	if ev.Source != "startup" {
 		return env.WithLate(protocol.SessionStart, late, protocol.Output{}), nil

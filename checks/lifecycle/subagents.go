@@ -75,6 +75,28 @@ func readLedger(env *hookenv.Env, session string) ledger {
 	return l
 }
 
+// knowSession records, at a session's start, that the hooks know it: its
+// stop is then judged by its own ledger (what it delegated), never by
+// another session's scratchpads. A session the hooks never saw start (the
+// seed's {} on stdin, hooks wired mid-session) falls back to the seed's
+// sentinel detection (see knownLedger).
+func knowSession(env *hookenv.Env, session string) {
+	if session == "" || env.DryRun {
+		return
+	}
+	var l ledger
+	err := env.State.UpdateSession(session, subagentsRecord, &l, func() (bool, error) {
+		if l.Agents != nil {
+			return false, nil // known already: a resumed or compacted session
+		}
+		l.Agents = map[string]*subagent{}
+		return true, nil
+	})
+	if err != nil {
+		env.Note("recording the session's start: %v; its stop is judged by today's scratchpads", err)
+	}
+}
+
 // updateLedger changes the session's ledger under its lock.
 func updateLedger(env *hookenv.Env, session string, fn func(l *ledger) bool) error {
 	var l ledger
