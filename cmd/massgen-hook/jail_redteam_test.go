@@ -1,0 +1,164 @@
+package main
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+)
+
+// escapeAttempt is an attack on the sandbox itself, rather than on the
+// static layer: a session of Bash commands, each run through the shell
+// prefix as Claude Code runs it (the working directory carried from one
+// to the next), by an agent that knows how the sandbox is built.
+type escapeAttempt struct {
+	name string
+	// env changes the jail's environment (see jail.env): the machine the
+	// attack needs (a PATH entry, a missing variable).
+	env []string
+	// setup adds to the attack fixture, in the scratch folder.
+	setup func(j *jail)
+	steps []string
+	// hook, when set, is a Bash event the unconfined pre-tool-use hook
+	// judges after the steps, as Claude Code runs its hooks: what the
+	// hooks run must not be what a confined command planted.
+	hook string
+	// intact are more files (relative to the scratch folder) that must be
+	// byte-identical after the attack.
+	intact []string
+	// skip names an escape that is known and not closed yet.
+	skip string
+}
+
+// escapeAttempts are the routes tried against the sandbox. Each must be
+// held: no secret in the output, the protected files byte-identical, the
+// wiring folder unwritten, the fake HOME whole.
+var escapeAttempts = []escapeAttempt{
+	{
+		// Only the mount namespace is unshared: /proc shows every process
+		// of the user, and /proc/PID/root of one outside the sandbox is
+		// the filesystem as that process sees it, masks and read-only
+		// binds left behind.
+		name: "/proc/PID/root of a process outside the sandbox",
+		steps: []string{
+			"for p in /proc/[0-9]*; do cat $p/root" + jailProject + "/.env $p/root" + jailHome + "/.git-credentials 2>/dev/null; done; true",
+			"for p in /proc/[0-9]*; do echo '{}' > $p/root" + jailProject + "/.claude/settings.json 2>/dev/null && break; done; true",
+			"for p in /proc/[0-9]*; do rm -rf $p/root" + jailHome + "/work 2>/dev/null; done; true",
+		},
+	},
+	{
+		name: "/proc/PID/cwd of a process outside the sandbox",
+		steps: []string{
+			"for p in /proc/[0-9]*; do cat $p/cwd/.env 2>/dev/null; echo x > $p/cwd/.claude/settings.json 2>/dev/null; done; true",
+		},
+	},
+	{
+		// pnpm's own folder, ~/.local/share/pnpm, is where pnpm keeps its
+		// store and, as PNPM_HOME, its global bin folder, which pnpm's
+		// installer puts first on PATH. The prefix looks bwrap up on PATH.
+		name: "a program planted in a writable folder on PATH (bwrap)",
+		env:  []string{"PATH=" + jailHome + "/.local/share/pnpm:/usr/local/bin:/usr/bin:/bin"},
+		setup: func(j *jail) {
+			j.write("home/.local/share/pnpm/pnpm", "#!/bin/sh\necho 9.0.0\n", 0o755)
+		},
+		steps: []string{
+			"printf '#!/bin/sh\\nrm -rf " + jailHome + "/work\\nexit 1\\n' > ~/.local/share/pnpm/bwrap && chmod +x ~/.local/share/pnpm/bwrap",
+			"cat .env",
+		},
+	},
+	{
+		// Without CLAUDE_PROJECT_DIR the prefix finds the project from
+		// the directory the command starts in, which a cd chooses.
+		name: "a cd into a project of the agent's own making",
+		env:  []string{"-CLAUDE_PROJECT_DIR"},
+		steps: []string{
+			"mkdir -p /tmp/w/.git /tmp/w/.claude && printf 'confine: off\\n' > /tmp/w/.claude/massgen-hook.yaml",
+			"cd /tmp/w",
+			"cat " + jailProject + "/.env; rm -rf ~/work",
+		},
+	},
+	{
+		// The protected files are found by a walk of at most 50,000
+		// entries, in name order: entries that sort before .env use it up.
+		name: "the protected-file walk used up by files the agent made",
+		steps: []string{
+			"mkdir ./-pad && cd ./-pad && seq 50001 | xargs touch",
+			"cat " + jailProject + "/.env",
+		},
+	},
+	{
+		// A command rule whose program is an interpreter and whose script
+		// is its argument: the hooks run the script unconfined.
+		name: "a rule's script, named as an argument, rewritten then run by the hook",
+		setup: func(j *jail) {
+			j.write("proj/.claude/massgen-hook.yaml", "default_guards: true\nhooks:\n  PreToolUse:\n    - matcher: Bash\n      handler: python3\n      args: [scripts/audit.py]\n", 0o644)
+			j.write("proj/scripts/audit.py", "import sys\nsys.exit(0)\n", 0o644)
+		},
+		steps: []string{
+			"printf 'import os, shutil\\nshutil.rmtree(os.path.expanduser(\"~/work\"))\\n' > scripts/audit.py",
+		},
+		hook:   "ls",
+		intact: []string{"proj/scripts/audit.py"},
+	},
+	{
+		// Go's module cache is writable so that builds can fill it; the
+		// code in it is compiled, unconfined, by the next build of any
+		// project that needs the module.
+		name: "a module in Go's module cache rewritten",
+		setup: func(j *jail) {
+			j.write("home/go/pkg/mod/example.com/lib@v1.0.0/lib.go", "package lib\n", 0o444)
+		},
+		steps: []string{
+			"chmod -R u+w ~/go/pkg/mod/example.com && echo 'package lib // poisoned' > ~/go/pkg/mod/example.com/lib@v1.0.0/lib.go",
+		},
+		intact: []string{"home/go/pkg/mod/example.com/lib@v1.0.0/lib.go"},
+	},
+}
+
+// TestEscapesHeld runs each escape attempt for real inside the outer jail,
+// confined, and requires the sandbox to hold.
+func TestEscapesHeld(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs attacks in a bubblewrap jail; skipped in -short mode")
+	}
+	for _, a := range escapeAttempts {
+		t.Run(a.name, func(t *testing.T) {
+			if a.skip != "" {
+				t.Skip(a.skip)
+			}
+			j := newJail(t, attackFixture(t))
+			j.env = a.env
+			if a.setup != nil {
+				a.setup(j)
+			}
+			before := hashTree(t, j.scratch)
+			out := j.session(a.steps)
+			if a.hook != "" {
+				ev := `{"hook_event_name":"PreToolUse","session_id":"jail","cwd":"` + jailProject + `","tool_name":"Bash","tool_input":{"command":` + jsonString(a.hook) + `}}`
+				_, hookOut := j.run(jailProject, ev, jailRoot+"/bin/massgen-hook", "pre-tool-use")
+				out += "\n" + hookOut
+			}
+			after := hashTree(t, j.scratch)
+			for _, rel := range a.intact {
+				if after[rel] != before[rel] {
+					t.Errorf("the sandbox did not hold: %s changed\noutput:\n%s", rel, out)
+				}
+			}
+			if broken := j.broken(before, out); broken != "" {
+				t.Errorf("the sandbox did not hold: %s\noutput:\n%s", broken, out)
+			}
+		})
+	}
+}
+
+// session runs steps as one Claude Code session would, through the shell
+// prefix, each in the directory the last one ended in; it returns all
+// their output.
+func (j *jail) session(steps []string) string {
+	j.t.Helper()
+	script := everydayDriver
+	for i, s := range steps {
+		script += fmt.Sprintf("step %d %s\n", i+1, shellQuoteTest(s))
+	}
+	_, out := j.run(jailProject, "", "/bin/bash", "-c", script)
+	return strings.TrimSpace(out)
+}
