@@ -23,15 +23,15 @@ func (a *app) gitSandbox(project string, cfg *config.Config) func(argv []string)
 			if cfg.Confine.Off || !isOurPrefix(a.shellPrefixSetting(project)) {
 				return
 			}
-			st := a.stateDir(project)
-			avail := confine.Remembered(st, confine.Lookup(a.getenv))
-			if !avail.OK || !confine.UsesSeccomp(avail.Bwrap) {
-				return
-			}
 			p, err := confine.PolicyFor(cfg, project, a.getenv("HOME"), a.environ())
 			if err != nil {
 				def := config.Default()
 				p, _ = confine.PolicyFor(&def, project, a.getenv("HOME"), a.environ())
+			}
+			st := a.stateDir(project)
+			avail := confine.Remembered(st, confine.LookupOutside(a.getenv, &p))
+			if !avail.OK || !confine.UsesSeccomp(avail.Bwrap) {
+				return
 			}
 			pl := p.Plan()
 			mask, err := confine.MaskFile(filepath.Join(st.Path, "confine"))

@@ -56,9 +56,12 @@ func (w *installer) wireConfinement(p placement, o installOptions) error {
 		w.say(confineSettings(p), "shell confinement is off in the config (confine: off): Bash commands run under the static guards only")
 		return w.unwireConfinement(p)
 	}
+	if err != nil {
+		cfg = config.Default()
+	}
 	// Probed afresh, not remembered: init writes nothing in the runtime
 	// folder (the first confined command remembers it).
-	avail := confine.Probe(confine.Lookup(w.getenv))
+	avail := confine.Probe(w.sandboxTool(p.project, &cfg))
 	if !avail.OK {
 		w.say(p.settings, "shell confinement unavailable: %s; Bash commands run under the static guards only (%s)", avail.Reason, nextStep(avail))
 		return nil

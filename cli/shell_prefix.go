@@ -93,16 +93,16 @@ func (a *app) shellPrefixArgv(command string) (argv []string, keep *os.File, not
 	if cfg.Confine.Off {
 		return plain, nil, notes
 	}
-	st := a.stateDir(project)
-	avail := confine.Remembered(st, confine.Lookup(a.getenv))
-	if !avail.OK {
-		return plain, nil, notes
-	}
 	p, err := confine.PolicyFor(&cfg, project, home, a.environ())
 	if err != nil {
 		notes = append(notes, fmt.Sprintf("%s: %v; the command runs confined by the default policy", ShellPrefixName, err))
 		def := config.Default()
 		p, _ = confine.PolicyFor(&def, project, home, a.environ())
+	}
+	st := a.stateDir(project)
+	avail := confine.Remembered(st, confine.LookupOutside(a.getenv, &p))
+	if !avail.OK {
+		return plain, nil, notes
 	}
 	p.GuardFiles = append(p.GuardFiles, hookBinaries(hooks, project)...)
 	pl := p.Plan()
