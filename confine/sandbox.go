@@ -92,3 +92,12 @@ func ReadOnlyArgv(bwrap string, pl Plan, maskFile string, argv []string) []strin
 	out := append([]string{bwrap, "--cap-drop", "ALL"}, masks.Args(maskFile)...)
 	return append(out, argv...)
 }
+
+// ExecArgv runs argv (no shell) confined by the plan, as the agent's own
+// commands are: for the programs the hooks run that a confined command
+// may have rewritten (a rule's script in the project), which must not get
+// more rights than that command had.
+func ExecArgv(bwrap string, pl Plan, maskFile string, argv []string) []string {
+	out := append([]string{bwrap, "--cap-drop", "ALL"}, pl.Args(maskFile)...)
+	return append(out, argv...)
+}

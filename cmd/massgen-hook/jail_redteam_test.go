@@ -96,8 +96,7 @@ var escapeAttempts = []escapeAttempt{
 		steps: []string{
 			"printf 'import os, shutil\\nshutil.rmtree(os.path.expanduser(\"~/work\"))\\n' > scripts/audit.py",
 		},
-		hook:   "ls",
-		intact: []string{"proj/scripts/audit.py"},
+		hook: "ls",
 	},
 	{
 		// Go's module cache is writable so that builds can fill it; the
