@@ -63,6 +63,11 @@ func (a *app) shellPrefixArgv(command string) (argv []string, keep *os.File, not
 		}
 	}
 	plain := []string{shell, "-c", command}
+	// The project init named in the settings (projectVar), never one
+	// found from the directory the command starts in, which a cd chose.
+	if named := a.getenv(projectVar); named != "" && a.projectDir == "" {
+		a.projectDir = named
+	}
 	project, err := a.resolveProject("")
 	if err != nil {
 		return plain, nil, []string{fmt.Sprintf("%s: %v; the command runs unconfined", ShellPrefixName, err)}

@@ -66,15 +66,39 @@ var escapeAttempts = []escapeAttempt{
 		},
 	},
 	{
-		// Without CLAUDE_PROJECT_DIR the prefix finds the project from
-		// the directory the command starts in, which a cd chooses.
+		// Claude Code gives Bash commands no CLAUDE_PROJECT_DIR: init
+		// names the project to the prefix (MASSGEN_HOOK_PROJECT in the
+		// personal settings), so a cd into a folder of the agent's making,
+		// with a config of its own, changes nothing.
 		name: "a cd into a project of the agent's own making",
+		env:  []string{"-CLAUDE_PROJECT_DIR", "MASSGEN_HOOK_PROJECT=" + jailProject},
+		steps: []string{
+			"mkdir -p /tmp/w/.git /tmp/w/.claude && printf 'confine: off\\n' > /tmp/w/.claude/massgen-hook.yaml",
+			"cd /tmp/w",
+			"cat " + jailProject + "/.env; rm -rf ~/work",
+		},
+	},
+	{
+		name: "a cd into a nested repository of the agent's own making",
+		env:  []string{"-CLAUDE_PROJECT_DIR", "MASSGEN_HOOK_PROJECT=" + jailProject},
+		steps: []string{
+			"mkdir -p sub/.git sub/.claude && printf 'confine: off\\n' > sub/.claude/massgen-hook.yaml",
+			"cd sub",
+			"cat ../.env; rm -rf ~/work",
+		},
+	},
+	{
+		// A prefix wired at user scope (init --scope user) has no one
+		// project to name: it finds the project from the directory the
+		// command starts in, which a cd chose.
+		name: "a cd into a project of the agent's own making, prefix wired at user scope",
 		env:  []string{"-CLAUDE_PROJECT_DIR"},
 		steps: []string{
 			"mkdir -p /tmp/w/.git /tmp/w/.claude && printf 'confine: off\\n' > /tmp/w/.claude/massgen-hook.yaml",
 			"cd /tmp/w",
 			"cat " + jailProject + "/.env; rm -rf ~/work",
 		},
+		skip: "escape not closed: with the prefix wired at user scope, no variable names the project, and the prefix finds it from the directory a cd chose; a folder the agent made there with .git and a config saying confine: off runs the next command unconfined",
 	},
 	{
 		// The protected files are found by a walk of at most 50,000
