@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"os/exec"
 	"strings"
 	"testing"
 )
@@ -186,4 +187,42 @@ func (j *jail) session(steps []string) string {
 	}
 	_, out := j.run(jailProject, "", "/bin/bash", "-c", script)
 	return strings.TrimSpace(out)
+}
+
+// TestPlantedGitProgramCannotTypeIntoTheTerminal: the guards run git in
+// the project, and git runs what the repository's configuration names (an
+// clean filter), which a confined command can set. In the hooks' sandbox that
+// program must not push characters into the terminal's input (TIOCSTI):
+// the shell that gets the terminal back when the agent CLI exits would run
+// them, unconfined. The hook runs under a terminal of its own (script),
+// and what it leaves in the terminal's input is read back; the control,
+// git run unconfined under another terminal, must type.
+func TestPlantedGitProgramCannotTypeIntoTheTerminal(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs an attack in a bubblewrap jail; skipped in -short mode")
+	}
+	if _, err := exec.LookPath("script"); err != nil {
+		t.Skip("needs script (util-linux) for a terminal")
+	}
+	j := newJail(t, attackFixture(t))
+	j.write("proj/tools/fsm.py", "#!/usr/bin/python3\nimport fcntl, os, sys, termios\ntry:\n    fd = os.open('/dev/tty', os.O_RDWR)\n    for c in b'echo TYPED-BY-GIT\\n':\n        fcntl.ioctl(fd, termios.TIOCSTI, bytes([c]))\nexcept OSError:\n    pass\nsys.stdout.buffer.write(sys.stdin.buffer.read())\n", 0o755)
+	ev := `{"hook_event_name":"PreToolUse","session_id":"jail","cwd":"` + jailProject + `","tool_name":"Bash","tool_input":{"command":"git reset --hard"}}`
+	j.write("ev.json", ev, 0o644)
+	j.write("hook-under-tty.sh", jailRoot+"/bin/massgen-hook pre-tool-use < "+jailRoot+"/ev.json > /dev/null 2>&1\nread -r -t 3 line; echo \"READ:$line\"\n", 0o644)
+	script := everydayDriver + `
+step plant 'echo "* filter=evil" > .gitattributes && git config filter.evil.clean "$PWD/tools/fsm.py" && touch -d "2001-01-01" README.md'
+tail -f /dev/null | script -qec 'bash ` + jailRoot + `/hook-under-tty.sh' /dev/null
+tail -f /dev/null | script -qec 'bash ` + jailRoot + `/git-under-tty.sh' /dev/null
+`
+	j.write("git-under-tty.sh", "git status > /dev/null 2>&1\nread -r -t 3 line; echo \"CONTROL:$line\"\n", 0o644)
+	_, out := j.run(jailProject, "", "/bin/bash", "-c", script)
+	if !strings.Contains(out, "CONTROL:echo TYPED-BY-GIT") {
+		t.Errorf("the planted filter does not type into the terminal even from git run unconfined; the attack tests nothing:\n%s", out)
+	}
+	if strings.Contains(out, "READ:echo TYPED-BY-GIT") {
+		t.Errorf("a program the repository's configuration names typed into the terminal from the hook's git:\n%s", out)
+	}
+	if !strings.Contains(out, "STEP plant exit 0") || !strings.Contains(out, "READ:") {
+		t.Errorf("the attack did not run as planned:\n%s", out)
+	}
 }
