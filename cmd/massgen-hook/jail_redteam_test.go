@@ -18,7 +18,10 @@ type escapeAttempt struct {
 	env []string
 	// setup adds to the attack fixture, in the scratch folder.
 	setup func(j *jail)
-	steps []string
+	// before runs unconfined in the jail before the steps: what the
+	// user's machine runs beside the agent CLI (a terminal multiplexer).
+	before string
+	steps  []string
 	// hook, when set, is a Bash event the unconfined pre-tool-use hook
 	// judges after the steps, as Claude Code runs its hooks: what the
 	// hooks run must not be what a confined command planted.
@@ -112,6 +115,18 @@ var escapeAttempts = []escapeAttempt{
 		skip: "escape not closed: the walk that finds the protected files stops after 50,000 entries, and an agent can make that many, named to sort before .env, in one command; the next command reads every secret the walk did not reach. Failing closed would stop work in large projects; remembering the masks is undone by a rename in the same command",
 	},
 	{
+		// The sandbox leaves the user's sockets reachable: a terminal
+		// multiplexer's server (tmux, screen), the user's systemd and
+		// D-Bus, docker's socket, an editor's server run what a client
+		// asks, outside the sandbox. The agent CLI often runs in tmux.
+		name:   "a command run by the user's tmux server",
+		before: "tmux new-session -d -s user 'tail -f /dev/null'",
+		steps: []string{
+			"tmux run-shell 'rm -rf ~/work; cat " + jailProject + "/.env'",
+		},
+		// Xskip: "escape not closed: the sandbox shares the user's sockets (the network is left as it is), and a server outside it runs what a client asks: tmux run-shell, screen -X, systemd-run --user over D-Bus, docker run -v ~:/h over docker's socket, an editor's server (nvim --remote-send); masking each socket is a list that never ends, and an abstract socket (X11's) cannot be masked at all (Landlock's socket scoping could, where the kernel has it)",
+	},
+	{
 		// A command rule whose program is an interpreter and whose script
 		// is its argument: the hooks run the script unconfined.
 		name: "a rule's script, named as an argument, rewritten then run by the hook",
@@ -157,7 +172,7 @@ func TestEscapesHeld(t *testing.T) {
 				a.setup(j)
 			}
 			before := hashTree(t, j.scratch)
-			out := j.session(a.steps)
+			out := j.session(a.before, a.steps)
 			if a.hook != "" {
 				ev := `{"hook_event_name":"PreToolUse","session_id":"jail","cwd":"` + jailProject + `","tool_name":"Bash","tool_input":{"command":` + jsonString(a.hook) + `}}`
 				_, hookOut := j.run(jailProject, ev, jailRoot+"/bin/massgen-hook", "pre-tool-use")
@@ -179,9 +194,9 @@ func TestEscapesHeld(t *testing.T) {
 // session runs steps as one Claude Code session would, through the shell
 // prefix, each in the directory the last one ended in; it returns all
 // their output.
-func (j *jail) session(steps []string) string {
+func (j *jail) session(before string, steps []string) string {
 	j.t.Helper()
-	script := everydayDriver
+	script := everydayDriver + before + "\n"
 	for i, s := range steps {
 		script += fmt.Sprintf("step %d %s\n", i+1, shellQuoteTest(s))
 	}
