@@ -124,7 +124,7 @@ var escapeAttempts = []escapeAttempt{
 		steps: []string{
 			"tmux run-shell 'rm -rf ~/work; cat " + jailProject + "/.env'",
 		},
-		// Xskip: "escape not closed: the sandbox shares the user's sockets (the network is left as it is), and a server outside it runs what a client asks: tmux run-shell, screen -X, systemd-run --user over D-Bus, docker run -v ~:/h over docker's socket, an editor's server (nvim --remote-send); masking each socket is a list that never ends, and an abstract socket (X11's) cannot be masked at all (Landlock's socket scoping could, where the kernel has it)",
+		skip: "escape not closed: the sandbox shares the user's sockets (the network is left as it is), and a server outside it runs what a client asks: tmux run-shell, screen -X, systemd-run --user over D-Bus, docker run -v ~:/h over docker's socket, an editor's server (nvim --remote-send); masking each socket is a list that never ends, and an abstract socket (X11's) cannot be masked at all (Landlock's socket scoping could, where the kernel has it)",
 	},
 	{
 		// A command rule whose program is an interpreter and whose script
