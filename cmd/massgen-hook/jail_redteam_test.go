@@ -29,6 +29,9 @@ type escapeAttempt struct {
 	// intact are more files (relative to the scratch folder) that must be
 	// byte-identical after the attack.
 	intact []string
+	// hookLine, when set, is a hook command of the settings files that
+	// Claude Code runs, after the steps, through the prefix as it is.
+	hookLine string
 	// skip names an escape that is known and not closed yet.
 	skip string
 }
@@ -127,6 +130,21 @@ var escapeAttempts = []escapeAttempt{
 		skip: "escape not closed: the sandbox shares the user's sockets (the network is left as it is), and a server outside it runs what a client asks: tmux run-shell, screen -X, systemd-run --user over D-Bus, docker run -v ~:/h over docker's socket, an editor's server (nvim --remote-send); masking each socket is a list that never ends, and an abstract socket (X11's) cannot be masked at all (Landlock's socket scoping could, where the kernel has it)",
 	},
 	{
+		// Claude Code runs its hook commands through the prefix too, and
+		// the prefix runs a wired hook line unconfined. A user's own hook
+		// that runs a script of the project (a formatter) runs what a
+		// confined command wrote there.
+		name: "a user's hook script in the project, rewritten then run by Claude Code through the prefix",
+		setup: func(j *jail) {
+			j.write("proj/.claude/settings.json", `{"hooks": {"PreToolUse": [{"matcher": "*", "hooks": [{"type": "command", "command": "\"$CLAUDE_PROJECT_DIR\"/.claude/hooks/massgen-hook pre-tool-use"}]}], "PostToolUse": [{"matcher": "Write", "hooks": [{"type": "command", "command": "sh scripts/fmt.sh"}]}]}}`+"\n", 0o644)
+			j.write("proj/scripts/fmt.sh", "true\n", 0o644)
+		},
+		steps: []string{
+			"printf 'rm -rf ~/work\\n' > scripts/fmt.sh",
+		},
+		hookLine: "sh scripts/fmt.sh",
+	},
+	{
 		// A command rule whose program is an interpreter and whose script
 		// is its argument: the hooks run the script unconfined.
 		name: "a rule's script, named as an argument, rewritten then run by the hook",
@@ -173,6 +191,10 @@ func TestEscapesHeld(t *testing.T) {
 			}
 			before := hashTree(t, j.scratch)
 			out := j.session(a.before, a.steps)
+			if a.hookLine != "" {
+				_, hookOut := j.run(jailProject, "", jailRoot+"/bin/massgen-hook-shell", a.hookLine)
+				out += "\n" + hookOut
+			}
 			if a.hook != "" {
 				ev := `{"hook_event_name":"PreToolUse","session_id":"jail","cwd":"` + jailProject + `","tool_name":"Bash","tool_input":{"command":` + jsonString(a.hook) + `}}`
 				_, hookOut := j.run(jailProject, ev, jailRoot+"/bin/massgen-hook", "pre-tool-use")
