@@ -38,7 +38,7 @@ func (d *doctorRun) protections() []doctorProtection {
 	if err != nil {
 		cfg = config.Default() // the config's own error is reported above
 	}
-	avail := confine.Probe(confine.Lookup(d.getenv))
+	avail := confine.Probe(d.sandboxTool(d.project, &cfg))
 	for _, cli := range clis {
 		p := d.protectionOf(cli, d.project, &cfg, avail)
 		out = append(out, doctorProtection{CLI: cliNames.Get()[cli], Level: p.Level, What: p.What, Next: p.Next})

@@ -113,7 +113,9 @@ func (a *app) runHook(ctx context.Context, s hookSpec) error {
 		return fail(err)
 	}
 	if a.sandbox == "" {
-		hookenv.SetGitSandbox(a.gitSandbox(project, &cfg))
+		sb := &hookSandbox{}
+		hookenv.SetGitSandbox(a.gitSandbox(project, &cfg, sb))
+		engine.SetHandlerSandbox(a.handlerSandbox(project, &cfg, sb))
 	}
 	env := a.checksEnv(project, cfg, rules, now, ev, d)
 	a.attachAuditSink(env.State, project, &cfg)

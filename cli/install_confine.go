@@ -16,6 +16,14 @@ import (
 // checks: the user's rules still match the command as the agent wrote it.
 const shellPrefixVar = "CLAUDE_CODE_SHELL_PREFIX"
 
+// projectVar names the project to the prefix, set beside it in the
+// project's personal settings. Claude Code gives Bash commands no
+// CLAUDE_PROJECT_DIR, and the directory a command starts in is whatever
+// the last one cd'd to: found from there, the project would be whatever
+// folder an agent made and cd'd into, with a config of its own making
+// (confine: off) and none of the real project's secrets in its walk.
+const projectVar = "MASSGEN_HOOK_PROJECT"
+
 // shellPrefixPath is where init installs the prefix: a copy of the binary
 // named massgen-hook-shell in the user's data folder. Claude Code trusts
 // a prefix only at an absolute path outside what a session can write, and
@@ -56,9 +64,12 @@ func (w *installer) wireConfinement(p placement, o installOptions) error {
 		w.say(confineSettings(p), "shell confinement is off in the config (confine: off): Bash commands run under the static guards only")
 		return w.unwireConfinement(p)
 	}
+	if err != nil {
+		cfg = config.Default()
+	}
 	// Probed afresh, not remembered: init writes nothing in the runtime
 	// folder (the first confined command remembers it).
-	avail := confine.Probe(confine.Lookup(w.getenv))
+	avail := confine.Probe(w.sandboxTool(p.project, &cfg))
 	if !avail.OK {
 		w.say(p.settings, "shell confinement unavailable: %s; Bash commands run under the static guards only (%s)", avail.Reason, nextStep(avail))
 		return nil
@@ -86,6 +97,13 @@ func (w *installer) wireConfinement(p placement, o installOptions) error {
 	if err != nil {
 		return w.settingsError(err)
 	}
+	if p.scope != "user" {
+		named := *f
+		named.Data = out
+		if out, err = wiring.SetEnv(&named, projectVar, p.project); err != nil {
+			return w.settingsError(err)
+		}
+	}
 	if err := w.settings(f, out, false); err != nil {
 		return err
 	}
@@ -106,6 +124,11 @@ func (w *installer) unwireConfinement(p placement) error {
 		return nil
 	}
 	out, empty := wiring.UnsetEnv(f, shellPrefixVar, isOurPrefix)
+	if envValue(f, projectVar) == p.project {
+		rest := *f
+		rest.Data = out
+		out, empty = wiring.UnsetEnv(&rest, projectVar, func(v string) bool { return v == p.project })
+	}
 	if string(out) == string(f.Data) {
 		return nil
 	}

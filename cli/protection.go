@@ -77,7 +77,7 @@ func (a *app) noteProtection(env *hookenv.Env, ev *protocol.Event, d *dialect.Di
 	if d.Name != dialect.Claude.Name || !isOurPrefix(a.shellPrefixSetting(env.Layout.Project)) {
 		return out
 	}
-	avail := confine.Remembered(env.State, confine.Lookup(a.getenv))
+	avail := confine.Remembered(env.State, a.sandboxTool(env.Layout.Project, cfg))
 	p := a.protectionOf(d.Name, env.Layout.Project, cfg, avail)
 	msg := fmt.Sprintf("massgen-hook: shell commands are %s: %s.", p.Level, p.What)
 	if p.Next != "" {

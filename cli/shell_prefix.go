@@ -63,23 +63,28 @@ func (a *app) shellPrefixArgv(command string) (argv []string, keep *os.File, not
 		}
 	}
 	plain := []string{shell, "-c", command}
+	// The project init named in the settings (projectVar), never one
+	// found from the directory the command starts in, which a cd chose.
+	if named := a.getenv(projectVar); named != "" && a.projectDir == "" {
+		a.projectDir = named
+	}
 	project, err := a.resolveProject("")
 	if err != nil {
 		return plain, nil, []string{fmt.Sprintf("%s: %v; the command runs unconfined", ShellPrefixName, err)}
 	}
 	home := a.getenv("HOME")
-	// A command that is, byte for byte, a hook command wired in Claude
-	// Code's settings files (user, project, local, managed) is Claude
-	// Code running its hooks through the prefix: the user's own, and
-	// massgen-hook's must write their runtime folder, so they run
-	// unconfined. An agent cannot use this to escape: Claude Code hands
+	// A command that is, byte for byte, a massgen-hook command wired in
+	// Claude Code's settings files (user, project, local, managed) is
+	// Claude Code running massgen-hook's hooks through the prefix: they
+	// must write their runtime folder, so they run unconfined (the user's
+	// other hooks run confined, see runsMassgenHook). An agent cannot use this to escape: Claude Code hands
 	// the prefix a Bash command wrapped in its own text (the shell
 	// snapshot it sources, eval of the command, then its pwd capture),
 	// which no hook line equals; and were a command to arrive bare, what
 	// runs is still only a line the user wrote, with the environment
 	// Claude Code gives it (the agent's exports do not carry over).
 	hooks := a.claudeHookCommands(project, home)
-	if slices.Contains(hooks, command) {
+	if slices.Contains(hooks, command) && runsMassgenHook(command) {
 		return plain, nil, nil
 	}
 	path, required := config.Locate("", a.getenv("MASSGEN_HOOK_CONFIG"), project)
@@ -93,16 +98,16 @@ func (a *app) shellPrefixArgv(command string) (argv []string, keep *os.File, not
 	if cfg.Confine.Off {
 		return plain, nil, notes
 	}
-	st := a.stateDir(project)
-	avail := confine.Remembered(st, confine.Lookup(a.getenv))
-	if !avail.OK {
-		return plain, nil, notes
-	}
 	p, err := confine.PolicyFor(&cfg, project, home, a.environ())
 	if err != nil {
 		notes = append(notes, fmt.Sprintf("%s: %v; the command runs confined by the default policy", ShellPrefixName, err))
 		def := config.Default()
 		p, _ = confine.PolicyFor(&def, project, home, a.environ())
+	}
+	st := a.stateDir(project)
+	avail := confine.Remembered(st, confine.LookupOutside(a.getenv, &p))
+	if !avail.OK {
+		return plain, nil, notes
 	}
 	p.GuardFiles = append(p.GuardFiles, hookBinaries(hooks, project)...)
 	pl := p.Plan()
@@ -125,6 +130,17 @@ func (a *app) shellPrefixArgv(command string) (argv []string, keep *os.File, not
 		}
 	}
 	return confine.Argv(avail.Bwrap, pl, mask, fd, shell, command), keep, notes
+}
+
+// runsMassgenHook reports whether a hook line is one command that runs a
+// massgen-hook binary (massgen-hook, massgen-hook-v2, by any path). Only
+// those run unconfined: they must write their runtime folder. The user's
+// other hooks (a formatter, a script of the project) run confined, as the
+// agent's commands do: what they run may be what a confined command wrote
+// in the project (the script, node_modules, a Makefile).
+func runsMassgenHook(command string) bool {
+	name, _ := commandWords(command)
+	return name != "" && strings.HasPrefix(filepath.Base(name), "massgen-hook")
 }
 
 // claudeHookCommands are the command hooks of Claude Code's settings

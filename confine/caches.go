@@ -51,7 +51,14 @@ func DefaultCaches(home string, env map[string]string) []Cache {
 	add("npm_config_cache", under(home, ".npm"), "npm", "npx")
 	add("YARN_CACHE_FOLDER", under(cache, "yarn"), "yarn")
 	add("", under(cache, "pnpm"), "pnpm")
-	add("", under(home, ".local", "share", "pnpm"), "pnpm")
+	// pnpm's store, not the folder that holds it: that folder is also
+	// PNPM_HOME, pnpm's global bin folder, which its installer puts on
+	// PATH, and a program planted there would run outside the sandbox.
+	data := env["XDG_DATA_HOME"]
+	if !filepath.IsAbs(data) {
+		data = under(home, ".local", "share")
+	}
+	add("", under(data, "pnpm", "store"), "pnpm")
 	add("PIP_CACHE_DIR", under(cache, "pip"), "pip", "pip3")
 	add("UV_CACHE_DIR", under(cache, "uv"), "uv")
 	add("", under(cache, "pypoetry"), "poetry")

@@ -149,3 +149,34 @@ func ruleHandlers(cfg *config.Config, project string) []string {
 	}
 	return out
 }
+
+// MayWrite reports whether a confined command may write dir (or a folder
+// on the way to it, were it missing): it is in the project, a temporary
+// folder, a build cache or a confine.writable folder, as the kernel
+// resolves it.
+func (p *Policy) MayWrite(dir string) bool {
+	real := resolved(dir)
+	roots := append([]string{p.Project}, p.Writable...)
+	for _, c := range p.Caches {
+		roots = append(roots, c.Dir)
+	}
+	for _, r := range roots {
+		if r != "" && (within(resolved(r), real) || within(filepath.Clean(r), filepath.Clean(dir))) {
+			return true
+		}
+	}
+	return false
+}
+
+// resolved is path with its symbolic links resolved, as far as it exists.
+func resolved(path string) string {
+	path = filepath.Clean(path)
+	if real, err := filepath.EvalSymlinks(path); err == nil {
+		return real
+	}
+	parent := filepath.Dir(path)
+	if parent == path {
+		return path
+	}
+	return filepath.Join(resolved(parent), filepath.Base(path))
+}

@@ -1,7 +1,9 @@
 package confine
 
 import (
+	"os"
 	"os/exec"
+	"path/filepath"
 
 	"github.com/massgen/massgen-hook/state"
 )
@@ -27,6 +29,32 @@ func Lookup(getenv func(string) string) string {
 	}
 	bwrap, _ := exec.LookPath("bwrap")
 	return bwrap
+}
+
+// LookupOutside is Lookup for a machine whose commands p confines: bwrap
+// is looked for on PATH only in folders p does not let a command write.
+// The prefix, the hooks and init run the bwrap they find unconfined (to
+// probe it, then to build every sandbox), so a bwrap planted by a
+// confined command in a writable folder on PATH (a build tool's bin
+// folder, a folder of the project) must never be the one found.
+// $MASSGEN_HOOK_BWRAP is the user's, as in Lookup.
+func LookupOutside(getenv func(string) string, p *Policy) string {
+	switch v := getenv(BwrapEnv); {
+	case v == "none":
+		return ""
+	case v != "":
+		return v
+	}
+	for _, dir := range filepath.SplitList(p.Path) {
+		if !filepath.IsAbs(dir) || p.MayWrite(dir) {
+			continue
+		}
+		path := filepath.Join(dir, "bwrap")
+		if info, err := os.Stat(path); err == nil && info.Mode().IsRegular() && info.Mode()&0o111 != 0 {
+			return path
+		}
+	}
+	return ""
 }
 
 // Remembered is this machine's availability: the answer remembered in d

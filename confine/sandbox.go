@@ -89,6 +89,26 @@ func SeccompFile() (*os.File, error) {
 // confined command, may make run other programs.
 func ReadOnlyArgv(bwrap string, pl Plan, maskFile string, argv []string) []string {
 	masks := Plan{MaskFiles: pl.MaskFiles, MaskDirs: pl.MaskDirs}
-	out := append([]string{bwrap, "--cap-drop", "ALL"}, masks.Args(maskFile)...)
+	out := append(hookSandboxStart(bwrap), masks.Args(maskFile)...)
 	return append(out, argv...)
+}
+
+// ExecArgv runs argv (no shell) confined by the plan, as the agent's own
+// commands are: for the programs the hooks run that a confined command
+// may have rewritten (a rule's script in the project), which must not get
+// more rights than that command had.
+func ExecArgv(bwrap string, pl Plan, maskFile string, argv []string) []string {
+	out := append(hookSandboxStart(bwrap), pl.Args(maskFile)...)
+	return append(out, argv...)
+}
+
+// hookSandboxStart opens the sandboxes of the programs the hooks run:
+// capabilities dropped, and a session of their own (--new-session), so
+// that the terminal the agent CLI runs in is not their controlling
+// terminal: a program a confined command planted (a git filter) cannot
+// push a command line into its input (TIOCSTI) for the shell that gets
+// it back. Unlike the agent's commands, none of them needs the terminal,
+// so no seccomp descriptor has to be handed through the hooks' exec.
+func hookSandboxStart(bwrap string) []string {
+	return []string{bwrap, "--new-session", "--cap-drop", "ALL"}
 }

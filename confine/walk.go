@@ -5,6 +5,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/bmatcuk/doublestar/v4"
@@ -37,6 +38,9 @@ func (p *Policy) masks() masks {
 		real, err := filepath.EvalSymlinks(path)
 		if err != nil || seen[real] {
 			return // dangling: nothing to read
+		}
+		if info, err := os.Lstat(path); err == nil && info.Mode()&fs.ModeSymlink != 0 && !p.linkTargetMaskable(real) {
+			return
 		}
 		seen[real] = true
 		if dir {
@@ -158,4 +162,20 @@ func (p *Policy) matchAny(patterns []string, path, rel string) bool {
 		}
 	}
 	return false
+}
+
+// linkTargetMaskable reports whether what a protected name that is a
+// symlink points at may be masked: a file or folder inside the project or
+// the home directory that holds neither. A link to a system folder
+// (id_rsa -> /usr, -> /), to the project itself or into a repository's
+// .git would otherwise mask what every command, and the guards' git,
+// needs to run; what it shows is readable by its own path all the same.
+func (p *Policy) linkTargetMaskable(real string) bool {
+	if within(real, p.Project) || (p.Home != "" && within(real, p.Home)) {
+		return false
+	}
+	if slices.Contains(strings.Split(filepath.ToSlash(real), "/"), ".git") {
+		return false // a repository's own files: git cannot run without them
+	}
+	return within(p.Project, real) || (p.Home != "" && within(p.Home, real))
 }

@@ -45,8 +45,20 @@ func runCommand(ctx context.Context, r *Rule, call *Call) (Verdict, error) {
 	if err != nil {
 		return Verdict{}, fmt.Errorf("encoding the hook event: %w", err)
 	}
+	run, runArgs := path, args
+	if handlerSandbox.Load() != nil {
+		// Found here, so that a missing handler is still the user's
+		// configuration to fix, not a sandbox that failed.
+		full, err := exec.LookPath(path)
+		if err != nil {
+			return Verdict{}, startError(r, path, err)
+		}
+		if argv := sandboxed(full, args); len(argv) > 0 {
+			run, runArgs = argv[0], argv[1:]
+		}
+	}
 	res, err := proc.Run(ctx, proc.Spec{
-		Path: path, Args: args, Dir: call.Project, Env: call.environ(), Stdin: stdin,
+		Path: run, Args: runArgs, Dir: call.Project, Env: call.environ(), Stdin: stdin,
 		Timeout: r.Timeout, MaxStdout: maxStdout, MaxStderr: maxStderr,
 	})
 	if err != nil {

@@ -253,6 +253,9 @@ func (j *observerJob) copyWorkProduct(proj, folder *os.Root) (dest, skipped stri
 	if !info.Mode().IsRegular() {
 		return "", fmt.Sprintf("%s is no longer a regular file", j.Source), nil
 	}
+	if !reachedWithoutLinks(proj, j.Source, info) {
+		return "", fmt.Sprintf("%s changed since the hook judged it (a symlink is now on its way)", j.Source), nil
+	}
 	dest = path.Join(workProductsDir, j.Name)
 	tmp, err := writeObservedTemp(folder, dest, func(w io.Writer) error { _, err := io.Copy(w, src); return err })
 	if err != nil {
@@ -365,4 +368,24 @@ func fileSafeName(name string) string {
 		return "tool"
 	}
 	return string(b)
+}
+
+// reachedWithoutLinks reports whether the file opened (opened) is the one
+// at source, reached with no symlink on the way, checked after the open.
+// The hook resolved source's symlinks before queueing it, so a symlink
+// found now was put there since: by a background job of the agent's, say,
+// pointing the worker (which runs unconfined) at a secret the sandbox
+// hides, for its copy to land in the observed folder.
+func reachedWithoutLinks(proj *os.Root, source string, opened os.FileInfo) bool {
+	parts := strings.Split(source, "/")
+	for i := range parts {
+		info, err := proj.Lstat(filepath.FromSlash(strings.Join(parts[:i+1], "/")))
+		if err != nil || info.Mode()&fs.ModeSymlink != 0 {
+			return false
+		}
+		if i == len(parts)-1 {
+			return os.SameFile(info, opened)
+		}
+	}
+	return false
 }

@@ -41,6 +41,8 @@ type jail struct {
 	// network keeps the machine's network in the jail (everyday work that
 	// downloads packages; never for attacks).
 	network bool
+	// env changes the jail's environment: "K=V" sets K, "-K" unsets it.
+	env []string
 }
 
 // newJail makes a scratch folder holding the built massgen-hook (as
@@ -105,8 +107,15 @@ func (j *jail) run(dir string, stdin string, argv ...string) (int, string) {
 		"--setenv", "PATH", path,
 		"--setenv", "LANG", "C.UTF-8", "--setenv", "GOTOOLCHAIN", "local", "--setenv", "GOFLAGS", "-mod=mod",
 		"--setenv", "GOPROXY", "off", "--setenv", "npm_config_offline", "true",
-		"--",
 	}
+	for _, kv := range j.env {
+		if k, ok := strings.CutPrefix(kv, "-"); ok {
+			outer = append(outer, "--unsetenv", k)
+		} else if k, v, ok := strings.Cut(kv, "="); ok {
+			outer = append(outer, "--setenv", k, v)
+		}
+	}
+	outer = append(outer, "--")
 	if j.network {
 		outer = slices.DeleteFunc(outer, func(a string) bool { return a == "--unshare-net" })
 		for i, a := range outer {
