@@ -8,7 +8,6 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
-	"strings"
 	"time"
 
 	"github.com/massgen/massgen-hook/inbox"
@@ -121,31 +120,17 @@ func (b *Broker) SpooledRecords() ([]inbox.Delivery, error) {
 
 func (b *Broker) spooledRecords() ([]spooledRecord, error) {
 	dir := filepath.Join(b.State.Path, recordsDir)
-	entries, err := os.ReadDir(dir)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil
-	}
+	var out []spooledRecord
+	err := readSpool(dir, func(name string, data []byte) {
+		var d inbox.Delivery
+		if err := json.Unmarshal(data, &d); err != nil || !inbox.ValidID(d.ID) || recordFile(d) != name {
+			b.note("spooled delivery record %s is corrupt; it stays in %s", name, dir)
+			return
+		}
+		out = append(out, spooledRecord{Delivery: d, file: name})
+	})
 	if err != nil {
 		return nil, err
-	}
-	var out []spooledRecord
-	for _, e := range entries {
-		if strings.HasPrefix(e.Name(), ".") || !strings.HasSuffix(e.Name(), ".json") || !e.Type().IsRegular() {
-			continue
-		}
-		data, err := os.ReadFile(filepath.Join(dir, e.Name()))
-		if errors.Is(err, fs.ErrNotExist) {
-			continue // published meanwhile
-		}
-		if err != nil {
-			return nil, err
-		}
-		var d inbox.Delivery
-		if err := json.Unmarshal(data, &d); err != nil || !inbox.ValidID(d.ID) || recordFile(d) != e.Name() {
-			b.note("spooled delivery record %s is corrupt; it stays in %s", e.Name(), dir)
-			continue
-		}
-		out = append(out, spooledRecord{Delivery: d, file: e.Name()})
 	}
 	sort.Slice(out, func(i, j int) bool {
 		if !out[i].At.Equal(out[j].At) {

@@ -131,35 +131,51 @@ func syncPath(dir string) error {
 // Spooled lists the messages waiting in the spool, oldest first.
 func (b *Broker) Spooled() ([]*inbox.Message, error) {
 	dir := filepath.Join(b.State.Path, spoolDir)
-	entries, err := os.ReadDir(dir)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, err
-	}
 	var out []*inbox.Message
-	for _, e := range entries {
-		id, ok := strings.CutSuffix(e.Name(), ".json")
-		if !ok || !inbox.ValidID(id) || !e.Type().IsRegular() {
-			continue
-		}
-		data, err := os.ReadFile(filepath.Join(dir, e.Name()))
-		if errors.Is(err, fs.ErrNotExist) {
-			continue // forwarded meanwhile
-		}
-		if err != nil {
-			return nil, err
+	err := readSpool(dir, func(name string, data []byte) {
+		id := strings.TrimSuffix(name, ".json")
+		if !inbox.ValidID(id) {
+			return
 		}
 		var m inbox.Message
 		if err := json.Unmarshal(data, &m); err != nil || m.ID != id {
 			b.note("spooled message %s is corrupt; it stays in %s", id, dir)
-			continue
+			return
 		}
 		out = append(out, &m)
+	})
+	if err != nil {
+		return nil, err
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].ID < out[j].ID })
 	return out, nil
+}
+
+// readSpool hands each entry of a spool folder (a regular NAME.json file,
+// not hidden) to each, with its content; a folder that is not there is an
+// empty spool, and a file gone meanwhile was forwarded or published.
+func readSpool(dir string, each func(name string, data []byte)) error {
+	entries, err := os.ReadDir(dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	for _, e := range entries {
+		if strings.HasPrefix(e.Name(), ".") || !strings.HasSuffix(e.Name(), ".json") || !e.Type().IsRegular() {
+			continue
+		}
+		data, err := os.ReadFile(filepath.Join(dir, e.Name()))
+		if errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		if err != nil {
+			return err
+		}
+		each(e.Name(), data)
+	}
+	return nil
 }
 
 // forward publishes what earlier sends left in the spool, oldest first,
