@@ -80,23 +80,21 @@ func SeccompFilter() []byte {
 	prog := []insn{{code: bpfLdWAbs, k: offArch}}
 	prog = append(prog, insn{bpfJeqK, rel(1, nativeAt), 0, native.arch})
 	prog = append(prog, insn{bpfJeqK, rel(2, compatAt), rel(2, allowAt), compat.arch})
-	prog = append(prog, insn{code: bpfLdWAbs, k: offNr})
-	for i, nr := range native.nrs {
-		at := nativeAt + 1 + i
-		jf := uint8(0)
-		if i == len(native.nrs)-1 {
-			jf = rel(at, allowAt)
+	// Each architecture's block loads the syscall number, jumps to the
+	// argument check on any of its ioctl numbers, else allows.
+	for _, a := range []struct {
+		at int
+		nr *abi
+	}{{nativeAt, native}, {compatAt, compat}} {
+		prog = append(prog, insn{code: bpfLdWAbs, k: offNr})
+		for i, nr := range a.nr.nrs {
+			at := a.at + 1 + i
+			jf := uint8(0)
+			if i == len(a.nr.nrs)-1 {
+				jf = rel(at, allowAt)
+			}
+			prog = append(prog, insn{bpfJeqK, rel(at, checkAt), jf, nr})
 		}
-		prog = append(prog, insn{bpfJeqK, rel(at, checkAt), jf, nr})
-	}
-	prog = append(prog, insn{code: bpfLdWAbs, k: offNr})
-	for i, nr := range compat.nrs {
-		at := compatAt + 1 + i
-		jf := uint8(0)
-		if i == len(compat.nrs)-1 {
-			jf = rel(at, allowAt)
-		}
-		prog = append(prog, insn{bpfJeqK, rel(at, checkAt), jf, nr})
 	}
 	prog = append(prog, insn{code: bpfLdWAbs, k: offArg1L})
 	prog = append(prog, insn{bpfJeqK, rel(checkAt+1, denyAt), 0, tiocsti})
