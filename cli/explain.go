@@ -177,15 +177,15 @@ func (a *app) runExplain(cmd *cobra.Command, o explainOptions) error {
 	return writeExplanation(a.stdout, &x)
 }
 
-// toolHookName is the subcommand of each event explain takes.
+// toolHookName is the subcommand that answers event, as init wires it
+// for Claude Code.
 func toolHookName(event string) string {
-	switch event {
-	case protocol.PostToolUse:
-		return "post-tool-use"
-	case protocol.PostToolUseFailure:
-		return "post-tool-use-failure"
+	for _, w := range claudeWires {
+		if w.event == event {
+			return w.sub
+		}
 	}
-	return "pre-tool-use"
+	return ""
 }
 
 // explainEvent is the event to explain: built from the flags, or read from
