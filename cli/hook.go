@@ -129,6 +129,9 @@ func (a *app) runHook(ctx context.Context, s hookSpec) error {
 	if err == nil && s.event == protocol.SessionStart && a.sandbox == "" {
 		out = a.noteProtection(env, ev, d, out, &cfg)
 	}
+	if err == nil && s.event == protocol.PreToolUse && a.sandbox == "" {
+		out = a.confineShellCall(env, ev, d, out, &cfg)
+	}
 	if err == nil && (s.event == protocol.PostToolUse || s.event == protocol.PostToolUseFailure) && a.sandbox == "" {
 		out = a.noteSandboxStops(env, ev, d, out, &cfg)
 	}

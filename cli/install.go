@@ -180,16 +180,8 @@ func (a *app) runInstall(cmd *cobra.Command, o installOptions, uninstall bool) e
 	if t.name == "gemini" && o.scope == "project" && !uninstall && !o.dryRun {
 		w.say(p.settings, "%s", strings.Replace(geminiSubfolderNote, "these hooks", "its project hooks", 1))
 	}
-	if t.name == "claude" {
-		var err error
-		if uninstall || !ps.has("pre-tool-use") {
-			err = w.unwireConfinement(p)
-		} else {
-			err = w.wireConfinement(p, o)
-		}
-		if err != nil {
-			return err
-		}
+	if err := w.confinement(t.name, p, o, uninstall || !ps.has("pre-tool-use")); err != nil {
+		return err
 	}
 	if uninstall {
 		w.removeEmptyParents(p.settings)

@@ -8,6 +8,7 @@ import (
 
 	"github.com/massgen/massgen-hook/config"
 	"github.com/massgen/massgen-hook/confine"
+	"github.com/massgen/massgen-hook/dialect"
 	"github.com/massgen/massgen-hook/install/wiring"
 )
 
@@ -54,29 +55,38 @@ func confineSettings(p placement) string {
 // isOurPrefix reports whether a prefix value is massgen-hook's.
 func isOurPrefix(v string) bool { return filepath.Base(v) == ShellPrefixName }
 
+// confinement wires (or, off: unwires) the route by which cli's shell
+// commands reach massgen-hook's sandbox. The rewrite route has nothing to
+// unwire: the wrapper stays for other projects, and without the
+// pre-tool-use hook nothing rewrites.
+func (w *installer) confinement(cli string, p placement, o installOptions, off bool) error {
+	d, err := dialect.Named(cli)
+	if err != nil {
+		return nil // not an agent CLI's wiring (MassGen's): no shell of its own
+	}
+	switch {
+	case d.ConfinesBy == dialect.ConfineByPrefix && off:
+		return w.unwireConfinement(p)
+	case d.ConfinesBy == dialect.ConfineByPrefix:
+		return w.wireConfinement(p, o)
+	case d.ConfinesBy == dialect.ConfineByRewrite && !off:
+		return w.wireRewriteConfinement(p, o)
+	}
+	return nil
+}
+
 // wireConfinement installs the prefix and points Claude Code at it, where
 // confinement works here and the config does not switch it off; and says
 // which protection the project gets either way.
 func (w *installer) wireConfinement(p placement, o installOptions) error {
-	cfgPath, required := config.Locate(w.configPath, w.getenv("MASSGEN_HOOK_CONFIG"), p.project)
-	cfg, err := config.Load(cfgPath, required)
-	if err == nil && cfg.Confine.Off {
-		w.say(confineSettings(p), "shell confinement is off in the config (confine: off): Bash commands run under the static guards only")
+	prefix, why, err := w.sandboxUsable(p, confineSettings(p), "Bash commands")
+	switch {
+	case err != nil:
+		return err
+	case why == confineOff:
 		return w.unwireConfinement(p)
-	}
-	if err != nil {
-		cfg = config.Default()
-	}
-	// Probed afresh, not remembered: init writes nothing in the runtime
-	// folder (the first confined command remembers it).
-	avail := confine.Probe(w.sandboxTool(p.project, &cfg))
-	if !avail.OK {
-		w.say(p.settings, "shell confinement unavailable: %s; Bash commands run under the static guards only (%s)", avail.Reason, nextStep(avail))
+	case why != "":
 		return nil
-	}
-	prefix, err := w.shellPrefixPath()
-	if err != nil {
-		return fmt.Errorf("installing the shell prefix: %w", err)
 	}
 	path := confineSettings(p)
 	f, err := wiring.Read(path)
@@ -87,10 +97,7 @@ func (w *installer) wireConfinement(p placement, o installOptions) error {
 		w.say(path, "%s is already set to %s: shell confinement not wired (take it out to let massgen-hook confine Bash commands)", shellPrefixVar, cur)
 		return nil
 	}
-	if err := w.copyBinary(o.binary, prefix); err != nil {
-		// The hooks are wired; only the sandbox is missing, and the user
-		// is told which protection they have.
-		w.say(path, "shell confinement not wired: installing the shell prefix: %v; Bash commands run under the static guards only", err)
+	if !w.installWrapper(o, prefix, path, "Bash commands") {
 		return nil
 	}
 	out, err := wiring.SetEnv(f, shellPrefixVar, prefix)
@@ -113,6 +120,72 @@ func (w *installer) wireConfinement(p placement, o installOptions) error {
 	}
 	w.say(path, "Bash commands %s confined by bubblewrap: secrets masked, the hooks' files read-only, writes only in the project, the temporary folders and the build caches (confine: off switches it off)", verb)
 	return nil
+}
+
+// wireRewriteConfinement readies confinement for a CLI whose shell
+// commands the pre-tool-use hook rewrites to run under the wrapper
+// (dialect.ConfineByRewrite): nothing in its settings changes, the wrapper
+// is installed where confinement works here, and init says which
+// protection the CLI's commands get.
+func (w *installer) wireRewriteConfinement(p placement, o installOptions) error {
+	wrapper, why, err := w.sandboxUsable(p, p.settings, "shell commands")
+	if err != nil || why != "" {
+		return err
+	}
+	if !w.installWrapper(o, wrapper, p.settings, "shell commands") {
+		return nil
+	}
+	verb := "run"
+	if w.dryRun {
+		verb = "would run"
+	}
+	w.say(p.settings, "shell commands %s confined by bubblewrap: the pre-tool-use hook routes each through massgen-hook's sandbox (secrets masked, the hooks' files read-only, writes only in the project, the temporary folders and the build caches; confine: off switches it off)", verb)
+	return nil
+}
+
+// Why init does not confine shell commands (sandboxUsable).
+const (
+	confineOff         = "off"         // confine: off in the config
+	confineUnavailable = "unavailable" // bubblewrap cannot run here
+)
+
+// sandboxUsable returns the path the wrapper is installed at, where init
+// can confine p's shell commands (what names them in its lines); else why
+// not (confineOff, confineUnavailable), which it tells the user against
+// file.
+func (w *installer) sandboxUsable(p placement, file, what string) (wrapper, why string, err error) {
+	cfgPath, required := config.Locate(w.configPath, w.getenv("MASSGEN_HOOK_CONFIG"), p.project)
+	cfg, err := config.Load(cfgPath, required)
+	if err == nil && cfg.Confine.Off {
+		w.say(file, "shell confinement is off in the config (confine: off): %s run under the static guards only", what)
+		return "", confineOff, nil
+	}
+	if err != nil {
+		cfg = config.Default()
+	}
+	// Probed afresh, not remembered: init writes nothing in the runtime
+	// folder (the first confined command remembers it).
+	avail := confine.Probe(w.sandboxTool(p.project, &cfg))
+	if !avail.OK {
+		w.say(p.settings, "shell confinement unavailable: %s; %s run under the static guards only (%s)", avail.Reason, what, nextStep(avail))
+		return "", confineUnavailable, nil
+	}
+	wrapper, err = w.shellPrefixPath()
+	if err != nil {
+		return "", "", fmt.Errorf("installing the shell prefix: %w", err)
+	}
+	return wrapper, "", nil
+}
+
+// installWrapper copies the binary to the wrapper's path; where that
+// fails the hooks are still wired and only the sandbox is missing, which
+// the user is told (against file).
+func (w *installer) installWrapper(o installOptions, wrapper, file, what string) bool {
+	if err := w.copyBinary(o.binary, wrapper); err != nil {
+		w.say(file, "shell confinement not wired: installing the shell prefix: %v; %s run under the static guards only", err, what)
+		return false
+	}
+	return true
 }
 
 // unwireConfinement takes massgen-hook's prefix out of the file init put

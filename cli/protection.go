@@ -26,21 +26,26 @@ type protection struct {
 
 // protectionOf says which protection cli's shell commands have: confined
 // where the config leaves confinement on, bubblewrap works here and the
-// CLI runs its commands through massgen-hook's prefix (Claude Code's
-// CLAUDE_CODE_SHELL_PREFIX); static only otherwise, with the reason.
+// CLI's commands reach massgen-hook's sandbox (through Claude Code's
+// CLAUDE_CODE_SHELL_PREFIX, or the pre-tool-use hook's rewrite to the
+// wrapper init installed); static only otherwise, with the reason.
 func (a *app) protectionOf(cli, project string, cfg *config.Config, avail confine.Availability) protection {
 	static := protection{Level: levelStatic, What: "the static guards judge each command before it runs; what a script or tool does once running is not seen"}
+	d, _ := dialect.Named(cli)
+	_, wrapper := a.installedWrapper()
 	switch {
 	case cfg.Confine.Off:
 		static.Next = "confine: off in the config switches confinement off; take it out"
 	case !avail.OK:
 		static.Next = avail.Reason + "; " + nextStep(avail)
-	case cli != dialect.Claude.Name:
-		static.Next = "shell confinement is wired for Claude Code only so far"
-	case !isOurPrefix(a.shellPrefixSetting(project)):
+	case d == nil || d.ConfinesBy == "":
+		static.Next = "massgen-hook has no route into this CLI's shell"
+	case d.ConfinesBy == dialect.ConfineByPrefix && !isOurPrefix(a.shellPrefixSetting(project)):
 		static.Next = "run massgen-hook init to point CLAUDE_CODE_SHELL_PREFIX at massgen-hook's sandbox"
+	case d.ConfinesBy == dialect.ConfineByRewrite && !wrapper:
+		static.Next = "run massgen-hook init to install massgen-hook's sandbox wrapper, which the pre-tool-use hook routes each shell command through"
 	default:
-		return protection{Level: levelConfined, What: "Bash commands run in a bubblewrap sandbox: secrets masked, the hooks' files read-only, writes only in the project, the temporary folders and the build caches"}
+		return protection{Level: levelConfined, What: "shell commands run in a bubblewrap sandbox: secrets masked, the hooks' files read-only, writes only in the project, the temporary folders and the build caches"}
 	}
 	return static
 }
@@ -74,7 +79,7 @@ func (a *app) shellPrefixSetting(project string) string {
 // namespaces refused, confine: off). Where it is not wired, init and
 // doctor say so, and the session's start stays quiet.
 func (a *app) noteProtection(env *hookenv.Env, ev *protocol.Event, d *dialect.Dialect, out protocol.Output, cfg *config.Config) protocol.Output {
-	if d.Name != dialect.Claude.Name || !isOurPrefix(a.shellPrefixSetting(env.Layout.Project)) {
+	if !a.sandboxWired(d, env.Layout.Project) {
 		return out
 	}
 	avail := confine.Remembered(env.State, a.sandboxTool(env.Layout.Project, cfg))
@@ -92,4 +97,19 @@ func (a *app) noteProtection(env *hookenv.Env, ev *protocol.Event, d *dialect.Di
 	}
 	out.SystemMessage = protocol.Paragraphs(out.SystemMessage, msg)
 	return out
+}
+
+// sandboxWired reports whether init wired d's shell commands to
+// massgen-hook's sandbox in project: Claude Code's prefix setting points at
+// it, or (for a CLI the pre-tool-use hook rewrites for) the wrapper is
+// installed.
+func (a *app) sandboxWired(d *dialect.Dialect, project string) bool {
+	switch d.ConfinesBy {
+	case dialect.ConfineByPrefix:
+		return isOurPrefix(a.shellPrefixSetting(project))
+	case dialect.ConfineByRewrite:
+		_, ok := a.installedWrapper()
+		return ok
+	}
+	return false
 }

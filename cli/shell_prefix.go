@@ -31,11 +31,18 @@ func ShellPrefixMain(args []string) int {
 }
 
 func (a *app) runShellPrefix(args []string) int {
+	// The rewritten form (agentCommandFlag COMMAND) comes from a hook's
+	// answer, never from a CLI running its own hooks: no hook line runs
+	// unconfined there.
+	hookLines := true
+	if len(args) == 2 && args[0] == agentCommandFlag {
+		args, hookLines = args[1:], false
+	}
 	if len(args) != 1 {
 		fmt.Fprintf(a.stderr, "%s: want the shell command as one argument, got %d arguments\n", ShellPrefixName, len(args))
 		return 2
 	}
-	argv, keep, notes := a.shellPrefixArgv(args[0])
+	argv, keep, notes := a.shellPrefixArgv(args[0], hookLines)
 	for _, n := range notes {
 		fmt.Fprintln(a.stderr, n)
 	}
@@ -48,12 +55,14 @@ func (a *app) runShellPrefix(args []string) int {
 }
 
 // shellPrefixArgv decides how command runs: confined by bwrap, or as the
-// shell alone where confinement is off, unavailable, or the command is
-// one of the hook commands the settings files wire. notes go to stderr.
+// shell alone where confinement is off, unavailable, or (hookLines: the
+// prefix form, which Claude Code also runs its hooks through) the command
+// is one of the hook commands the settings files wire. notes go to
+// stderr.
 //
 // keep is the file whose descriptor argv hands to bwrap: the caller keeps
 // it alive until the exec.
-func (a *app) shellPrefixArgv(command string) (argv []string, keep *os.File, notes []string) {
+func (a *app) shellPrefixArgv(command string, hookLines bool) (argv []string, keep *os.File, notes []string) {
 	shell := "/bin/bash"
 	if _, err := os.Stat(shell); err != nil {
 		if p, err := exec.LookPath("bash"); err == nil {
@@ -84,7 +93,7 @@ func (a *app) shellPrefixArgv(command string) (argv []string, keep *os.File, not
 	// runs is still only a line the user wrote, with the environment
 	// Claude Code gives it (the agent's exports do not carry over).
 	hooks := a.claudeHookCommands(project, home)
-	if slices.Contains(hooks, command) && runsMassgenHook(command) {
+	if hookLines && slices.Contains(hooks, command) && runsMassgenHook(command) {
 		return plain, nil, nil
 	}
 	path, required := config.Locate("", a.getenv("MASSGEN_HOOK_CONFIG"), project)

@@ -9,6 +9,8 @@ import "github.com/massgen/massgen-hook/protocol"
 // is unsupported unless it carries a rewrite.
 var Codex = &Dialect{
 	Name: "codex",
+	// Its pre-tool hook may rewrite a shell command (see cli/shell_rewrite.go).
+	ConfinesBy: ConfineByRewrite,
 	events: map[string]string{
 		protocol.SessionStart:      protocol.SessionStart,
 		protocol.SubagentStart:     protocol.SubagentStart,

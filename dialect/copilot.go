@@ -13,6 +13,8 @@ import (
 // status but 0 denies the call, so failing open is exit 0.
 var Copilot = &Dialect{
 	Name: "copilot",
+	// Its pre-tool hook may rewrite a shell command (see cli/shell_rewrite.go).
+	ConfinesBy: ConfineByRewrite,
 	events: map[string]string{
 		"sessionStart":        protocol.SessionStart,
 		"subagentStart":       protocol.SubagentStart,

@@ -12,6 +12,8 @@ import (
 // agent_message to gate, additional_context and followup_message to talk.
 var Cursor = &Dialect{
 	Name: "cursor",
+	// Its pre-tool hook may rewrite a shell command (see cli/shell_rewrite.go).
+	ConfinesBy: ConfineByRewrite,
 	events: map[string]string{
 		"sessionStart":         protocol.SessionStart,
 		"preToolUse":           protocol.PreToolUse,

@@ -52,7 +52,19 @@ type Dialect struct {
 	// (Gemini CLI's invoke_agent): its completed call in the main thread is
 	// the session's delegation, for which stop asks the coordinator's log.
 	DelegationTool string
+	// ConfinesBy is how the CLI's shell commands reach massgen-hook's
+	// sandbox: ConfineByPrefix where the CLI runs each through a prefix
+	// program after its own permission checks (Claude Code's
+	// CLAUDE_CODE_SHELL_PREFIX), ConfineByRewrite where the pre-tool-use
+	// hook's answer rewrites the command to run through it.
+	ConfinesBy string
 }
+
+// The routes of ConfinesBy.
+const (
+	ConfineByPrefix  = "prefix"
+	ConfineByRewrite = "rewrite"
+)
 
 // all are the dialects, sorted by name. (A function, not a table built at
 // start-up: most hook calls never look a dialect up by name.)
@@ -60,7 +72,8 @@ func all() []*Dialect { return []*Dialect{Claude, Codex, Copilot, Cursor, Gemini
 
 // Claude is Claude Code: events and answers pass through untouched.
 var Claude = &Dialect{Name: "claude", failOpenExit: protocol.ExitError, ProjectEnv: "CLAUDE_PROJECT_DIR",
-	PlainContext: true, JudgesRewrites: true, ShapesOutput: true, FileToolScratchpad: true}
+	PlainContext: true, JudgesRewrites: true, ShapesOutput: true, FileToolScratchpad: true,
+	ConfinesBy: ConfineByPrefix}
 
 // Named returns the dialect called name.
 func Named(name string) (*Dialect, error) {

@@ -14,6 +14,8 @@ import (
 // runs a failed hook's stderr as the deny reason of any exit but 0 and 1.
 var Gemini = &Dialect{
 	Name: "gemini",
+	// Its pre-tool hook may rewrite a shell command (see cli/shell_rewrite.go).
+	ConfinesBy: ConfineByRewrite,
 	events: map[string]string{
 		"BeforeTool":   protocol.PreToolUse,
 		"AfterTool":    protocol.PostToolUse,
