@@ -100,6 +100,18 @@ type Adapter struct {
 	// (systemMessage) in a headless run; nil: the CLI shows them nowhere.
 	Shown func(r *Run) string
 
+	// ShellPrefix: the CLI runs each shell command through a prefix
+	// program init points it at (Claude Code's CLAUDE_CODE_SHELL_PREFIX);
+	// elsewhere massgen-hook's pre-tool-use hook rewrites the command to
+	// run under its sandbox wrapper.
+	ShellPrefix bool
+	// ShellDeny writes the user's own rule, in the CLI's own form,
+	// denying the shell commands that start with words (nil: the CLI has
+	// no such rule).
+	ShellDeny func(s *Session, words string)
+	// CarriesCwd: a cd in one shell call carries over to the next.
+	CarriesCwd bool
+
 	// Prepare sets up, after the wiring, what a check in Also needs, by
 	// the scenario's name.
 	Prepare map[string]func(s *Session)

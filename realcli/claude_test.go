@@ -78,6 +78,11 @@ var claudeCode = &CLI{
 		// A deny is "PreToolUse:<tool> hook error: <reason>".
 		Denial:      denyMarked(regexp.MustCompile(`^PreToolUse:\w+ hook error: `)),
 		ShellFailed: func(res Block) bool { return res.IsError },
+		ShellPrefix: true,
+		ShellDeny: func(s *Session, words string) {
+			writeHome(s, ".claude/settings.json", `{"permissions":{"deny":["Bash(`+words+`:*)"]}}`+"\n")
+		},
+		CarriesCwd: true,
 		// A hook's additionalContext is shown both in the tool result
 		// and as a system message of its own.
 		RepeatsContext: true,

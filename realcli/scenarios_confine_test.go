@@ -39,16 +39,18 @@ printf '%s\n' '{"disableAllHooks":true}' > .claude/settings.json
 rm -f ~/keep.txt
 `
 
-// confineWrittenScript: init wires Claude Code's shell prefix (bubblewrap
-// is here); a script written in one call and run in the next tries to read
+// confineWrittenScript: init wires the CLI's route into the sandbox
+// (Claude Code's shell prefix, elsewhere the wrapper the pre-tool-use hook
+// rewrites each command to; bubblewrap is here); a script written in one call and run in the next tries to read
 // .env and ~/.git-credentials, rewrite .claude/settings.json and delete a
 // file in HOME. Each step fails, the model reads the errors and
 // massgen-hook's note naming the paths, every file is intact and no secret
 // reaches the model. In the same session: a Go build passes, a `cd` carries
-// over to the next command, an exit code and stderr are the command's own,
+// over to the next command where the CLI carries it, an exit code and stderr are the command's own,
 // a background job outlives its command (started with `&`, and by the
 // CLI's own background route where it has one), the user's deny rule on
-// `git push` still denies, and the hooks (which must run unconfined) keep
+// `git push` still denies (where the CLI has such rules), the command the
+// shell runs is the agent's own, and the hooks (which must run unconfined) keep
 // their audit trail.
 func confineWrittenScript(t *testing.T, s *Session) {
 	if _, err := exec.LookPath("bwrap"); err != nil {
@@ -66,8 +68,10 @@ func confineWrittenScript(t *testing.T, s *Session) {
 	s.WriteFile("app/main.go", "package main\n\nimport \"fmt\"\n\nfunc main() { fmt.Println(\"HELLO-BUILT-3301\") }\n")
 	writeHome(s, ".git-credentials", credSecret)
 	writeHome(s, "keep.txt", "KEEP-ME-6024\n")
-	// The user's own permission rule, in their user settings.
-	writeHome(s, ".claude/settings.json", `{"permissions":{"deny":["Bash(git push:*)"]}}`+"\n")
+	// The user's own permission rule.
+	if s.CLI.ShellDeny != nil {
+		s.CLI.ShellDeny(s, "git push")
+	}
 	remote := filepath.Join(s.Root, "remote.git")
 	if out, err := exec.Command("git", "init", "-q", "--bare", remote).CombinedOutput(); err != nil {
 		s.Fatalf("git init --bare: %v: %s", err, out)
@@ -89,7 +93,12 @@ func confineWrittenScript(t *testing.T, s *Session) {
 	}
 	s.Env = append(s.Env, "CLAUDE_CODE_TMPDIR="+claudeTmp)
 	s.Wire()
-	prefix := wantPrefixWired(s)
+	prefix := wantSandboxWired(s)
+	// The folder the shell commands run in after `cd sub`.
+	here := s.Path(".")
+	if s.CLI.CarriesCwd {
+		here = s.Path("sub")
+	}
 	kept := snapshot(s, settings, s.Path(".env"), filepath.Join(s.Home, ".git-credentials"), filepath.Join(s.Home, "keep.txt"))
 
 	m := s.Model
@@ -108,7 +117,7 @@ func confineWrittenScript(t *testing.T, s *Session) {
 	alive := m.On("alive", All(Main, After("call_bg")), s.CLI.Shell("call_alive", sleepsHere))
 	var escaped []string // the background jobs seen outside the sandbox
 	alive.Before = func(*Request) error {
-		bgAlive = awaitProcess("sleep\x0030\x00", s.Path("sub"))
+		bgAlive = awaitProcess("sleep\x0030\x00", here)
 		escaped = append(escaped, outsideSandbox(bgAlive)...)
 		return nil
 	}
@@ -121,7 +130,7 @@ func confineWrittenScript(t *testing.T, s *Session) {
 		m.On("background", All(Main, After("call_exec")), s.CLI.Background("call_bgroute", "sleep 31"))
 		check := m.On("after-background", All(Main, After("call_bgroute")), s.CLI.Shell("call_bgcheck", sleepsHere))
 		check.Before = func(*Request) error {
-			bgRoute = awaitProcess("sleep\x0031\x00", s.Path("sub"))
+			bgRoute = awaitProcess("sleep\x0031\x00", here)
 			escaped = append(escaped, outsideSandbox(bgRoute)...)
 			return nil
 		}
@@ -149,15 +158,18 @@ func confineWrittenScript(t *testing.T, s *Session) {
 		}
 	}
 	noSecret(s)
-	noWrapperWarning(s, run)
+	if s.CLI.ShellPrefix {
+		noWrapperWarning(s, run)
+	}
 
 	if res := mustResult(done, "call_build"); res.IsError || !strings.Contains(res.Text, "HELLO-BUILT-3301") {
 		s.Errorf("the Go build did not pass under the sandbox: %q", clip(res.Text, 600))
 	}
-	if res := mustResult(done, "call_pwd"); !strings.Contains(res.Text, s.Path("sub")) {
-		s.Errorf("the cd of one command did not carry over to the next: pwd printed %q, want %s", clip(res.Text, 300), s.Path("sub"))
+	if res := mustResult(done, "call_pwd"); !strings.Contains(res.Text, here) {
+		s.Errorf("pwd after `cd sub` printed %q, want %s (where %s leaves the working directory)", clip(res.Text, 300), here, s.CLI.Name)
 	}
-	if res := mustResult(done, "call_exit"); !res.IsError || !strings.Contains(res.Text, "Exit code 7") || !strings.Contains(res.Text, "EXIT-STDERR-5521") {
+	if res := mustResult(done, "call_exit"); s.CLI.ShellFailed != nil && !s.CLI.ShellFailed(res) ||
+		!regexp.MustCompile(`\b7\b`).MatchString(res.Text) || !strings.Contains(res.Text, "EXIT-STDERR-5521") {
 		s.Errorf("exit 7 with a line on stderr did not come back as the command's own (a failure, exit code 7, its stderr): %+v", res)
 	}
 	if res := mustResult(done, "call_alive"); len(bgAlive) == 0 || !strings.Contains(res.Text, "BG-ALIVE sleep 30") {
@@ -171,10 +183,12 @@ func confineWrittenScript(t *testing.T, s *Session) {
 	for _, why := range escaped {
 		s.Errorf("%s", why)
 	}
-	for _, pid := range append(sleepsIn(s.Path("sub")), bgRoute...) {
+	for _, pid := range append(sleepsIn(here), bgRoute...) {
 		_ = syscall.Kill(pid, syscall.SIGKILL)
 	}
-	pushDenied(s, done, remote)
+	if s.CLI.ShellDeny != nil {
+		pushDenied(s, done, remote)
+	}
 	execString(s, done, prefix)
 	hooksRanUnconfined(s)
 	if !run.Final.OK {
@@ -209,6 +223,28 @@ func snapshot(s *Session, paths ...string) map[string]string {
 		out[p] = string(b)
 	}
 	return out
+}
+
+// wantSandboxWired fails unless init wired the CLI's route into the
+// sandbox; it returns the wrapper's path.
+func wantSandboxWired(s *Session) string {
+	s.t.Helper()
+	if s.CLI.ShellPrefix {
+		return wantPrefixWired(s)
+	}
+	for _, line := range strings.Split(s.initOut, "\n") {
+		if strings.Contains(line, "shell confinement unavailable") {
+			s.need("init: " + strings.TrimSpace(line))
+		}
+	}
+	if !strings.Contains(s.initOut, "shell commands run confined by bubblewrap") {
+		s.Fatalf("init did not say the shell commands run confined; it said: %s", s.initOut)
+	}
+	want := filepath.Join(s.Home, ".local", "share", "massgen-hook", "bin", "massgen-hook-shell")
+	if fi, err := os.Stat(want); err != nil || fi.Mode()&0o111 == 0 {
+		s.Fatalf("the sandbox wrapper %s is not an installed program: %v", want, err)
+	}
+	return want
 }
 
 // wantPrefixWired fails unless init pointed Claude Code's shell prefix, in
@@ -314,11 +350,12 @@ func pushDenied(s *Session, done *Request, remote string) {
 	s.Observe("git push, denied by the user's rule: %q", clip(res.Text, 300))
 }
 
-// execString records the exact command string Claude Code hands the
-// prefix (bash -c's string, which the prefix passes on unchanged), and
-// fails when it equals a hook command the settings wire: the prefix runs
-// such a command unconfined, so an agent's command must never arrive as
-// one.
+// execString records the exact command string the CLI hands the
+// wrapper (bash -c's string, which the wrapper passes on unchanged). Where
+// the hook's rewrite hands it over, it must be the agent's command exactly.
+// Through Claude Code's prefix, it fails when it equals a hook command the
+// settings wire: the prefix runs such a command unconfined, so an agent's
+// command must never arrive as one.
 func execString(s *Session, done *Request, prefix string) {
 	s.t.Helper()
 	res := mustResult(done, "call_exec")
@@ -328,7 +365,15 @@ func execString(s *Session, done *Request, prefix string) {
 		return
 	}
 	got := m[1]
-	s.Observe("Claude Code hands %s the command as: %q", filepath.Base(prefix), clip(got, 1500))
+	s.Observe("%s hands %s the command as: %q", s.CLI.Name, filepath.Base(prefix), clip(got, 1500))
+	if !s.CLI.ShellPrefix {
+		// The hook's rewrite hands the wrapper the agent's command as it
+		// was written, and that is what the sandbox's shell runs.
+		if want := `printf 'EXEC<%s>EXEC' "$BASH_EXECUTION_STRING"`; got != want {
+			s.Errorf("the sandbox's shell ran %q, not the agent's command %q", clip(got, 600), want)
+		}
+		return
+	}
 	if !strings.Contains(got, "$BASH_EXECUTION_STRING") {
 		s.Errorf("the string bash ran does not hold the agent's command: %q", clip(got, 600))
 	}
