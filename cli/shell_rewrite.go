@@ -46,7 +46,7 @@ func (a *app) confineShellCall(env *hookenv.Env, ev *protocol.Event, d *dialect.
 	if !confine.Remembered(env.State, a.sandboxTool(env.Layout.Project, cfg)).OK {
 		return out
 	}
-	fields["command"] = rewrittenCommand(wrapper, env.Layout.Project, command)
+	fields["command"] = rewrittenCommand(wrapper, env.Layout.Project, command, d.RewriteKeepsCommand)
 	raw, err := json.Marshal(fields)
 	if err != nil {
 		return out
@@ -70,27 +70,90 @@ func refuses(out protocol.Output) bool {
 	return h != nil && h.PermissionDecision == protocol.DecisionDeny
 }
 
+// wrapperVar holds the wrapper's path in the line that keeps the agent's
+// command (dialect RewriteKeepsCommand): the path, outside the project, is
+// then no program the CLI's path check asks about.
+const wrapperVar = "MASSGEN_HOOK_SHELL"
+
 // rewrittenCommand is the line the CLI's shell runs instead of command:
 // the wrapper, told the project (a command's folder is wherever it was
 // started, which the agent chose), runs command under the sandbox with
 // its exit code, output and background jobs its own.
-func rewrittenCommand(wrapper, project, command string) string {
-	return projectVar + "=" + shellQuote(project) + " " + shellQuote(wrapper) + " " + agentCommandFlag + " " + shellQuote(command)
+//
+// keep (a CLI whose own rules judge the line) adds command once more,
+// after a line break, for those rules to read: bash runs a -c string one
+// command at a time, and its first replaces bash with the wrapper, so the
+// copy never runs; should the exec fail (the wrapper removed since), a
+// non-interactive bash ends there, and `|| exit 126` ends it where
+// execfail is set.
+func rewrittenCommand(wrapper, project, command string, keep bool) string {
+	return rewriteHead(wrapper, project, keep) + shellQuote(command) + rewriteTail(command, keep)
+}
+
+// rewriteHead is what comes before the quoted command.
+func rewriteHead(wrapper, project string, keep bool) string {
+	if keep {
+		return wrapperVar + "=" + shellQuote(wrapper) + "; " + projectVar + "=" + shellQuote(project) +
+			` exec "$` + wrapperVar + `" ` + agentCommandFlag + " "
+	}
+	return projectVar + "=" + shellQuote(project) + " " + shellQuote(wrapper) + " " + agentCommandFlag + " "
+}
+
+// rewriteTail is what comes after the quoted command.
+func rewriteTail(command string, keep bool) string {
+	if keep {
+		return " || exit 126\n" + command
+	}
+	return ""
 }
 
 // isRewritten reports whether command is exactly the line this project's
 // rewrite makes (a second pre-tool-use hook, or a CLI that asks twice):
-// wrapping it again would nest the sandbox for nothing. Only the exact
-// form counts, the original one quoted word: a line that merely starts
-// like it (`...'--agent-command' 'x'; rm -rf ~`, or another project) is
-// wrapped like any other.
+// wrapping it again would nest the sandbox for nothing.
 func isRewritten(command, wrapper, project string) bool {
-	rest, ok := strings.CutPrefix(command, projectVar+"="+shellQuote(project)+" "+shellQuote(wrapper)+" "+agentCommandFlag+" ")
-	if !ok || len(rest) < 2 || rest[0] != '\'' || rest[len(rest)-1] != '\'' {
-		return false
+	_, ok := agentCommand(command, wrapper, project)
+	return ok
+}
+
+// agentCommand is the agent's command inside line, when line is exactly
+// a line this project's rewrite makes, in either form. Only the exact form
+// counts: a line that merely starts like one (`...'--agent-command' 'x';
+// rm -rf ~`, or another project's) is no rewrite.
+func agentCommand(line, wrapper, project string) (string, bool) {
+	for _, keep := range []bool{false, true} {
+		rest, ok := strings.CutPrefix(line, rewriteHead(wrapper, project, keep))
+		if !ok {
+			continue
+		}
+		if command, ok := leadingQuoted(rest); ok && rewrittenCommand(wrapper, project, command, keep) == line {
+			return command, true
+		}
 	}
-	inner := strings.ReplaceAll(rest[1:len(rest)-1], `'\''`, "'")
-	return shellQuote(inner) == rest
+	return "", false
+}
+
+// leadingQuoted reads the single-quoted word s starts with, as shellQuote
+// writes it: a quote inside is closed, escaped and opened again.
+func leadingQuoted(s string) (string, bool) {
+	rest, ok := strings.CutPrefix(s, "'")
+	if !ok {
+		return "", false
+	}
+	var b strings.Builder
+	for {
+		end := strings.IndexByte(rest, '\'')
+		if end < 0 {
+			return "", false
+		}
+		b.WriteString(rest[:end])
+		rest = rest[end+1:]
+		after, quote := strings.CutPrefix(rest, `\''`)
+		if !quote {
+			return b.String(), true
+		}
+		b.WriteByte('\'')
+		rest = after
+	}
 }
 
 // installedWrapper is the wrapper init installed (the prefix binary, which
@@ -105,4 +168,41 @@ func (a *app) installedWrapper() (string, bool) {
 		return "", false
 	}
 	return path, true
+}
+
+// agentShellCall gives back, in a post-tool-use event whose shell command
+// is a line this project's rewrite made, the agent's command: a CLI may
+// report the call as it ran it (Copilot CLI does), and the hooks judge,
+// note and record what the agent wrote. Any other event is left as it is,
+// and so is one that cannot be re-read (the hooks then see the line).
+func (a *app) agentShellCall(ev *protocol.Event, project, event string) *protocol.Event {
+	if ev == nil || ev.ToolName != "Bash" {
+		return ev
+	}
+	wrapper, err := a.shellPrefixPath()
+	if err != nil {
+		return ev
+	}
+	var input, whole map[string]json.RawMessage
+	var line string
+	if json.Unmarshal(ev.ToolInput, &input) != nil || json.Unmarshal(input["command"], &line) != nil || json.Unmarshal(ev.Raw, &whole) != nil {
+		return ev
+	}
+	command, ok := agentCommand(line, wrapper, project)
+	if !ok {
+		return ev
+	}
+	input["command"], _ = json.Marshal(command)
+	if whole["tool_input"], err = json.Marshal(input); err != nil {
+		return ev
+	}
+	raw, err := json.Marshal(whole)
+	if err != nil {
+		return ev
+	}
+	unwrapped, err := protocol.ParseEvent(raw, event)
+	if err != nil {
+		return ev
+	}
+	return unwrapped
 }

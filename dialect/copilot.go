@@ -15,6 +15,11 @@ var Copilot = &Dialect{
 	Name: "copilot",
 	// Its pre-tool hook may rewrite a shell command (see cli/shell_rewrite.go).
 	ConfinesBy: ConfineByRewrite,
+	// 1.0.102 judges modifiedArgs as if the model had written them: its
+	// --deny-tool 'shell(git push)' would no longer see `git push`, and the
+	// wrapper's path, outside the project, would be asked about (a refusal
+	// under -p, even with --allow-all-tools).
+	RewriteKeepsCommand: true,
 	events: map[string]string{
 		"sessionStart":        protocol.SessionStart,
 		"subagentStart":       protocol.SubagentStart,

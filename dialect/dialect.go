@@ -58,6 +58,13 @@ type Dialect struct {
 	// CLAUDE_CODE_SHELL_PREFIX), ConfineByRewrite where the pre-tool-use
 	// hook's answer rewrites the command to run through it.
 	ConfinesBy string
+	// RewriteKeepsCommand: the CLI judges a rewritten shell command with
+	// its own permissions, reading the words of the line's commands (the
+	// user's deny rules) and asking before a program outside the project
+	// runs. The rewrite then names the wrapper through a variable and keeps
+	// the agent's command after it, for those rules to read; bash never
+	// reaches it (see cli/shell_rewrite.go).
+	RewriteKeepsCommand bool
 }
 
 // The routes of ConfinesBy.
