@@ -19,20 +19,16 @@ import (
 // command that failed). Only where init wired the sandbox, and only when
 // the output holds a refusal: the plan is worked out only then.
 func (a *app) noteSandboxStops(env *hookenv.Env, ev *protocol.Event, d *dialect.Dialect, out protocol.Output, cfg *config.Config) protocol.Output {
-	if ev == nil || ev.ToolName != "Bash" || d.Name != dialect.Claude.Name || cfg.Confine.Off {
+	if ev == nil || ev.ToolName != "Bash" || cfg.Confine.Off {
 		return out
 	}
-	text := ev.Error
-	if len(ev.ToolResponse) > 0 {
-		r := gjson.ParseBytes(ev.ToolResponse)
-		text += "\n" + r.Get("stdout").String() + "\n" + r.Get("stderr").String()
-	}
+	text := ev.Error + "\n" + responseText(gjson.ParseBytes(ev.ToolResponse))
 	if !strings.Contains(strings.ToLower(text), "denied") && !strings.Contains(strings.ToLower(text), "read-only") &&
 		!strings.Contains(text, "not permitted") && !strings.Contains(text, "Errno") {
 		return out
 	}
 	project := env.Layout.Project
-	if !isOurPrefix(a.shellPrefixSetting(project)) {
+	if !a.sandboxWired(d, project) {
 		return out
 	}
 	p, err := confine.PolicyFor(cfg, project, a.getenv("HOME"), a.environ())
@@ -52,6 +48,23 @@ func (a *app) noteSandboxStops(env *hookenv.Env, ev *protocol.Event, d *dialect.
 	}
 	out.HookSpecificOutput.AdditionalContext = protocol.Paragraphs(out.HookSpecificOutput.AdditionalContext, msg)
 	return out
+}
+
+// responseText is every text a shell call's result holds, whatever its
+// CLI's shape: Claude Code's stdout and stderr, Copilot CLI's text for the
+// model, a result that is text alone.
+func responseText(r gjson.Result) string {
+	if !r.IsObject() && !r.IsArray() {
+		return r.String()
+	}
+	var texts []string
+	r.ForEach(func(_, v gjson.Result) bool {
+		if t := responseText(v); t != "" {
+			texts = append(texts, t)
+		}
+		return true
+	})
+	return strings.Join(texts, "\n")
 }
 
 // configFileOf is the config file the user edits: the one loaded, else
