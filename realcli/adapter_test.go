@@ -111,6 +111,10 @@ type Adapter struct {
 	ShellDeny func(s *Session, words string)
 	// CarriesCwd: a cd in one shell call carries over to the next.
 	CarriesCwd bool
+	// RuleDenied reports whether the model read a shell call's result as
+	// denied by the user's own rule (nil: the result is marked as an
+	// error).
+	RuleDenied func(res Block) bool
 
 	// Prepare sets up, after the wiring, what a check in Also needs, by
 	// the scenario's name.

@@ -87,6 +87,18 @@ var copilotCLI = &CLI{
 		Denial:         denyAfter(copilotDenied),
 		NoCallID:       "Copilot CLI gives hooks no call id: preToolUse and postToolUse carry toolName and toolArgs only",
 		ReplacesOutput: true,
+
+		// The user's rule is a flag of the run (1.0.102 reads no tool rule
+		// from a settings file); it matches a command by its first words.
+		ShellDeny: func(s *Session, words string) { s.Args = append(s.Args, "--deny-tool=shell("+words+")") },
+		RuleDenied: func(res Block) bool {
+			return strings.HasPrefix(res.Text, "Permission to run this tool was denied due to the following rules: ")
+		},
+		// Every call runs in a fresh `bash -c` in the session's folder: a
+		// cd or an export is gone by the next call.
+		CarriesCwd: false,
+		Background: cpBashAsync,
+
 		Also: map[string]func(*Session, *Run){
 			"smart-retry/repeated-failure": copilotRetryLearnt,
 			"subagent-stop/read-only-agent": func(s *Session, run *Run) {
@@ -96,7 +108,6 @@ var copilotCLI = &CLI{
 		},
 		NA: map[string]string{
 			"plugin/first-use":                     "massgen-hook ships as a plugin of Claude Code alone; here init wires it",
-			"confine/written-script":               confineClaudeOnly,
 			"permission-request/scratchpad-writes": "only Claude Code asks before a write under .claude/; Copilot CLI writes there without a permission request to answer",
 		},
 	},
@@ -193,6 +204,12 @@ func copilotUseGPT(s *Session) { s.Env = append(s.Env, "COPILOT_MODEL="+copilotG
 
 func cpBash(id, command string) Reply {
 	return Use(id, "bash", map[string]any{"command": command, "description": "run a command"})
+}
+
+// cpBashAsync starts command in the background (mode async), as a shell
+// session named by the call's id, which the model reads with read_bash.
+func cpBashAsync(id, command string) Reply {
+	return Use(id, "bash", map[string]any{"command": command, "description": "run in the background", "mode": "async", "shellId": id})
 }
 
 func cpView(id, path string) Reply { return Use(id, "view", map[string]any{"path": path}) }

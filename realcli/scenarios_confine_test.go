@@ -64,6 +64,7 @@ func confineWrittenScript(t *testing.T, s *Session) {
 	settings := s.Path(".claude/settings.json")
 	s.WriteFile(".env", envSecret)
 	s.WriteFile("sub/.keep", "")
+	s.WriteFile("tools/.keep", "") // a CLI's file tool may not make folders (Copilot CLI's create)
 	s.WriteFile("app/go.mod", "module example.invalid/app\n\ngo 1.21\n")
 	s.WriteFile("app/main.go", "package main\n\nimport \"fmt\"\n\nfunc main() { fmt.Println(\"HELLO-BUILT-3301\") }\n")
 	writeHome(s, ".git-credentials", credSecret)
@@ -94,6 +95,11 @@ func confineWrittenScript(t *testing.T, s *Session) {
 	s.Env = append(s.Env, "CLAUDE_CODE_TMPDIR="+claudeTmp)
 	s.Wire()
 	prefix := wantSandboxWired(s)
+	if _, ok := s.ReadFile(".claude/settings.json"); !ok {
+		// Where init wires another CLI, the script's target is a file of
+		// .claude/ all the same, which the sandbox keeps read-only.
+		s.WriteFile(".claude/settings.json", "{}\n")
+	}
 	// The folder the shell commands run in after `cd sub`.
 	here := s.Path(".")
 	if s.CLI.CarriesCwd {
@@ -146,7 +152,7 @@ func confineWrittenScript(t *testing.T, s *Session) {
 			}
 			return nil
 		}
-		m.On("job-ended", All(Main, Arrived("call_bgroute")), Say("noted"))
+		m.On("job-ended", All(Main, Arrived("call_bgroute"), Not(After("call_bgroute"))), Say("noted"))
 	}
 	run := s.Run("run the tools script, build the app, then check the shell")
 
@@ -198,7 +204,9 @@ func confineWrittenScript(t *testing.T, s *Session) {
 
 // sleepsHere lists, from a shell command, the sleep processes whose
 // working directory is the command's: the scenario's own background jobs.
-const sleepsHere = `for p in $(pgrep -x sleep); do [ "$(readlink /proc/$p/cwd)" = "$PWD" ] && echo "BG-ALIVE $(tr '\0' ' ' < /proc/$p/cmdline)"; done`
+// /proc is named through a variable: a CLI's own path check (Copilot
+// CLI's) asks before a command names a path outside the project.
+const sleepsHere = `d=/proc; for p in $(pgrep -x sleep); do [ "$(readlink $d/$p/cwd)" = "$PWD" ] && echo "BG-ALIVE $(tr '\0' ' ' < $d/$p/cmdline)"; done`
 
 // writeHome writes a file in the session's HOME.
 func writeHome(s *Session, rel, content string) {
@@ -343,7 +351,11 @@ func pushDenied(s *Session, done *Request, remote string) {
 	s.t.Helper()
 	res := mustResult(done, "call_push")
 	refs, _ := exec.Command("git", "--git-dir", remote, "for-each-ref").Output()
-	if !res.IsError || len(strings.TrimSpace(string(refs))) > 0 {
+	denied := res.IsError
+	if s.CLI.RuleDenied != nil {
+		denied = s.CLI.RuleDenied(res)
+	}
+	if !denied || len(strings.TrimSpace(string(refs))) > 0 {
 		s.Errorf("the user's Bash(git push:*) deny did not deny git push (the remote has %q): %q", refs, clip(res.Text, 400))
 		return
 	}
