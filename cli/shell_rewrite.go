@@ -75,17 +75,22 @@ func refuses(out protocol.Output) bool {
 // then no program the CLI's path check asks about.
 const wrapperVar = "MASSGEN_HOOK_SHELL"
 
+// keptFunction is the function whose body keeps the agent's command in
+// that line, never called.
+const keptFunction = "massgen_hook_agent_command"
+
 // rewrittenCommand is the line the CLI's shell runs instead of command:
 // the wrapper, told the project (a command's folder is wherever it was
 // started, which the agent chose), runs command under the sandbox with
 // its exit code, output and background jobs its own.
 //
-// keep (a CLI whose own rules judge the line) adds command once more,
-// after a line break, for those rules to read: bash runs a -c string one
-// command at a time, and its first replaces bash with the wrapper, so the
-// copy never runs; should the exec fail (the wrapper removed since), a
-// non-interactive bash ends there, and `|| exit 126` ends it where
-// execfail is set.
+// keep (a CLI whose own rules judge the line) adds command once more, as
+// the body of a function nothing calls, for those rules to read: bash runs
+// a -c string one command at a time, and the first replaces bash with the
+// wrapper. Should that exec fail (the wrapper removed since the hook looked),
+// a non-interactive bash ends there; where the user set execfail, it goes
+// on only to define the function. No `|| exit`: Copilot CLI would ask
+// before every command for that word, which no rule of the user's allows.
 func rewrittenCommand(wrapper, project, command string, keep bool) string {
 	return rewriteHead(wrapper, project, keep) + shellQuote(command) + rewriteTail(command, keep)
 }
@@ -102,7 +107,7 @@ func rewriteHead(wrapper, project string, keep bool) string {
 // rewriteTail is what comes after the quoted command.
 func rewriteTail(command string, keep bool) string {
 	if keep {
-		return " || exit 126\n" + command
+		return "\n" + keptFunction + "() {\n" + command + "\n}"
 	}
 	return ""
 }

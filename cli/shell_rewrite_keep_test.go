@@ -5,18 +5,19 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
 // The line a CLI whose own rules judge the rewritten command (Copilot CLI)
 // gets: the wrapper named through a variable, the agent's command quoted
-// for it, and the command once more, after a line break, for the CLI's
-// rules to read.
+// for it, and the command once more, in a function nothing calls, for the
+// CLI's rules to read.
 func TestKeptRewriteIsExact(t *testing.T) {
 	got := rewrittenCommand("/home/me/.local/share/massgen-hook/bin/massgen-hook-shell", "/work/it's", "git push origin main", true)
 	want := "MASSGEN_HOOK_SHELL='/home/me/.local/share/massgen-hook/bin/massgen-hook-shell'; " +
-		"MASSGEN_HOOK_PROJECT='/work/it'\\''s' exec \"$MASSGEN_HOOK_SHELL\" --agent-command 'git push origin main' || exit 126\n" +
-		"git push origin main"
+		"MASSGEN_HOOK_PROJECT='/work/it'\\''s' exec \"$MASSGEN_HOOK_SHELL\" --agent-command 'git push origin main'\n" +
+		"massgen_hook_agent_command() {\ngit push origin main\n}"
 	if got != want {
 		t.Errorf("rewrittenCommand(keep) =\n%q\nwant\n%q", got, want)
 	}
@@ -45,7 +46,7 @@ func TestAgentCommandReadsExactlyTheRewrittenLine(t *testing.T) {
 		}
 	}
 	kept := rewrittenCommand(wrapper, project, "ls", true)
-	if _, ok := agentCommand(kept[:len(kept)-1]+"rm -rf ~", wrapper, project); ok {
+	if _, ok := agentCommand(strings.Replace(kept, "{\nls\n}", "{\nrm -rf ~\n}", 1), wrapper, project); ok {
 		t.Error("a kept line whose tail differs from the quoted command was read as a rewrite")
 	}
 }
@@ -82,10 +83,10 @@ func TestKeptRewriteRunsOnlyTheWrapper(t *testing.T) {
 	if !errors.As(err, &exit) || exit.ExitCode() != 127 {
 		t.Errorf("with the wrapper missing the kept line exited %v, want 127", err)
 	}
-	// Even where a failed exec does not end the shell (execfail).
-	_, err = exec.Command(bash, "--norc", "--noprofile", "-O", "execfail", "-c", rewrittenCommand(missing, "/p", command, true)).Output()
-	if !errors.As(err, &exit) || exit.ExitCode() != 126 {
-		t.Errorf("with execfail and the wrapper missing the kept line exited %v, want 126", err)
+	// Even where a failed exec does not end the shell (execfail), the
+	// command is only defined.
+	if _, err = exec.Command(bash, "--norc", "--noprofile", "-O", "execfail", "-c", rewrittenCommand(missing, "/p", command, true)).Output(); err != nil {
+		t.Errorf("with execfail and the wrapper missing the kept line exited %v, want 0 (the function defined)", err)
 	}
 	if _, err := os.Stat(ran); err == nil {
 		t.Error("the command after a failed exec ran unconfined")
