@@ -3,9 +3,11 @@ package lifecycle
 import (
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/massgen/massgen-hook/checks/hookenv"
+	"github.com/massgen/massgen-hook/internal/hookfs"
 	"github.com/massgen/massgen-hook/protocol"
 	"github.com/massgen/massgen-hook/scratchpad"
 )
@@ -29,6 +31,9 @@ func SubagentStart(env *hookenv.Env, ev *protocol.Event) (protocol.Output, error
 	}
 	exempt := env.Config.Scratchpad.Exempt(ev.AgentType)
 	recordStart(env, ev, dir, exempt)
+	if !exempt {
+		makeFolder(env, filepath.Dir(path))
+	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "Scratchpad protocol (massgen-hook). Today is %s.\n", env.Today())
 	if exempt {
@@ -64,4 +69,22 @@ func SubagentStart(env *hookenv.Env, ev *protocol.Event) (protocol.Output, error
 	}
 	out := protocol.Context(protocol.SubagentStart, b.String())
 	return env.WithLate(protocol.SubagentStart, env.LateMessages(ev), out), nil
+}
+
+// makeFolder makes the subagent's scratchpad folder: Copilot CLI's create
+// writes no file whose folder is missing, and where shell commands are
+// confined a mkdir under .claude/ is refused, while this hook runs
+// unconfined. No name on the way is followed as a link. Failing, the agent
+// is told its path all the same (it may make the folder itself), and the
+// user why.
+func makeFolder(env *hookenv.Env, folder string) {
+	rel, err := filepath.Rel(env.Layout.Project, folder)
+	if err == nil {
+		var d *hookfs.Dir
+		if d, err = hookfs.OpenDir(env.Layout.Project, filepath.ToSlash(rel), true, 0o755); err == nil {
+			d.Close()
+			return
+		}
+	}
+	env.Note("the scratchpad folder %s was not made: %v", env.Layout.Rel(folder), err)
 }
