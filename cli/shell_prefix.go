@@ -38,6 +38,14 @@ func (a *app) runShellPrefix(args []string) int {
 	if len(args) == 2 && args[0] == agentCommandFlag {
 		args, hookLines = args[1:], false
 	}
+	if len(args) == 2 && args[0] == agentLineFlag {
+		command, ok := keptCommand(args[1])
+		if !ok {
+			fmt.Fprintf(a.stderr, "%s: %s takes the line the pre-tool-use hook wrote, which this is not; the command did not run\n", ShellPrefixName, agentLineFlag)
+			return 2
+		}
+		args, hookLines = []string{command}, false
+	}
 	if len(args) != 1 {
 		fmt.Fprintf(a.stderr, "%s: want the shell command as one argument, got %d arguments\n", ShellPrefixName, len(args))
 		return 2

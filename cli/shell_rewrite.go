@@ -13,8 +13,12 @@ import (
 )
 
 // agentCommandFlag opens the wrapper's rewritten form:
-// `massgen-hook-shell --agent-command COMMAND`.
-const agentCommandFlag = "--agent-command"
+// `massgen-hook-shell --agent-command COMMAND`; agentLineFlag the form
+// that hands it the whole line that keeps the command (keptCommand).
+const (
+	agentCommandFlag = "--agent-command"
+	agentLineFlag    = "--agent-line"
+)
 
 // confineShellCall routes a shell command through massgen-hook's sandbox
 // in a CLI that has no prefix setting for it (dialect.ConfineByRewrite):
@@ -75,41 +79,57 @@ func refuses(out protocol.Output) bool {
 // then no program the CLI's path check asks about.
 const wrapperVar = "MASSGEN_HOOK_SHELL"
 
-// keptFunction is the function whose body keeps the agent's command in
-// that line, never called.
-const keptFunction = "massgen_hook_agent_command"
+// keptOpen and keptClose enclose the agent's command in that line: the
+// body of a function nothing calls.
+const (
+	keptOpen  = "\nmassgen_hook_agent_command() {\n"
+	keptClose = "\n}"
+)
 
 // rewrittenCommand is the line the CLI's shell runs instead of command:
 // the wrapper, told the project (a command's folder is wherever it was
 // started, which the agent chose), runs command under the sandbox with
 // its exit code, output and background jobs its own.
 //
-// keep (a CLI whose own rules judge the line) adds command once more, as
-// the body of a function nothing calls, for those rules to read: bash runs
-// a -c string one command at a time, and the first replaces bash with the
-// wrapper. Should that exec fail (the wrapper removed since the hook looked),
-// a non-interactive bash ends there; where the user set execfail, it goes
-// on only to define the function. No `|| exit`: Copilot CLI would ask
-// before every command for that word, which no rule of the user's allows.
+// keep (a CLI whose own rules judge the line) puts command in the body of
+// a function nothing calls, for those rules to read, and once only: bash
+// runs a -c string one command at a time, and its first line replaces
+// bash with the wrapper, handing it the whole string, from which the
+// wrapper takes that body (keptCommand). Once only, because Linux takes at
+// most 128 KiB in one argument: a command that runs without the sandbox
+// runs with it. Should the exec fail (the wrapper removed since the hook
+// looked), a non-interactive bash ends there; where the user set execfail,
+// it goes on only to define the function. No `|| exit`: Copilot CLI would
+// ask before every command for that word, which no rule of the user's
+// allows; and nothing fancier than "$VAR" in the first line, which its
+// parser would no longer split into commands.
 func rewrittenCommand(wrapper, project, command string, keep bool) string {
-	return rewriteHead(wrapper, project, keep) + shellQuote(command) + rewriteTail(command, keep)
+	if keep {
+		return keptHead(wrapper, project) + keptOpen + command + keptClose
+	}
+	return plainHead(wrapper, project) + shellQuote(command)
 }
 
-// rewriteHead is what comes before the quoted command.
-func rewriteHead(wrapper, project string, keep bool) string {
-	if keep {
-		return wrapperVar + "=" + shellQuote(wrapper) + "; " + projectVar + "=" + shellQuote(project) +
-			` exec "$` + wrapperVar + `" ` + agentCommandFlag + " "
-	}
+// plainHead is what comes before the quoted command in the plain line.
+func plainHead(wrapper, project string) string {
 	return projectVar + "=" + shellQuote(project) + " " + shellQuote(wrapper) + " " + agentCommandFlag + " "
 }
 
-// rewriteTail is what comes after the quoted command.
-func rewriteTail(command string, keep bool) string {
-	if keep {
-		return "\n" + keptFunction + "() {\n" + command + "\n}"
+// keptHead is the first line of the line that keeps the command.
+func keptHead(wrapper, project string) string {
+	return wrapperVar + "=" + shellQuote(wrapper) + "; " + projectVar + "=" + shellQuote(project) +
+		` exec "$` + wrapperVar + `" ` + agentLineFlag + ` "$BASH_EXECUTION_STRING"`
+}
+
+// keptCommand is the agent's command in a line that keeps it: the body of
+// the function that opens at the line's first keptOpen (its first line
+// holds no line break) and closes at its end.
+func keptCommand(line string) (string, bool) {
+	_, rest, ok := strings.Cut(line, keptOpen)
+	if !ok {
+		return "", false
 	}
-	return ""
+	return strings.CutSuffix(rest, keptClose)
 }
 
 // isRewritten reports whether command is exactly the line this project's
@@ -125,14 +145,15 @@ func isRewritten(command, wrapper, project string) bool {
 // counts: a line that merely starts like one (`...'--agent-command' 'x';
 // rm -rf ~`, or another project's) is no rewrite.
 func agentCommand(line, wrapper, project string) (string, bool) {
-	for _, keep := range []bool{false, true} {
-		rest, ok := strings.CutPrefix(line, rewriteHead(wrapper, project, keep))
-		if !ok {
-			continue
-		}
-		if command, ok := leadingQuoted(rest); ok && rewrittenCommand(wrapper, project, command, keep) == line {
-			return command, true
-		}
+	if rest, ok := strings.CutPrefix(line, keptHead(wrapper, project)+keptOpen); ok {
+		return strings.CutSuffix(rest, keptClose)
+	}
+	rest, ok := strings.CutPrefix(line, plainHead(wrapper, project))
+	if !ok {
+		return "", false
+	}
+	if command, ok := leadingQuoted(rest); ok && rewrittenCommand(wrapper, project, command, false) == line {
+		return command, true
 	}
 	return "", false
 }

@@ -10,20 +10,25 @@ import (
 )
 
 // The line a CLI whose own rules judge the rewritten command (Copilot CLI)
-// gets: the wrapper named through a variable, the agent's command quoted
-// for it, and the command once more, in a function nothing calls, for the
-// CLI's rules to read.
+// gets: the wrapper named through a variable, handed the command cut from
+// the string bash runs, and the command once, in a function nothing calls,
+// for the CLI's rules to read.
 func TestKeptRewriteIsExact(t *testing.T) {
 	got := rewrittenCommand("/home/me/.local/share/massgen-hook/bin/massgen-hook-shell", "/work/it's", "git push origin main", true)
 	want := "MASSGEN_HOOK_SHELL='/home/me/.local/share/massgen-hook/bin/massgen-hook-shell'; " +
-		"MASSGEN_HOOK_PROJECT='/work/it'\\''s' exec \"$MASSGEN_HOOK_SHELL\" --agent-command 'git push origin main'\n" +
+		"MASSGEN_HOOK_PROJECT='/work/it'\\''s' exec \"$MASSGEN_HOOK_SHELL\" --agent-line \"$BASH_EXECUTION_STRING\"\n" +
 		"massgen_hook_agent_command() {\ngit push origin main\n}"
 	if got != want {
-		t.Errorf("rewrittenCommand(keep) =\n%q\nwant\n%q", got, want)
+		t.Errorf("rewrittenCommand(keep) =\n%s\nwant\n%s", got, want)
 	}
 	plain := rewrittenCommand("/w", "/p", "ls", false)
 	if plain != "MASSGEN_HOOK_PROJECT='/p' '/w' --agent-command 'ls'" {
 		t.Errorf("rewrittenCommand(plain) = %q", plain)
+	}
+	for _, bad := range []string{"ls", "a\nmassgen_hook_agent_command() {\nls", "a\nmassgen_hook_agent_command() {\nls\n}\n"} {
+		if c, ok := keptCommand(bad); ok {
+			t.Errorf("keptCommand(%q) = %q, true; want no command", bad, c)
+		}
 	}
 }
 
@@ -45,10 +50,6 @@ func TestAgentCommandReadsExactlyTheRewrittenLine(t *testing.T) {
 			}
 		}
 	}
-	kept := rewrittenCommand(wrapper, project, "ls", true)
-	if _, ok := agentCommand(strings.Replace(kept, "{\nls\n}", "{\nrm -rf ~\n}", 1), wrapper, project); ok {
-		t.Error("a kept line whose tail differs from the quoted command was read as a rewrite")
-	}
 }
 
 // The kept line runs the wrapper with the project and the command exactly
@@ -66,18 +67,29 @@ func TestKeptRewriteRunsOnlyTheWrapper(t *testing.T) {
 	}
 	ran := filepath.Join(dir, "ran")
 	command := "echo \"it's\" > " + shellQuote(ran)
-	out, err := exec.Command(bash, "--norc", "--noprofile", "-c", rewrittenCommand(wrapper, "/p q", command, true)).Output()
-	var exit *exec.ExitError
-	if !errors.As(err, &exit) || exit.ExitCode() != 4 {
-		t.Fatalf("the kept line exited %v, want the wrapper's 4", err)
-	}
-	if want := "/p q|--agent-command|" + command; string(out) != want {
-		t.Errorf("the wrapper got %q, want %q", out, want)
+	// The wrapper gets the line, and takes each command from it exactly:
+	// one that holds the function's own opening or closing, and one of 100
+	// KB, which runs without the sandbox (Linux takes 128 KiB in one
+	// argument) and so must with it.
+	for _, c := range []string{command, "a\n}\nmassgen_hook_agent_command() {\nb\n}", "x\n}", strings.Repeat("y", 100<<10)} {
+		line := rewrittenCommand(wrapper, "/p q", c, true)
+		out, err := exec.Command(bash, "--norc", "--noprofile", "-c", line).Output()
+		var exit *exec.ExitError
+		if !errors.As(err, &exit) || exit.ExitCode() != 4 {
+			t.Fatalf("the kept line of a %d-byte command exited %v, want the wrapper's 4", len(c), err)
+		}
+		if want := "/p q|--agent-line|" + line; string(out) != want {
+			t.Errorf("the wrapper got %q, want %q", clipped(string(out)), clipped(want))
+		}
+		if got, ok := keptCommand(line); !ok || got != c {
+			t.Errorf("keptCommand gave %q, %v; want %q", clipped(got), ok, clipped(c))
+		}
 	}
 	if _, err := os.Stat(ran); err == nil {
-		t.Error("the command after the wrapper's exec ran")
+		t.Error("the command in the function ran")
 	}
 
+	var exit *exec.ExitError
 	missing := filepath.Join(dir, "gone")
 	_, err = exec.Command(bash, "--norc", "--noprofile", "-c", rewrittenCommand(missing, "/p", command, true)).Output()
 	if !errors.As(err, &exit) || exit.ExitCode() != 127 {
@@ -85,10 +97,18 @@ func TestKeptRewriteRunsOnlyTheWrapper(t *testing.T) {
 	}
 	// Even where a failed exec does not end the shell (execfail), the
 	// command is only defined.
-	if _, err = exec.Command(bash, "--norc", "--noprofile", "-O", "execfail", "-c", rewrittenCommand(missing, "/p", command, true)).Output(); err != nil {
+	if _, err := exec.Command(bash, "--norc", "--noprofile", "-O", "execfail", "-c", rewrittenCommand(missing, "/p", command, true)).Output(); err != nil {
 		t.Errorf("with execfail and the wrapper missing the kept line exited %v, want 0 (the function defined)", err)
 	}
 	if _, err := os.Stat(ran); err == nil {
 		t.Error("the command after a failed exec ran unconfined")
 	}
+}
+
+// clipped is s cut to a length a failure message can show.
+func clipped(s string) string {
+	if len(s) > 200 {
+		return s[:200] + "..."
+	}
+	return s
 }
