@@ -20,6 +20,8 @@ var Copilot = &Dialect{
 	// wrapper's path, outside the project, would be asked about (a refusal
 	// under -p, even with --allow-all-tools).
 	RewriteKeepsCommand: true,
+	// The line's exec is one more command for its permissions to approve.
+	RewriteAsks: "Copilot CLI asks before the exec this adds to each shell command unless you run it with --allow-all-tools or --allow-tool 'shell(exec)'",
 	events: map[string]string{
 		"sessionStart":        protocol.SessionStart,
 		"subagentStart":       protocol.SubagentStart,

@@ -65,6 +65,10 @@ type Dialect struct {
 	// the agent's command after it, for those rules to read; bash never
 	// reaches it (see cli/shell_rewrite.go).
 	RewriteKeepsCommand bool
+	// RewriteAsks is what the CLI's own permissions ask of the rewritten
+	// line that they would not ask of the command, which init tells the
+	// user ("": nothing).
+	RewriteAsks string
 }
 
 // The routes of ConfinesBy.
