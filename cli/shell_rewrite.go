@@ -40,13 +40,13 @@ func (a *app) confineShellCall(env *hookenv.Env, ev *protocol.Event, d *dialect.
 		return out
 	}
 	command, _ := fields["command"].(string)
-	if strings.TrimSpace(command) == "" || isRewritten(command, wrapper, env.Layout.Project) {
+	if strings.TrimSpace(command) == "" || isRewritten(d, command, wrapper, env.Layout.Project) {
 		return out
 	}
 	if !confine.Remembered(env.State, a.sandboxTool(env.Layout.Project, cfg)).OK {
 		return out
 	}
-	fields["command"] = rewrittenCommand(wrapper, env.Layout.Project, command)
+	fields["command"] = rewrittenCommand(d, wrapper, env.Layout.Project, command)
 	raw, err := json.Marshal(fields)
 	if err != nil {
 		return out
@@ -73,24 +73,73 @@ func refuses(out protocol.Output) bool {
 // rewrittenCommand is the line the CLI's shell runs instead of command:
 // the wrapper, told the project (a command's folder is wherever it was
 // started, which the agent chose), runs command under the sandbox with
-// its exit code, output and background jobs its own.
-func rewrittenCommand(wrapper, project, command string) string {
-	return projectVar + "=" + shellQuote(project) + " " + shellQuote(wrapper) + " " + agentCommandFlag + " " + shellQuote(command)
+// its exit code, output and background jobs its own. For a CLI whose own
+// shell rules read the rewritten line (d.RulesReadRewrite), the wrapper
+// is exec'd and the agent's command follows as words those rules match,
+// which never run: exec does not return, and `exit 126` ends the shell
+// where it does (a wrapper that cannot be run).
+func rewrittenCommand(d *dialect.Dialect, wrapper, project, command string) string {
+	return wrapperCall(d, wrapper, project) + shellQuote(command) + rulesTail(d, command)
+}
+
+// wrapperCall is a rewritten line up to the agent's command, quoted. For a
+// CLI whose rules read the line, the project goes through env as one
+// quoted word: an assignment before the command (VAR=value cmd) makes
+// Codex's rule parser give up on the whole line, and its rules with it.
+func wrapperCall(d *dialect.Dialect, wrapper, project string) string {
+	if d.RulesReadRewrite {
+		return "exec /usr/bin/env " + shellQuote(projectVar+"="+project) + " " + shellQuote(wrapper) + " " + agentCommandFlag + " "
+	}
+	return projectVar + "=" + shellQuote(project) + " " + shellQuote(wrapper) + " " + agentCommandFlag + " "
+}
+
+// rulesTail is what follows the quoted command in a rewritten line: for a
+// CLI whose rules read the line, the command again, as words.
+func rulesTail(d *dialect.Dialect, command string) string {
+	if d.RulesReadRewrite {
+		return "; exit 126; " + command
+	}
+	return ""
 }
 
 // isRewritten reports whether command is exactly the line this project's
 // rewrite makes (a second pre-tool-use hook, or a CLI that asks twice):
 // wrapping it again would nest the sandbox for nothing. Only the exact
-// form counts, the original one quoted word: a line that merely starts
+// form counts, the original one quoted word (and, where the CLI's rules
+// read the line, that same original after it): a line that merely starts
 // like it (`...'--agent-command' 'x'; rm -rf ~`, or another project) is
 // wrapped like any other.
-func isRewritten(command, wrapper, project string) bool {
-	rest, ok := strings.CutPrefix(command, projectVar+"="+shellQuote(project)+" "+shellQuote(wrapper)+" "+agentCommandFlag+" ")
-	if !ok || len(rest) < 2 || rest[0] != '\'' || rest[len(rest)-1] != '\'' {
+func isRewritten(d *dialect.Dialect, command, wrapper, project string) bool {
+	rest, ok := strings.CutPrefix(command, wrapperCall(d, wrapper, project))
+	if !ok {
 		return false
 	}
-	inner := strings.ReplaceAll(rest[1:len(rest)-1], `'\''`, "'")
-	return shellQuote(inner) == rest
+	inner, tail, ok := cutQuoted(rest)
+	return ok && tail == rulesTail(d, inner)
+}
+
+// cutQuoted reads the one word shellQuote makes at the start of s: its
+// text, and what follows it. ok is false when s does not start with
+// such a word, or the word is not quoted the way shellQuote quotes it.
+func cutQuoted(s string) (word, rest string, ok bool) {
+	if !strings.HasPrefix(s, "'") {
+		return "", "", false
+	}
+	var b strings.Builder
+	for i := 1; ; {
+		end := strings.IndexByte(s[i:], '\'')
+		if end < 0 {
+			return "", "", false
+		}
+		b.WriteString(s[i : i+end])
+		i += end
+		if strings.HasPrefix(s[i:], `'\''`) {
+			b.WriteByte('\'')
+			i += len(`'\''`)
+			continue
+		}
+		return b.String(), s[i+1:], true
+	}
 }
 
 // installedWrapper is the wrapper init installed (the prefix binary, which
