@@ -100,6 +100,9 @@ func (a *app) runHook(ctx context.Context, s hookSpec) error {
 	if err != nil {
 		return fail(err)
 	}
+	if s.event == protocol.PostToolUse || s.event == protocol.PostToolUseFailure {
+		a.unwrapShellCall(ev, d, project)
+	}
 	cfg, rules, cfgErr, err := a.hookConfig(project, s.event)
 	if err != nil {
 		return fail(err)

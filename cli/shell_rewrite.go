@@ -104,18 +104,56 @@ func rulesTail(d *dialect.Dialect, command string) string {
 
 // isRewritten reports whether command is exactly the line this project's
 // rewrite makes (a second pre-tool-use hook, or a CLI that asks twice):
-// wrapping it again would nest the sandbox for nothing. Only the exact
-// form counts, the original one quoted word (and, where the CLI's rules
-// read the line, that same original after it): a line that merely starts
-// like it (`...'--agent-command' 'x'; rm -rf ~`, or another project) is
-// wrapped like any other.
+// wrapping it again would nest the sandbox for nothing.
 func isRewritten(d *dialect.Dialect, command, wrapper, project string) bool {
+	_, ok := agentCommand(d, command, wrapper, project)
+	return ok
+}
+
+// agentCommand is the agent's command inside a line this project's rewrite
+// made. Only the exact form counts, the original one quoted word (and,
+// where the CLI's rules read the line, that same original after it): a
+// line that merely starts like it (`...'--agent-command' 'x'; rm -rf ~`,
+// or another project) is not one.
+func agentCommand(d *dialect.Dialect, command, wrapper, project string) (string, bool) {
 	rest, ok := strings.CutPrefix(command, wrapperCall(d, wrapper, project))
 	if !ok {
-		return false
+		return "", false
 	}
 	inner, tail, ok := cutQuoted(rest)
-	return ok && tail == rulesTail(d, inner)
+	if !ok || tail != rulesTail(d, inner) {
+		return "", false
+	}
+	return inner, true
+}
+
+// unwrapShellCall gives a post-tool-use event the shell command as the
+// agent wrote it, where the pre-tool-use hook rewrote it: the CLI hands
+// the post hook the rewritten line (Codex 0.169 does), and the checks,
+// the rules and the audit trail judge the agent's command, not the
+// wrapper's. Any other event, or a line the rewrite did not make, is
+// left as it is.
+func (a *app) unwrapShellCall(ev *protocol.Event, d *dialect.Dialect, project string) {
+	if ev == nil || d.ConfinesBy != dialect.ConfineByRewrite || ev.ToolName != "Bash" {
+		return
+	}
+	wrapper, ok := a.installedWrapper()
+	if !ok {
+		return
+	}
+	var fields map[string]any
+	if json.Unmarshal(ev.ToolInput, &fields) != nil {
+		return
+	}
+	command, _ := fields["command"].(string)
+	inner, ok := agentCommand(d, command, wrapper, project)
+	if !ok {
+		return
+	}
+	fields["command"] = inner
+	if raw, err := json.Marshal(fields); err == nil {
+		ev.ToolInput = raw
+	}
 }
 
 // cutQuoted reads the one word shellQuote makes at the start of s: its
