@@ -12,27 +12,31 @@ import (
 	"github.com/massgen/massgen-hook/protocol"
 )
 
-// noteSandboxStops tells the agent, after a Bash command the sandbox
+// noteSandboxStops tells the agent, after a shell command the sandbox
 // stopped, which path was masked or read-only, and that the user can widen
 // confine.writable where that is the way; in the context of the hook
 // right after the command (PostToolUse, or PostToolUseFailure for a
 // command that failed). Only where init wired the sandbox, and only when
 // the output holds a refusal: the plan is worked out only then.
 func (a *app) noteSandboxStops(env *hookenv.Env, ev *protocol.Event, d *dialect.Dialect, out protocol.Output, cfg *config.Config) protocol.Output {
-	if ev == nil || ev.ToolName != "Bash" || d.Name != dialect.Claude.Name || cfg.Confine.Off {
+	if ev == nil || ev.ToolName != "Bash" || d.ConfinesBy == "" || cfg.Confine.Off {
 		return out
 	}
 	text := ev.Error
 	if len(ev.ToolResponse) > 0 {
 		r := gjson.ParseBytes(ev.ToolResponse)
-		text += "\n" + r.Get("stdout").String() + "\n" + r.Get("stderr").String()
+		if r.Type == gjson.String {
+			text += "\n" + r.String() // Codex: the output as one text, stderr in it
+		} else {
+			text += "\n" + r.Get("stdout").String() + "\n" + r.Get("stderr").String()
+		}
 	}
 	if !strings.Contains(strings.ToLower(text), "denied") && !strings.Contains(strings.ToLower(text), "read-only") &&
 		!strings.Contains(text, "not permitted") && !strings.Contains(text, "Errno") {
 		return out
 	}
 	project := env.Layout.Project
-	if !isOurPrefix(a.shellPrefixSetting(project)) {
+	if !a.sandboxWired(d, project) {
 		return out
 	}
 	p, err := confine.PolicyFor(cfg, project, a.getenv("HOME"), a.environ())
