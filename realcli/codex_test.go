@@ -47,8 +47,12 @@ var codexCLI = &CLI{
 		// stderr; stdout is the final answer. Approvals and the sandbox
 		// are off, as in a headless run on a machine that is itself the
 		// sandbox.
-		args := []string{"exec", "--color", "never", "--dangerously-bypass-approvals-and-sandbox", prompt}
-		return args, []string{"FAKE_OPENAI_KEY=sk-realcli-fake"}
+		// A scenario that names a sandbox (s.Args) runs Codex in it.
+		args := []string{"exec", "--color", "never"}
+		if !slices.Contains(s.Args, "--sandbox") {
+			args = append(args, "--dangerously-bypass-approvals-and-sandbox")
+		}
+		return append(args, prompt), []string{"FAKE_OPENAI_KEY=sk-realcli-fake"}
 	},
 	Final: codexFinal,
 	// A run takes 2 to 4 s of CPU, hooks included; the rest is for a busy
@@ -168,6 +172,7 @@ func init() {
 	codexCLI.Scenarios = []Scenario{
 		{Name: "trust/untrusted-skipped", Run: codexUntrusted},
 		{Name: "trust/trusted-as-init-says", Project: quoted, Run: codexTrusted},
+		{Name: "confine/codex-own-sandbox", OutsideTmp: true, Run: codexOwnSandbox},
 	}
 	register(codexCLI)
 }
