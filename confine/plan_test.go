@@ -218,3 +218,24 @@ func TestPlanLetsClaudeCodeTrackTheWorkingDirectory(t *testing.T) {
 		t.Errorf("$CLAUDE_CODE_TMPDIR %s is not writable: %q", tmp, got)
 	}
 }
+
+// The MCP configuration in the project's top folder (.mcp.json) starts
+// programs at the next session: read-only where it exists, and no file is
+// made where it does not.
+func TestPlanKeepsTopLevelWiringFilesReadOnly(t *testing.T) {
+	f := newFixture(t)
+	cfg := config.Default()
+	p, err := PolicyFor(&cfg, f.project, f.home, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := f.rel(p.Plan().ReadOnly); slices.Contains(got, "proj/.mcp.json") {
+		t.Errorf("a missing .mcp.json is bound read-only: %q", got)
+	}
+	if err := os.WriteFile(filepath.Join(f.project, ".mcp.json"), []byte("{}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if got := f.rel(p.Plan().ReadOnly); !slices.Contains(got, "proj/.mcp.json") {
+		t.Errorf(".mcp.json is not read-only: %q", got)
+	}
+}
