@@ -59,6 +59,8 @@ func (p *Policy) Plan() Plan {
 	pl.ReadOnly = outermost(pl.ReadOnly)
 	m := p.masks()
 	pl.MaskFiles, pl.MaskDirs, pl.Notes = m.files, m.dirs, m.notes
+	files, dirs := p.socketMasks()
+	pl.MaskFiles, pl.MaskDirs = append(pl.MaskFiles, files...), append(pl.MaskDirs, dirs...)
 	return pl
 }
 

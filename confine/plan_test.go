@@ -49,7 +49,9 @@ func newFixture(t *testing.T) fixture {
 	return f
 }
 
-func (f fixture) policy(t *testing.T, yaml string) *Policy {
+// policy is the policy of the config yaml for f, with the environment
+// PATH (npm installed, cargo not) and env.
+func (f fixture) policy(t *testing.T, yaml string, env ...string) *Policy {
 	t.Helper()
 	cfg := config.Default()
 	if yaml != "" {
@@ -66,7 +68,7 @@ func (f fixture) policy(t *testing.T, yaml string) *Policy {
 	if err := os.WriteFile(filepath.Join(bin, "npm"), []byte("#!/bin/sh\n"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	p, err := PolicyFor(&cfg, f.project, f.home, []string{"PATH=" + bin})
+	p, err := PolicyFor(&cfg, f.project, f.home, append([]string{"PATH=" + bin}, env...))
 	if err != nil {
 		t.Fatal(err)
 	}
