@@ -15,6 +15,9 @@ type Plan struct {
 	ReadOnly  []string
 	MaskFiles []string
 	MaskDirs  []string
+	// Found are the protected files and folders among the masks (the
+	// rest are control sockets), for RememberFound.
+	Found []string
 	// Notes say what the plan could not do (a project too big to search
 	// to the end), for the command's stderr.
 	Notes []string
@@ -59,6 +62,7 @@ func (p *Policy) Plan() Plan {
 	pl.ReadOnly = outermost(pl.ReadOnly)
 	m := p.masks()
 	pl.MaskFiles, pl.MaskDirs, pl.Notes = m.files, m.dirs, m.notes
+	pl.Found = slices.Concat(m.files, m.dirs)
 	files, dirs := p.socketMasks()
 	pl.MaskFiles, pl.MaskDirs = append(pl.MaskFiles, files...), append(pl.MaskDirs, dirs...)
 	return pl

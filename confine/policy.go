@@ -34,6 +34,10 @@ type Policy struct {
 	Caches []Cache
 	// Path is $PATH, where the caches' tools are looked for.
 	Path string
+	// Found are the protected files and folders earlier plans masked
+	// (RememberFound): masked again wherever they still are, whatever
+	// the search this time reaches.
+	Found []string
 	// Sockets are the places of the sockets a command could ask a program
 	// outside the sandbox to run something through (controlSockets):
 	// masked where they exist.
