@@ -19,20 +19,19 @@ import (
 // command that failed). Only where init wired the sandbox, and only when
 // the output holds a refusal: the plan is worked out only then.
 func (a *app) noteSandboxStops(env *hookenv.Env, ev *protocol.Event, d *dialect.Dialect, out protocol.Output, cfg *config.Config) protocol.Output {
-	if ev == nil || ev.ToolName != "Bash" || d.Name != dialect.Claude.Name || cfg.Confine.Off {
+	if ev == nil || ev.ToolName != "Bash" || cfg.Confine.Off {
 		return out
 	}
 	text := ev.Error
 	if len(ev.ToolResponse) > 0 {
-		r := gjson.ParseBytes(ev.ToolResponse)
-		text += "\n" + r.Get("stdout").String() + "\n" + r.Get("stderr").String()
+		text += "\n" + responseText(gjson.ParseBytes(ev.ToolResponse))
 	}
 	if !strings.Contains(strings.ToLower(text), "denied") && !strings.Contains(strings.ToLower(text), "read-only") &&
 		!strings.Contains(text, "not permitted") && !strings.Contains(text, "Errno") {
 		return out
 	}
 	project := env.Layout.Project
-	if !isOurPrefix(a.shellPrefixSetting(project)) {
+	if !a.sandboxWired(d, project) {
 		return out
 	}
 	p, err := confine.PolicyFor(cfg, project, a.getenv("HOME"), a.environ())
@@ -61,4 +60,29 @@ func configFileOf(cfg *config.Config, project string) string {
 		return cfg.Path
 	}
 	return project + "/" + config.DefaultPath
+}
+
+// responseText is what a shell tool's result says, in any CLI's shape:
+// Claude Code's stdout and stderr, a plain string (Codex), or the string
+// fields of an object (Gemini CLI's, Copilot CLI's), one level down.
+func responseText(r gjson.Result) string {
+	if !r.IsObject() {
+		return r.String()
+	}
+	var parts []string
+	r.ForEach(func(_, v gjson.Result) bool {
+		switch {
+		case v.Type == gjson.String:
+			parts = append(parts, v.String())
+		case v.IsObject():
+			v.ForEach(func(_, w gjson.Result) bool {
+				if w.Type == gjson.String {
+					parts = append(parts, w.String())
+				}
+				return true
+			})
+		}
+		return true
+	})
+	return strings.Join(parts, "\n")
 }
