@@ -12,24 +12,19 @@ import (
 	"github.com/massgen/massgen-hook/protocol"
 )
 
-// noteSandboxStops tells the agent, after a shell command the sandbox
+// noteSandboxStops tells the agent, after a Bash command the sandbox
 // stopped, which path was masked or read-only, and that the user can widen
 // confine.writable where that is the way; in the context of the hook
 // right after the command (PostToolUse, or PostToolUseFailure for a
 // command that failed). Only where init wired the sandbox, and only when
 // the output holds a refusal: the plan is worked out only then.
 func (a *app) noteSandboxStops(env *hookenv.Env, ev *protocol.Event, d *dialect.Dialect, out protocol.Output, cfg *config.Config) protocol.Output {
-	if ev == nil || ev.ToolName != "Bash" || d.ConfinesBy == "" || cfg.Confine.Off {
+	if ev == nil || ev.ToolName != "Bash" || cfg.Confine.Off {
 		return out
 	}
 	text := ev.Error
 	if len(ev.ToolResponse) > 0 {
-		r := gjson.ParseBytes(ev.ToolResponse)
-		if r.Type == gjson.String {
-			text += "\n" + r.String() // Codex: the output as one text, stderr in it
-		} else {
-			text += "\n" + r.Get("stdout").String() + "\n" + r.Get("stderr").String()
-		}
+		text += "\n" + responseText(gjson.ParseBytes(ev.ToolResponse))
 	}
 	if !strings.Contains(strings.ToLower(text), "denied") && !strings.Contains(strings.ToLower(text), "read-only") &&
 		!strings.Contains(text, "not permitted") && !strings.Contains(text, "Errno") {
@@ -65,4 +60,29 @@ func configFileOf(cfg *config.Config, project string) string {
 		return cfg.Path
 	}
 	return project + "/" + config.DefaultPath
+}
+
+// responseText is what a shell tool's result says, in any CLI's shape:
+// Claude Code's stdout and stderr, a plain string (Codex), or the string
+// fields of an object (Gemini CLI's, Copilot CLI's), one level down.
+func responseText(r gjson.Result) string {
+	if !r.IsObject() {
+		return r.String()
+	}
+	var parts []string
+	r.ForEach(func(_, v gjson.Result) bool {
+		switch {
+		case v.Type == gjson.String:
+			parts = append(parts, v.String())
+		case v.IsObject():
+			v.ForEach(func(_, w gjson.Result) bool {
+				if w.Type == gjson.String {
+					parts = append(parts, w.String())
+				}
+				return true
+			})
+		}
+		return true
+	})
+	return strings.Join(parts, "\n")
 }

@@ -126,7 +126,9 @@ func (a *app) shellPrefixArgv(command string, hookLines bool) (argv []string, ke
 		return plain, nil, notes
 	}
 	p.GuardFiles = append(p.GuardFiles, hookBinaries(hooks, project)...)
+	p.Found = confine.FoundBefore(st)
 	pl := p.Plan()
+	confine.RememberFound(st, p.Found, pl)
 	notes = append(notes, pl.Notes...)
 	mask, err := confine.MaskFile(filepath.Join(st.Path, "confine"))
 	if err != nil {
