@@ -241,6 +241,17 @@ type guard struct {
 	expired func() bool
 	// notes say what could not be checked (see hardLinked).
 	notes []string
+	// homeReal is the home with its symlinks resolved, once computed.
+	homeReal *string
+}
+
+// realHome is the home with its symlinks resolved, computed once per call.
+func (g *guard) realHome() string {
+	if g.homeReal == nil {
+		r := fspath.Real(g.Home)
+		g.homeReal = &r
+	}
+	return *g.homeReal
 }
 
 func (p *protectedPaths) guardFor(call *engine.Call) *guard {
@@ -357,12 +368,40 @@ func (g *guard) judge(p, dir string, write, follow bool) *finding {
 
 // protects returns the pattern that protects the path form, "" if none or
 // if an exception lets it through.
+//
+// A path in the project has the form of its name there (so "**/.env" and
+// ".git/**" mean the project's), but the patterns anchored at the home or
+// the root (~/.kube/config, /etc/**) name it absolutely: they are matched
+// against its absolute form too. Otherwise a project that holds the home
+// (an agent started in ~) would leave ~/.kube/config unprotected.
 func (g *guard) protects(patterns []string, form string, fold bool) string {
+	abs := ""
+	if !filepath.IsAbs(form) {
+		abs = filepath.Join(g.Project.Root, filepath.FromSlash(form))
+	}
 	pat := g.matchAny(patterns, form, fold)
-	if pat == "" || g.matchAny(g.except, form, fold) != "" {
+	if pat == "" && abs != "" {
+		pat = g.matchAnchored(patterns, abs, fold)
+	}
+	if pat == "" || g.matchAny(g.except, form, fold) != "" || abs != "" && g.matchAnchored(g.except, abs, fold) != "" {
 		return ""
 	}
 	return pat
+}
+
+// matchAnchored is matchAny over the patterns anchored at the home or the
+// root only. The home's patterns are tried only on a path in the home (a
+// folder walk asks for every file it meets).
+func (g *guard) matchAnchored(patterns []string, abs string, fold bool) string {
+	inHome := g.Home != "" && (fspath.Within(abs, g.Home, fold) || fspath.Within(abs, g.realHome(), fold))
+	for _, pat := range patterns {
+		if strings.HasPrefix(pat, "~/") && inHome || filepath.IsAbs(pat) {
+			if g.matchAny([]string{pat}, abs, fold) != "" {
+				return pat
+			}
+		}
+	}
+	return ""
 }
 
 // outsideOK reports whether a path whose real forms are not all in the
