@@ -214,7 +214,18 @@ func (p *protectedPaths) Check(ctx context.Context, call *engine.Call) (engine.V
 	if ps := shellcmd.SecretPrints(script); len(ps) > 0 {
 		return engine.Verdict{Decision: engine.Deny, Notes: g.notes, Reason: secretPrintReason(ps[0])}, nil
 	}
+	if ss := shellcmd.SecretSends(script); len(ss) > 0 {
+		return engine.Verdict{Decision: engine.Deny, Notes: g.notes, Reason: secretSendReason(ss[0])}, nil
+	}
 	return g.verdict(nil), nil
+}
+
+// secretSendReason is the denial of a command that sends a secret
+// environment variable's bare value as a request's whole body: the value
+// leaves the machine, which no service needs.
+func secretSendReason(s shellcmd.SecretSend) string {
+	return fmt.Sprintf("⚠️ BLOCKED: %s sends $%s, an environment variable whose name marks it as a secret, as the whole body of a request: its value would leave the machine. "+
+		"Hand a secret to the service it belongs to as a credential (curl -H \"Authorization: Bearer $%s\" …), never as the data sent; if it really must be sent, ask the user.", quoteCmd(s.Cmd), s.Var, s.Var)
 }
 
 // secretPrintReason is the denial of a command that prints a secret
