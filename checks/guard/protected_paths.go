@@ -210,6 +210,9 @@ func (p *protectedPaths) Check(ctx context.Context, call *engine.Call) (engine.V
 		if f := g.gitRewrite(ctx, script.Commands, i); f != nil {
 			return g.verdict(f), nil
 		}
+		if reason := g.gitInSecretFolder(c); reason != "" {
+			return engine.Verdict{Decision: engine.Deny, Notes: g.notes, Reason: reason}, nil
+		}
 	}
 	if ps := shellcmd.SecretPrints(script); len(ps) > 0 {
 		return engine.Verdict{Decision: engine.Deny, Notes: g.notes, Reason: secretPrintReason(ps[0])}, nil
