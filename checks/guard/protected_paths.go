@@ -43,6 +43,7 @@ func DefaultSecretPaths() []string { return secretpaths.Default() }
 //	  add: {read: [...], write: [...], except: [...]}   # extend them
 //	  outside_project: deny       # or allow: writes outside the project
 //	  unparsable: deny            # or allow: a Bash command the parser cannot read
+//	  env_secrets: deny           # or allow: printing or sending a secret environment variable
 //	  outside_allowed: [...]      # replace the places outside it that may be written
 //
 // Patterns are doublestar globs, matched against the path relative to the
@@ -55,6 +56,10 @@ type protectedPaths struct {
 	// unparsableAllow lets a Bash command the parser cannot read pass
 	// with a note; by default it is denied, as what it touches is unknown.
 	unparsableAllow bool
+	// envSecretsAllow lets a command print a secret environment variable
+	// (or every variable) or send one as a request's body; by default
+	// that is a secret read, denied.
+	envSecretsAllow bool
 }
 
 // Secrets are protected from reading and writing; .git internals and
@@ -81,6 +86,7 @@ type protectedOptions struct {
 	Add            pathLists `yaml:"add"`
 	OutsideProject string    `yaml:"outside_project"`
 	Unparsable     string    `yaml:"unparsable"`
+	EnvSecrets     string    `yaml:"env_secrets"`
 	OutsideAllowed *[]string `yaml:"outside_allowed"`
 }
 
@@ -121,6 +127,13 @@ func NewProtectedPaths(options *yaml.Node) (engine.Builtin, error) {
 		p.unparsableAllow = true
 	default:
 		return nil, fmt.Errorf("unparsable: use deny or allow, got %q", o.Unparsable)
+	}
+	switch o.EnvSecrets {
+	case "", "deny":
+	case "allow":
+		p.envSecretsAllow = true
+	default:
+		return nil, fmt.Errorf("env_secrets: use deny or allow, got %q", o.EnvSecrets)
 	}
 	if exe := ownBinary(); exe != "" {
 		p.write = append(p.write, exe)
@@ -213,6 +226,9 @@ func (p *protectedPaths) Check(ctx context.Context, call *engine.Call) (engine.V
 		if reason := g.gitInSecretFolder(c); reason != "" {
 			return engine.Verdict{Decision: engine.Deny, Notes: g.notes, Reason: reason}, nil
 		}
+	}
+	if p.envSecretsAllow {
+		return g.verdict(nil), nil
 	}
 	if ps := shellcmd.SecretPrints(script); len(ps) > 0 {
 		return engine.Verdict{Decision: engine.Deny, Notes: g.notes, Reason: secretPrintReason(ps[0])}, nil
