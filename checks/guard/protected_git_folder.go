@@ -32,7 +32,30 @@ func (g *guard) gitInSecretFolder(c *shellcmd.Command) string {
 	if !ok || gc.Dir == "" || gc.Help {
 		return ""
 	}
-	dir := fspath.Resolve(gc.Dir, g.Cwd)
+	// git works in its directory, or in the work tree and beside the
+	// repository it is told of.
+	dirs := []string{gc.Dir}
+	for _, r := range gc.Repo {
+		if v, ok := strings.CutPrefix(r, "--work-tree="); ok {
+			dirs = append(dirs, v)
+		} else if v, ok := strings.CutPrefix(r, "--git-dir="); ok {
+			dirs = append(dirs, filepath.Dir(filepath.Clean(v)))
+		}
+	}
+	for _, d := range dirs {
+		if strings.HasPrefix(d, "~/") && g.Home != "" {
+			d = filepath.Join(g.Home, d[2:])
+		}
+		if reason := g.gitFolderHolds(c, fspath.Resolve(d, gc.Dir)); reason != "" {
+			return reason
+		}
+	}
+	return ""
+}
+
+// gitFolderHolds is the denial of c running git in dir, when dir is a
+// credential folder outside the project that holds a protected file.
+func (g *guard) gitFolderHolds(c *shellcmd.Command, dir fspath.Path) string {
 	if g.Project.contains(dir.Real, dir.Fold) || g.Project.contains(dir.Lexical, dir.Fold) || !g.credentialFolder(dir.Real, dir.Fold) {
 		return ""
 	}
