@@ -5,6 +5,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/massgen/massgen-hook/analysis/fspath"
@@ -35,10 +36,12 @@ func (g *guard) gitInSecretFolder(c *shellcmd.Command) string {
 	// git works in its directory, or in the work tree and beside the
 	// repository it is told of.
 	dirs := []string{gc.Dir}
-	for _, r := range gc.Repo {
-		if v, ok := strings.CutPrefix(r, "--work-tree="); ok {
+	for _, r := range append(slices.Clip(gc.Repo), gc.RepoEnv...) {
+		name, v, _ := strings.Cut(r, "=")
+		switch name {
+		case "--work-tree", "GIT_WORK_TREE":
 			dirs = append(dirs, v)
-		} else if v, ok := strings.CutPrefix(r, "--git-dir="); ok {
+		case "--git-dir", "GIT_DIR":
 			dirs = append(dirs, filepath.Dir(filepath.Clean(v)))
 		}
 	}
