@@ -18,8 +18,8 @@ import (
 // grep print what it tracks, keys included. The names git is given
 // (git show HEAD:id_rsa) are judged on their own; this is the folder.
 
-// maxFolderEntries bounds the listing of a credential folder: a folder
-// with more entries than this is not one a tool keeps keys in.
+// maxFolderEntries bounds the listing of a credential folder: a tool
+// keeps a handful of files there, and only that many are looked at.
 const maxFolderEntries = 256
 
 // gitInSecretFolder is the denial of c when it is git running in a
@@ -64,7 +64,7 @@ func (g *guard) gitFolderHolds(c *shellcmd.Command, dir fspath.Path) string {
 	}
 	f, err := os.Open(dir.Real)
 	if err != nil {
-		return ""
+		return "" // a folder the hook cannot list, git cannot read either
 	}
 	defer f.Close()
 	entries, _ := f.ReadDir(maxFolderEntries)
