@@ -85,8 +85,11 @@ func (r *redactSecrets) Check(_ context.Context, call *engine.Call) (engine.Verd
 	}
 	if !json.Valid(masked) {
 		// A value cut across an escape cannot be masked in place; the
-		// model must not get the original, nor a broken output.
+		// model must not get the original, nor a broken output: it gets
+		// a notice in its place, and the user is told.
 		masked, _ = json.Marshal("[redacted: the output held the value of a secret environment variable]")
+		return engine.Verdict{UpdatedToolOutput: masked, SystemMessage: fmt.Sprintf(
+			"massgen-hook: the output of %s held the value of a secret environment variable that could not be masked in place; the model got a notice instead of the whole output.", call.Event.ToolName)}, nil
 	}
 	return engine.Verdict{UpdatedToolOutput: masked}, nil
 }

@@ -57,6 +57,9 @@ func TestRedactSecretsInsideAnEscape(t *testing.T) {
 	if got := string(v.UpdatedToolOutput); got != `"[redacted: the output held the value of a secret environment variable]"` {
 		t.Errorf("got %s", got)
 	}
+	if !strings.Contains(v.SystemMessage, "the output of Bash held the value of a secret environment variable that could not be masked in place") {
+		t.Errorf("the user is not told: %q", v.SystemMessage)
+	}
 }
 
 func TestRedactSecretsOptions(t *testing.T) {
