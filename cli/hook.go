@@ -101,7 +101,7 @@ func (a *app) runHook(ctx context.Context, s hookSpec) error {
 		return fail(err)
 	}
 	if s.event == protocol.PostToolUse || s.event == protocol.PostToolUseFailure {
-		ev = a.agentShellCall(ev, project, s.event)
+		a.unwrapShellCall(ev, d, project)
 	}
 	cfg, rules, cfgErr, err := a.hookConfig(project, s.event)
 	if err != nil {

@@ -70,7 +70,7 @@ func (w *installer) confinement(cli string, p placement, o installOptions, off b
 	case d.ConfinesBy == dialect.ConfineByPrefix:
 		return w.wireConfinement(p, o)
 	case d.ConfinesBy == dialect.ConfineByRewrite && !off:
-		return w.wireRewriteConfinement(p, o, d)
+		return w.wireRewriteConfinement(cli, d, p, o)
 	}
 	return nil
 }
@@ -127,7 +127,7 @@ func (w *installer) wireConfinement(p placement, o installOptions) error {
 // (dialect.ConfineByRewrite): nothing in its settings changes, the wrapper
 // is installed where confinement works here, and init says which
 // protection the CLI's commands get.
-func (w *installer) wireRewriteConfinement(p placement, o installOptions, d *dialect.Dialect) error {
+func (w *installer) wireRewriteConfinement(cli string, d *dialect.Dialect, p placement, o installOptions) error {
 	wrapper, why, err := w.sandboxUsable(p, p.settings, "shell commands")
 	if err != nil || why != "" {
 		return err
@@ -142,6 +142,9 @@ func (w *installer) wireRewriteConfinement(p placement, o installOptions, d *dia
 	w.say(p.settings, "shell commands %s confined by bubblewrap: the pre-tool-use hook routes each through massgen-hook's sandbox (secrets masked, the hooks' files read-only, writes only in the project, the temporary folders and the build caches; confine: off switches it off)", verb)
 	if d.RewriteAsks != "" {
 		w.say(p.settings, "%s", d.RewriteAsks)
+	}
+	if own := w.ownSandbox(cli, p.project, ""); own != "" {
+		w.say(p.settings, "where Codex runs them in its own sandbox (%s, as its config.toml stands, which a run's --sandbox overrides), that sandbox holds them instead: bubblewrap cannot run inside it; run Codex with --sandbox danger-full-access for massgen-hook's", own)
 	}
 	return nil
 }

@@ -22,7 +22,10 @@ func (a *app) noteSandboxStops(env *hookenv.Env, ev *protocol.Event, d *dialect.
 	if ev == nil || ev.ToolName != "Bash" || cfg.Confine.Off {
 		return out
 	}
-	text := ev.Error + "\n" + responseText(gjson.ParseBytes(ev.ToolResponse))
+	text := ev.Error
+	if len(ev.ToolResponse) > 0 {
+		text += "\n" + responseText(gjson.ParseBytes(ev.ToolResponse))
+	}
 	if !strings.Contains(strings.ToLower(text), "denied") && !strings.Contains(strings.ToLower(text), "read-only") &&
 		!strings.Contains(text, "not permitted") && !strings.Contains(text, "Errno") {
 		return out
@@ -50,23 +53,6 @@ func (a *app) noteSandboxStops(env *hookenv.Env, ev *protocol.Event, d *dialect.
 	return out
 }
 
-// responseText is every text a shell call's result holds, whatever its
-// CLI's shape: Claude Code's stdout and stderr, Copilot CLI's text for the
-// model, a result that is text alone.
-func responseText(r gjson.Result) string {
-	if !r.IsObject() && !r.IsArray() {
-		return r.String()
-	}
-	var texts []string
-	r.ForEach(func(_, v gjson.Result) bool {
-		if t := responseText(v); t != "" {
-			texts = append(texts, t)
-		}
-		return true
-	})
-	return strings.Join(texts, "\n")
-}
-
 // configFileOf is the config file the user edits: the one loaded, else
 // the project's default place.
 func configFileOf(cfg *config.Config, project string) string {
@@ -74,4 +60,29 @@ func configFileOf(cfg *config.Config, project string) string {
 		return cfg.Path
 	}
 	return project + "/" + config.DefaultPath
+}
+
+// responseText is what a shell tool's result says, in any CLI's shape:
+// Claude Code's stdout and stderr, a plain string (Codex), or the string
+// fields of an object (Gemini CLI's, Copilot CLI's), one level down.
+func responseText(r gjson.Result) string {
+	if !r.IsObject() {
+		return r.String()
+	}
+	var parts []string
+	r.ForEach(func(_, v gjson.Result) bool {
+		switch {
+		case v.Type == gjson.String:
+			parts = append(parts, v.String())
+		case v.IsObject():
+			v.ForEach(func(_, w gjson.Result) bool {
+				if w.Type == gjson.String {
+					parts = append(parts, w.String())
+				}
+				return true
+			})
+		}
+		return true
+	})
+	return strings.Join(parts, "\n")
 }

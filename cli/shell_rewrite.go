@@ -44,13 +44,13 @@ func (a *app) confineShellCall(env *hookenv.Env, ev *protocol.Event, d *dialect.
 		return out
 	}
 	command, _ := fields["command"].(string)
-	if strings.TrimSpace(command) == "" || isRewritten(command, wrapper, env.Layout.Project) {
+	if strings.TrimSpace(command) == "" || isRewritten(d, command, wrapper, env.Layout.Project) {
 		return out
 	}
 	if !confine.Remembered(env.State, a.sandboxTool(env.Layout.Project, cfg)).OK {
 		return out
 	}
-	fields["command"] = rewrittenCommand(wrapper, env.Layout.Project, command, d.RewriteKeepsCommand)
+	fields["command"] = rewrittenCommand(d, wrapper, env.Layout.Project, command)
 	raw, err := json.Marshal(fields)
 	if err != nil {
 		return out
@@ -74,9 +74,27 @@ func refuses(out protocol.Output) bool {
 	return h != nil && h.PermissionDecision == protocol.DecisionDeny
 }
 
+// rewrittenCommand is the line the CLI's shell runs instead of command:
+// the wrapper, told the project (a command's folder is wherever it was
+// started, which the agent chose), runs command under the sandbox with
+// its exit code, output and background jobs its own. For a CLI whose own
+// shell rules read the rewritten line (d.RulesReadRewrite), the wrapper
+// is exec'd and the agent's command follows as words those rules match,
+// which never run: exec does not return, and `exit 126` ends the shell
+// where it does (a wrapper that cannot be run).
+//
+// Where those rules also ask about paths and about every command they do
+// not allow (d.RulesAskPaths), the line is keptLine's.
+func rewrittenCommand(d *dialect.Dialect, wrapper, project, command string) string {
+	if d.RulesReadRewrite && d.RulesAskPaths {
+		return keptHead(wrapper, project) + keptOpen + command + keptClose
+	}
+	return wrapperCall(d, wrapper, project) + shellQuote(command) + rulesTail(d, command)
+}
+
 // wrapperVar holds the wrapper's path in the line that keeps the agent's
-// command (dialect RewriteKeepsCommand): the path, outside the project, is
-// then no program the CLI's path check asks about.
+// command: the path, outside the project, is then no program the CLI's
+// path check asks about.
 const wrapperVar = "MASSGEN_HOOK_SHELL"
 
 // keptOpen and keptClose enclose the agent's command in that line: the
@@ -86,36 +104,19 @@ const (
 	keptClose = "\n}"
 )
 
-// rewrittenCommand is the line the CLI's shell runs instead of command:
-// the wrapper, told the project (a command's folder is wherever it was
-// started, which the agent chose), runs command under the sandbox with
-// its exit code, output and background jobs its own.
-//
-// keep (a CLI whose own rules judge the line) puts command in the body of
-// a function nothing calls, for those rules to read, and once only: bash
+// keptHead is the first line of the line that keeps the agent's command
+// (d.RulesAskPaths: Copilot CLI), which puts the command in the body of a
+// function nothing calls, for the CLI's rules to read, and once only: bash
 // runs a -c string one command at a time, and its first line replaces
 // bash with the wrapper, handing it the whole string, from which the
-// wrapper takes that body (keptCommand). Once only, because Linux takes at
-// most 128 KiB in one argument: a command that runs without the sandbox
-// runs with it. Should the exec fail (the wrapper removed since the hook
-// looked), a non-interactive bash ends there; where the user set execfail,
-// it goes on only to define the function. No `|| exit`: Copilot CLI would
-// ask before every command for that word, which no rule of the user's
-// allows; and nothing fancier than "$VAR" in the first line, which its
-// parser would no longer split into commands.
-func rewrittenCommand(wrapper, project, command string, keep bool) string {
-	if keep {
-		return keptHead(wrapper, project) + keptOpen + command + keptClose
-	}
-	return plainHead(wrapper, project) + shellQuote(command)
-}
-
-// plainHead is what comes before the quoted command in the plain line.
-func plainHead(wrapper, project string) string {
-	return projectVar + "=" + shellQuote(project) + " " + shellQuote(wrapper) + " " + agentCommandFlag + " "
-}
-
-// keptHead is the first line of the line that keeps the command.
+// wrapper takes that body (keptCommand). Once only, because Linux takes
+// at most 128 KiB in one argument: a command that runs without the
+// sandbox runs with it. Should the exec fail (the wrapper removed since
+// the hook looked), a non-interactive bash ends there; where the user set
+// execfail, it goes on only to define the function. No `exit`: Copilot
+// CLI would ask before every command for that word, which no rule of the
+// user's allows; and nothing fancier than "$VAR" in the first line, which
+// its parser would no longer split into commands.
 func keptHead(wrapper, project string) string {
 	return wrapperVar + "=" + shellQuote(wrapper) + "; " + projectVar + "=" + shellQuote(project) +
 		` exec "$` + wrapperVar + `" ` + agentLineFlag + ` "$BASH_EXECUTION_STRING"`
@@ -132,53 +133,108 @@ func keptCommand(line string) (string, bool) {
 	return strings.CutSuffix(rest, keptClose)
 }
 
+// wrapperCall is a rewritten line up to the agent's command, quoted. For a
+// CLI whose rules read the line, the project goes through env as one
+// quoted word: an assignment before the command (VAR=value cmd) makes
+// Codex's rule parser give up on the whole line, and its rules with it.
+func wrapperCall(d *dialect.Dialect, wrapper, project string) string {
+	if d.RulesReadRewrite {
+		return "exec /usr/bin/env " + shellQuote(projectVar+"="+project) + " " + shellQuote(wrapper) + " " + agentCommandFlag + " "
+	}
+	return projectVar + "=" + shellQuote(project) + " " + shellQuote(wrapper) + " " + agentCommandFlag + " "
+}
+
+// rulesTail is what follows the quoted command in a rewritten line: for a
+// CLI whose rules read the line, the command again, as words.
+func rulesTail(d *dialect.Dialect, command string) string {
+	if d.RulesReadRewrite {
+		return "; exit 126; " + command
+	}
+	return ""
+}
+
 // isRewritten reports whether command is exactly the line this project's
 // rewrite makes (a second pre-tool-use hook, or a CLI that asks twice):
 // wrapping it again would nest the sandbox for nothing.
-func isRewritten(command, wrapper, project string) bool {
-	_, ok := agentCommand(command, wrapper, project)
+func isRewritten(d *dialect.Dialect, command, wrapper, project string) bool {
+	_, ok := agentCommand(d, command, wrapper, project)
 	return ok
 }
 
-// agentCommand is the agent's command inside line, when line is exactly
-// a line this project's rewrite makes, in either form. Only the exact form
-// counts: a line that merely starts like one (`...'--agent-command' 'x';
-// rm -rf ~`, or another project's) is no rewrite.
-func agentCommand(line, wrapper, project string) (string, bool) {
-	if rest, ok := strings.CutPrefix(line, keptHead(wrapper, project)+keptOpen); ok {
-		return strings.CutSuffix(rest, keptClose)
-	}
-	rest, ok := strings.CutPrefix(line, plainHead(wrapper, project))
-	if !ok {
-		return "", false
-	}
-	if command, ok := leadingQuoted(rest); ok && rewrittenCommand(wrapper, project, command, false) == line {
-		return command, true
-	}
-	return "", false
-}
-
-// leadingQuoted reads the single-quoted word s starts with, as shellQuote
-// writes it: a quote inside is closed, escaped and opened again.
-func leadingQuoted(s string) (string, bool) {
-	rest, ok := strings.CutPrefix(s, "'")
-	if !ok {
-		return "", false
-	}
-	var b strings.Builder
-	for {
-		end := strings.IndexByte(rest, '\'')
-		if end < 0 {
+// agentCommand is the agent's command inside a line this project's rewrite
+// made. Only the exact form counts, the original one quoted word (and,
+// where the CLI's rules read the line, that same original after it): a
+// line that merely starts like it (`...'--agent-command' 'x'; rm -rf ~`,
+// or another project) is not one.
+func agentCommand(d *dialect.Dialect, command, wrapper, project string) (string, bool) {
+	if d.RulesReadRewrite && d.RulesAskPaths {
+		rest, ok := strings.CutPrefix(command, keptHead(wrapper, project)+keptOpen)
+		if !ok {
 			return "", false
 		}
-		b.WriteString(rest[:end])
-		rest = rest[end+1:]
-		after, quote := strings.CutPrefix(rest, `\''`)
-		if !quote {
-			return b.String(), true
+		return strings.CutSuffix(rest, keptClose)
+	}
+	rest, ok := strings.CutPrefix(command, wrapperCall(d, wrapper, project))
+	if !ok {
+		return "", false
+	}
+	inner, tail, ok := cutQuoted(rest)
+	if !ok || tail != rulesTail(d, inner) {
+		return "", false
+	}
+	return inner, true
+}
+
+// unwrapShellCall gives a post-tool-use event the shell command as the
+// agent wrote it, where the pre-tool-use hook rewrote it: the CLI hands
+// the post hook the rewritten line (Codex 0.169 does), and the checks,
+// the rules and the audit trail judge the agent's command, not the
+// wrapper's (Copilot CLI 1.0.102 does too). Any other event, or a line the rewrite did not make, is
+// left as it is.
+func (a *app) unwrapShellCall(ev *protocol.Event, d *dialect.Dialect, project string) {
+	if ev == nil || d.ConfinesBy != dialect.ConfineByRewrite || ev.ToolName != "Bash" {
+		return
+	}
+	wrapper, ok := a.installedWrapper()
+	if !ok {
+		return
+	}
+	var fields map[string]any
+	if json.Unmarshal(ev.ToolInput, &fields) != nil {
+		return
+	}
+	command, _ := fields["command"].(string)
+	inner, ok := agentCommand(d, command, wrapper, project)
+	if !ok {
+		return
+	}
+	fields["command"] = inner
+	if raw, err := json.Marshal(fields); err == nil {
+		ev.ToolInput = raw
+	}
+}
+
+// cutQuoted reads the one word shellQuote makes at the start of s: its
+// text, and what follows it. ok is false when s does not start with
+// such a word, or the word is not quoted the way shellQuote quotes it.
+func cutQuoted(s string) (word, rest string, ok bool) {
+	if !strings.HasPrefix(s, "'") {
+		return "", "", false
+	}
+	var b strings.Builder
+	for i := 1; ; {
+		end := strings.IndexByte(s[i:], '\'')
+		if end < 0 {
+			return "", "", false
 		}
-		b.WriteByte('\'')
-		rest = after
+		b.WriteString(s[i : i+end])
+		i += end
+		if strings.HasPrefix(s[i:], `'\''`) {
+			b.WriteByte('\'')
+			i += len(`'\''`)
+			continue
+		}
+		return b.String(), s[i+1:], true
 	}
 }
 
@@ -194,41 +250,4 @@ func (a *app) installedWrapper() (string, bool) {
 		return "", false
 	}
 	return path, true
-}
-
-// agentShellCall gives back, in a post-tool-use event whose shell command
-// is a line this project's rewrite made, the agent's command: a CLI may
-// report the call as it ran it (Copilot CLI does), and the hooks judge,
-// note and record what the agent wrote. Any other event is left as it is,
-// and so is one that cannot be re-read (the hooks then see the line).
-func (a *app) agentShellCall(ev *protocol.Event, project, event string) *protocol.Event {
-	if ev == nil || ev.ToolName != "Bash" {
-		return ev
-	}
-	wrapper, err := a.shellPrefixPath()
-	if err != nil {
-		return ev
-	}
-	var input, whole map[string]json.RawMessage
-	var line string
-	if json.Unmarshal(ev.ToolInput, &input) != nil || json.Unmarshal(input["command"], &line) != nil || json.Unmarshal(ev.Raw, &whole) != nil {
-		return ev
-	}
-	command, ok := agentCommand(line, wrapper, project)
-	if !ok {
-		return ev
-	}
-	input["command"], _ = json.Marshal(command)
-	if whole["tool_input"], err = json.Marshal(input); err != nil {
-		return ev
-	}
-	raw, err := json.Marshal(whole)
-	if err != nil {
-		return ev
-	}
-	unwrapped, err := protocol.ParseEvent(raw, event)
-	if err != nil {
-		return ev
-	}
-	return unwrapped
 }

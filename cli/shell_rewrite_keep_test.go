@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/massgen/massgen-hook/dialect"
 )
 
 // The line a CLI whose own rules judge the rewritten command (Copilot CLI)
@@ -14,14 +16,14 @@ import (
 // the string bash runs, and the command once, in a function nothing calls,
 // for the CLI's rules to read.
 func TestKeptRewriteIsExact(t *testing.T) {
-	got := rewrittenCommand("/home/me/.local/share/massgen-hook/bin/massgen-hook-shell", "/work/it's", "git push origin main", true)
+	got := rewrittenCommand(dialect.Copilot, "/home/me/.local/share/massgen-hook/bin/massgen-hook-shell", "/work/it's", "git push origin main")
 	want := "MASSGEN_HOOK_SHELL='/home/me/.local/share/massgen-hook/bin/massgen-hook-shell'; " +
 		"MASSGEN_HOOK_PROJECT='/work/it'\\''s' exec \"$MASSGEN_HOOK_SHELL\" --agent-line \"$BASH_EXECUTION_STRING\"\n" +
 		"massgen_hook_agent_command() {\ngit push origin main\n}"
 	if got != want {
 		t.Errorf("rewrittenCommand(keep) =\n%s\nwant\n%s", got, want)
 	}
-	plain := rewrittenCommand("/w", "/p", "ls", false)
+	plain := rewrittenCommand(dialect.Gemini, "/w", "/p", "ls")
 	if plain != "MASSGEN_HOOK_PROJECT='/p' '/w' --agent-command 'ls'" {
 		t.Errorf("rewrittenCommand(plain) = %q", plain)
 	}
@@ -32,19 +34,19 @@ func TestKeptRewriteIsExact(t *testing.T) {
 	}
 }
 
-// agentCommand gives back the agent's command from either form, and
+// agentCommand gives back the agent's command from each CLI's form, and
 // nothing from a line that only looks like one.
 func TestAgentCommandReadsExactlyTheRewrittenLine(t *testing.T) {
 	const wrapper, project = "/h/bin/massgen-hook-shell", "/p r/o'j"
 	commands := []string{"ls", "echo \"it's\"; exit 3", "cat <<'EOF'\nx\nEOF", "echo '\\''", "", "a\n"}
-	for _, keep := range []bool{false, true} {
+	for _, d := range []*dialect.Dialect{dialect.Gemini, dialect.Codex, dialect.Copilot} {
 		for _, c := range commands {
-			line := rewrittenCommand(wrapper, project, c, keep)
-			if got, ok := agentCommand(line, wrapper, project); !ok || got != c {
-				t.Errorf("agentCommand(%q) = %q, %v; want %q", line, got, ok, c)
+			line := rewrittenCommand(d, wrapper, project, c)
+			if got, ok := agentCommand(d, line, wrapper, project); !ok || got != c {
+				t.Errorf("%s: agentCommand(%q) = %q, %v; want %q", d.Name, line, got, ok, c)
 			}
-			for _, other := range []string{line + "; rm -rf ~", line + "\n", rewrittenCommand(wrapper, "/other", c, keep), rewrittenCommand("/w2", project, c, keep)} {
-				if got, ok := agentCommand(other, wrapper, project); ok {
+			for _, other := range []string{line + "; rm -rf ~", line + "\n", rewrittenCommand(d, wrapper, "/other", c), rewrittenCommand(d, "/w2", project, c)} {
+				if got, ok := agentCommand(d, other, wrapper, project); ok {
 					t.Errorf("agentCommand(%q) = %q, true; want no command", other, got)
 				}
 			}
@@ -72,7 +74,7 @@ func TestKeptRewriteRunsOnlyTheWrapper(t *testing.T) {
 	// KB, which runs without the sandbox (Linux takes 128 KiB in one
 	// argument) and so must with it.
 	for _, c := range []string{command, "a\n}\nmassgen_hook_agent_command() {\nb\n}", "x\n}", strings.Repeat("y", 100<<10)} {
-		line := rewrittenCommand(wrapper, "/p q", c, true)
+		line := rewrittenCommand(dialect.Copilot, wrapper, "/p q", c)
 		out, err := exec.Command(bash, "--norc", "--noprofile", "-c", line).Output()
 		var exit *exec.ExitError
 		if !errors.As(err, &exit) || exit.ExitCode() != 4 {
@@ -91,13 +93,13 @@ func TestKeptRewriteRunsOnlyTheWrapper(t *testing.T) {
 
 	var exit *exec.ExitError
 	missing := filepath.Join(dir, "gone")
-	_, err = exec.Command(bash, "--norc", "--noprofile", "-c", rewrittenCommand(missing, "/p", command, true)).Output()
+	_, err = exec.Command(bash, "--norc", "--noprofile", "-c", rewrittenCommand(dialect.Copilot, missing, "/p", command)).Output()
 	if !errors.As(err, &exit) || exit.ExitCode() != 127 {
 		t.Errorf("with the wrapper missing the kept line exited %v, want 127", err)
 	}
 	// Even where a failed exec does not end the shell (execfail), the
 	// command is only defined.
-	if _, err := exec.Command(bash, "--norc", "--noprofile", "-O", "execfail", "-c", rewrittenCommand(missing, "/p", command, true)).Output(); err != nil {
+	if _, err := exec.Command(bash, "--norc", "--noprofile", "-O", "execfail", "-c", rewrittenCommand(dialect.Copilot, missing, "/p", command)).Output(); err != nil {
 		t.Errorf("with execfail and the wrapper missing the kept line exited %v, want 0 (the function defined)", err)
 	}
 	if _, err := os.Stat(ran); err == nil {

@@ -58,13 +58,20 @@ type Dialect struct {
 	// CLAUDE_CODE_SHELL_PREFIX), ConfineByRewrite where the pre-tool-use
 	// hook's answer rewrites the command to run through it.
 	ConfinesBy string
-	// RewriteKeepsCommand: the CLI judges a rewritten shell command with
-	// its own permissions, reading the words of the line's commands (the
-	// user's deny rules) and asking before a program outside the project
-	// runs. The rewrite then names the wrapper through a variable and keeps
-	// the agent's command after it, for those rules to read; bash never
-	// reaches it (see cli/shell_rewrite.go).
-	RewriteKeepsCommand bool
+	// RulesReadRewrite: the CLI matches its user's own shell rules
+	// against the command as the pre-tool-use hook's rewrite leaves it
+	// (Codex's execpolicy .rules), so a rewrite that hides the agent's
+	// words from them would switch those rules off. The rewritten line
+	// keeps the agent's command, as the CLI's rule parser reads it, after
+	// the wrapper's exec.
+	RulesReadRewrite bool
+	// RulesAskPaths: where RulesReadRewrite, the CLI's permissions also ask
+	// before a program named by a path outside the project runs, and
+	// before any command no rule of the user's allows (Copilot CLI). The
+	// line then names the wrapper through a variable, adds no command but
+	// its exec, and keeps the agent's command in a function nothing calls
+	// (see cli/shell_rewrite.go).
+	RulesAskPaths bool
 	// RewriteAsks is what the CLI's own permissions ask of the rewritten
 	// line that they would not ask of the command, which init tells the
 	// user ("": nothing).

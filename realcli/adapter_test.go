@@ -115,6 +115,10 @@ type Adapter struct {
 	// denied by the user's own rule (nil: the result is marked as an
 	// error).
 	RuleDenied func(res Block) bool
+	// EndsShellJobs says why a job a shell call starts in the background
+	// (`nohup sleep 30 &`) does not outlive the call in this CLI, with or
+	// without massgen-hook ("": it does).
+	EndsShellJobs string
 
 	// Prepare sets up, after the wiring, what a check in Also needs, by
 	// the scenario's name.
