@@ -199,6 +199,21 @@ func TestSettingWorktreeOwnership(t *testing.T) {
 	}
 }
 
+func TestSettingRefusesAForeignFolder(t *testing.T) {
+	root := t.TempDir()
+	precious := filepath.Join(root, "thesis.tex")
+	if err := os.WriteFile(precious, []byte("years of work"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	err := newSetting(root, "").build()
+	if err == nil || !strings.Contains(err.Error(), "was not made by bench/peer") {
+		t.Errorf("build = %v, want a refusal", err)
+	}
+	if _, err := os.Stat(precious); err != nil {
+		t.Errorf("the folder's file is gone: %v", err)
+	}
+}
+
 func TestUnderTemp(t *testing.T) {
 	t.Setenv("TMPDIR", "/var/folders/xy/T")
 	for dir, want := range map[string]bool{
