@@ -27,10 +27,11 @@ const (
 	walkLongest = 4096 // PATH_MAX
 )
 
-// writeWords are the words in a tool's name that say it writes, as
-// MassGen's permission manager reads them (Write, Edit, Create, Move,
-// Copy), and Delete and Remove, which MassGen takes as deleting.
-var writeWords = []string{"write", "edit", "create", "move", "copy", "delete", "remove"}
+// writeWords are the words in a tool's name that say it writes: those
+// MassGen's permission manager reads so (Write, Edit, Create, Move, Copy),
+// Delete and Remove, which MassGen takes as deleting, and the other verbs
+// file tools are named by.
+var writeWords = []string{"write", "edit", "create", "move", "copy", "delete", "remove", "save", "append", "rename", "replace"}
 
 // unknownTool judges the arguments of an MCP tool the table does not
 // know, and of any tool of a MassGen event (MassGen's agents act through

@@ -149,7 +149,8 @@ func TestUnknownMCPTool(t *testing.T) {
 	p := newProtected(t, "")
 	for _, tc := range []struct{ tool, input, want string }{
 		{"mcp__x__lookup", `{"q":{"files":["notes", ".env"]}}`, protectedDenial(false, ".env", "**/.env")},
-		{"mcp__x__save_note", `{"to":".claude/settings.json"}`, ""},
+		{"mcp__x__get_note", `{"from":".claude/settings.json"}`, ""},
+		{"mcp__x__save_note", `{"to":".claude/settings.json"}`, protectedDenial(true, ".claude/settings.json", ".claude/settings.json")},
 		{"mcp__x__write_note", `{"to":".claude/settings.json"}`, protectedDenial(true, ".claude/settings.json", ".claude/settings.json")},
 		{"mcp__x__write_note", `{"to":"/etc/x"}`, ""},
 		{"mcp__x__lookup", `{"q":"README.md"}`, ""},
