@@ -111,6 +111,7 @@ func init() {
 	claudeCode.Scenarios = []Scenario{
 		{Name: "permission-request/scratchpad-writes", Project: quoted, Run: claudeScratchpadPermissions},
 		{Name: "subagent-stop/release-notice", Run: claudeReleaseNotice},
+		{Name: "mcp/filesystem-server", Run: claudeMCPFilesystem},
 	}
 	register(claudeCode)
 }
