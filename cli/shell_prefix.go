@@ -31,6 +31,9 @@ func ShellPrefixMain(args []string) int {
 }
 
 func (a *app) runShellPrefix(args []string) int {
+	if isExecForm(args) {
+		return a.runShellExec(args[1:])
+	}
 	if len(args) != 1 {
 		fmt.Fprintf(a.stderr, "%s: want the shell command as one argument, got %d arguments\n", ShellPrefixName, len(args))
 		return 2
