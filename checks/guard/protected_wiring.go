@@ -19,6 +19,7 @@ var defaultWiring = []string{
 	".claude/settings.json", ".claude/settings.local.json", ".claude/hooks/**",
 	".gemini/settings.json", ".codex/hooks.json", ".codex/config.toml", ".cursor/hooks.json",
 	".github/hooks/**",
+	".mcp.json", // the MCP servers Claude Code starts, confined by init --confine-mcp
 	"~/.claude/settings.json", "~/.gemini/settings.json", "~/.codex/hooks.json", "~/.codex/config.toml",
 	"~/.cursor/hooks.json", "~/.copilot/hooks/**",
 }
