@@ -33,9 +33,6 @@ type installOptions struct {
 	// purge, for uninstall, also removes what it keeps as the user's: the
 	// config, the scratchpads and the runtime folder.
 	purge bool
-	// confineMCP, for init, starts the project's stdio MCP servers
-	// confined (install_mcp.go).
-	confineMCP bool
 }
 
 func (a *app) initCommand() *cobra.Command {
@@ -90,7 +87,6 @@ a --massgen file that is not a usable MassGen config.`,
 	cmd.Flags().StringVar(&o.binary, "binary", "", "the massgen-hook binary the hooks run (default: this one)")
 	cmd.Flags().BoolVar(&o.noBinary, "no-binary", false, "do not copy the binary into the project (you put it there yourself)")
 	cmd.Flags().StringVar(&o.only, "only", "", "wire only these parts, a comma list of "+strings.Join(partNames(), ", ")+" (default: all)")
-	cmd.Flags().BoolVar(&o.confineMCP, "confine-mcp", false, "start the stdio MCP servers of the project's .mcp.json confined, as Bash commands run")
 	return cmd
 }
 

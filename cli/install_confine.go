@@ -112,7 +112,7 @@ func (w *installer) wireConfinement(p placement, o installOptions) error {
 		verb = "would run"
 	}
 	w.say(path, "Bash commands %s confined by bubblewrap: secrets masked, the hooks' files read-only, writes only in the project, the temporary folders and the build caches (confine: off switches it off)", verb)
-	return w.wireMCPConfinement(p, prefix, o)
+	return w.claudeMCPConfined(p)
 }
 
 // unwireConfinement takes massgen-hook's prefix out of the file init put

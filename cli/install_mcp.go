@@ -8,59 +8,50 @@ import (
 )
 
 // A stdio MCP server runs in a process of its own that the CLI starts,
-// where the sandbox of Bash commands does not reach: the guards judge each
-// call before the server gets it, and the server's own file access is
-// unchecked. init --confine-mcp starts each stdio server of the project's
-// .mcp.json through the wrapper's program form (massgen-hook-shell --exec,
-// see shell_exec.go), so that the server meets the same kernel rules as a
-// confined Bash command; uninstall starts each as it was. Without the
-// flag, init says which servers run outside the sandbox.
+// where the guards judge each call before the server gets it but not what
+// the server itself opens. Claude Code starts every stdio server through
+// CLAUDE_CODE_SHELL_PREFIX when it is set (the server's command line is
+// the prefix's one argument, as a Bash command's is): with the prefix
+// wired, the servers of .mcp.json, and of every other scope, already run
+// confined, as Bash commands do. Wrapping one again in the program form
+// (massgen-hook-shell --exec, for CLIs without a prefix) would nest one
+// sandbox in another, which the kernel refuses: init takes such a wrapper
+// out of .mcp.json, and uninstall does too.
 
 // mcpServersFile is Claude Code's project file of MCP servers.
 func mcpServersFile(project string) string { return filepath.Join(project, ".mcp.json") }
 
-// wireMCPConfinement confines the project's stdio MCP servers through
-// prefix, the installed wrapper, when o asks; otherwise it names those
-// that run unconfined. The user scope's servers (in ~/.claude.json, which
-// Claude Code itself rewrites) are left alone.
-func (w *installer) wireMCPConfinement(p placement, prefix string, o installOptions) error {
+// claudeMCPConfined says, once the prefix is wired, that the project's
+// stdio MCP servers start through it, confined; a server init wrapped in
+// the program form is started as it was, since the prefix confines it.
+func (w *installer) claudeMCPConfined(p placement) error {
 	if p.scope == "user" {
 		return nil
 	}
-	f, err := wiring.Read(mcpServersFile(p.project))
-	if err != nil {
-		return w.settingsError(err)
-	}
-	var open []string
-	for _, sv := range wiring.MCPServers(f, isOurPrefix) {
-		if !sv.Confined {
-			open = append(open, sv.Name)
-		}
-	}
-	if len(open) == 0 {
-		return nil
-	}
-	if !o.confineMCP {
-		w.say(f.Path, "MCP servers %s start outside the sandbox: the guards judge each call, not what the server itself opens (init --confine-mcp starts them confined)", strings.Join(open, ", "))
-		return nil
-	}
-	out := *f
-	for _, name := range open {
-		out.Data = wiring.ConfineMCP(&out, name, prefix, p.project)
-	}
-	if err := w.settings(f, out.Data, false); err != nil {
+	if err := w.unwireMCPConfinement(p); err != nil {
 		return err
 	}
-	verb := "start"
-	if w.dryRun {
-		verb = "would start"
+	f, err := wiring.Read(mcpServersFile(p.project))
+	if err != nil || !f.Exists {
+		return nil
 	}
-	w.say(f.Path, "MCP servers %s %s confined by bubblewrap, as Bash commands run (uninstall starts them as they were)", strings.Join(open, ", "), verb)
+	var names []string
+	for _, sv := range wiring.MCPServers(f, isOurPrefix) {
+		names = append(names, sv.Name)
+	}
+	if len(names) > 0 {
+		verb := "start"
+		if w.dryRun {
+			verb = "would start"
+		}
+		w.say(f.Path, "MCP servers %s %s through the shell prefix, confined as Bash commands are", strings.Join(names, ", "), verb)
+	}
 	return nil
 }
 
-// unwireMCPConfinement starts every server init confined as it was. A
-// server whose wrapped args were changed since is left, and named.
+// unwireMCPConfinement starts every server of .mcp.json wrapped in the
+// program form as it was. A server whose wrapped args were changed since
+// is left, and named.
 func (w *installer) unwireMCPConfinement(p placement) error {
 	if p.scope == "user" {
 		return nil
@@ -92,6 +83,6 @@ func (w *installer) unwireMCPConfinement(p placement) error {
 	if err := w.settings(f, out.Data, false); err != nil {
 		return err
 	}
-	w.say(f.Path, "MCP servers %s start as they were, unconfined", strings.Join(restored, ", "))
+	w.say(f.Path, "MCP servers %s start as they were, not through massgen-hook-shell --exec", strings.Join(restored, ", "))
 	return nil
 }

@@ -44,8 +44,9 @@ var mcpFilesystem = &CLI{
 
 // wireFilesystemServer installs the filesystem server and wires it, as a
 // user does, in the project's .mcp.json, allowed over the project, with
-// Claude Code told to start the project's servers and to let the model
-// call the two tools the scenario uses.
+// Claude Code told (in its personal settings, before init adds to them)
+// to start the project's servers and to let the model call the two tools
+// the scenario uses.
 func wireFilesystemServer(s *Session) {
 	inst, err := install(mcpFilesystem)
 	if err != nil {
@@ -77,9 +78,9 @@ const readmeText = "README-7781: how to build\n"
 func claudeMCPFilesystem(t *testing.T, s *Session) {
 	s.WriteFile(".env", envSecret)
 	s.WriteFile("README.md", readmeText)
+	wireFilesystemServer(s)
 	s.Wire()
 	settings, _ := s.ReadFile(".claude/settings.json")
-	wireFilesystemServer(s)
 
 	m := s.Model
 	m.On("read-env", All(Main, First), Use("call_mcp_env", "mcp__filesystem__read_text_file", map[string]any{"path": s.Path(".env")}))
@@ -105,4 +106,52 @@ func claudeMCPFilesystem(t *testing.T, s *Session) {
 	}
 	s.wantAudit("PreToolUse", "mcp__filesystem__read_text_file", "deny")
 	s.wantAudit("PreToolUse", "mcp__filesystem__write_file", "deny")
+}
+
+// claudeMCPConfined: with the shell prefix wired (bubblewrap is here),
+// Claude Code starts the filesystem server through it, confined as Bash
+// commands are, and the config turns the default guards off, so the guard
+// lets the write to .claude/settings.json through: the kernel refuses it
+// all the same (the hooks' wiring is read-only in the sandbox), the model
+// reads the server's error, and the file is intact. Reading README.md
+// through the confined server still works.
+func claudeMCPConfined(t *testing.T, s *Session) {
+	if _, err := exec.LookPath("bwrap"); err != nil {
+		s.need("bubblewrap (bwrap) is not installed: apt install bubblewrap")
+	}
+	s.WriteFile("README.md", readmeText)
+	wireFilesystemServer(s)
+	s.Wire()
+	if !strings.Contains(s.initOut, "MCP servers filesystem start through the shell prefix, confined as Bash commands are") {
+		s.Fatalf("init did not confine the server (confinement unavailable here?): %s", s.initOut)
+	}
+	s.WriteFile(".claude/massgen-hook.yaml", "default_guards: false\n")
+	settings, _ := s.ReadFile(".claude/settings.json")
+
+	m := s.Model
+	m.On("write-settings", All(Main, First), Use("call_mcp_settings", "mcp__filesystem__write_file",
+		map[string]any{"path": s.Path(".claude/settings.json"), "content": "{}\n"}))
+	m.On("read-readme", All(Main, After("call_mcp_settings")), Use("call_mcp_readme", "mcp__filesystem__read_text_file", map[string]any{"path": s.Path("README.md")}))
+	m.On("done", All(Main, After("call_mcp_readme")), Say("done"))
+	run := s.Run("reset the settings")
+
+	done := s.Turn("done")
+	res, ok := done.ToolResult("call_mcp_settings")
+	switch {
+	case !ok:
+		s.Errorf("the model got no result for the write")
+	case strings.Contains(res.Text, "protected path"):
+		s.Errorf("the guard denied the write, which the config lets through: %q", clip(res.Text, 300))
+	case !strings.Contains(strings.ToLower(res.Text), "read-only file system"):
+		s.Errorf("the write did not fail in the kernel: %q", clip(res.Text, 300))
+	}
+	if res, ok := done.ToolResult("call_mcp_readme"); !ok || !strings.Contains(res.Text, "README-7781") {
+		s.Errorf("the model did not read README.md through the confined server: %+v", res)
+	}
+	if got, _ := s.ReadFile(".claude/settings.json"); got != settings {
+		s.Errorf(".claude/settings.json changed: %q", got)
+	}
+	if !run.Final.OK {
+		s.Errorf("the run did not end as a success: %s", run.Final.Raw)
+	}
 }
