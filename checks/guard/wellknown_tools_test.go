@@ -29,6 +29,9 @@ func TestWellKnownTableReads(t *testing.T) {
 		}
 	}
 	for name, row := range rows {
+		if strings.ToLower(name) != name || name[0] < 'a' || name[0] > 'z' {
+			t.Errorf("%s: lookupTool finds only names that start with a-z and are lower case", name)
+		}
 		for _, w := range row.Runs {
 			if arg, ok := strings.CutPrefix(w, "{"); ok {
 				if _, known := row.Args[strings.TrimSuffix(arg, "}")]; !known {
