@@ -2,7 +2,7 @@ package guard
 
 import (
 	_ "embed"
-	"encoding/json"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -24,15 +24,8 @@ var wellKnownJSON []byte
 // toolRow is one tool of the table.
 type toolRow struct {
 	Server string
-	Args   map[string]string `json:"args"`
-	Runs   []string          `json:"runs"`
-}
-
-type toolTable struct {
-	Servers []struct {
-		Name  string             `json:"name"`
-		Tools map[string]toolRow `json:"tools"`
-	} `json:"servers"`
+	Args   map[string]string
+	Runs   []string
 }
 
 // argRoles are the roles an argument may have (see the table's about).
@@ -57,25 +50,38 @@ type loadedTable struct {
 	err  error
 }
 
+// parseToolTable reads the table with gjson, which walks it without
+// reflection: the first call of such a tool in a hook process pays for it.
 func parseToolTable(data []byte) (map[string]toolRow, error) {
-	var t toolTable
-	if err := json.Unmarshal(data, &t); err != nil {
-		return nil, err
+	if !gjson.ValidBytes(data) {
+		return nil, errors.New("the table is not valid JSON")
 	}
 	rows := map[string]toolRow{}
-	for _, s := range t.Servers {
-		for name, row := range s.Tools {
-			for arg, role := range row.Args {
-				if !argRoles[role] {
-					return nil, fmt.Errorf("%s.%s: argument %s has no role %q", s.Name, name, arg, role)
+	var err error
+	gjson.GetBytes(data, "servers").ForEach(func(_, srv gjson.Result) bool {
+		server := srv.Get("name").Str
+		srv.Get("tools").ForEach(func(name, tool gjson.Result) bool {
+			row := toolRow{Server: server, Args: map[string]string{}}
+			tool.Get("args").ForEach(func(arg, role gjson.Result) bool {
+				if !argRoles[role.Str] {
+					err = fmt.Errorf("%s.%s: argument %s has no role %q", server, name.Str, arg.Str, role.Str)
 				}
+				row.Args[arg.Str] = role.Str
+				return err == nil
+			})
+			for _, w := range tool.Get("runs").Array() {
+				row.Runs = append(row.Runs, w.Str)
 			}
-			if _, dup := rows[name]; dup {
-				return nil, fmt.Errorf("%s.%s: the tool is in the table twice", s.Name, name)
+			if _, dup := rows[name.Str]; dup && err == nil {
+				err = fmt.Errorf("%s.%s: the tool is in the table twice", server, name.Str)
 			}
-			row.Server = s.Name
-			rows[name] = row
-		}
+			rows[name.Str] = row
+			return err == nil
+		})
+		return err == nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	return rows, nil
 }

@@ -48,7 +48,7 @@ func TestWellKnownTableRefusesMistakes(t *testing.T) {
 	for _, tc := range []struct{ table, want string }{
 		{`{"servers":[{"name":"a","tools":{"t":{"args":{"p":"reads"}}}}]}`, `a.t: argument p has no role "reads"`},
 		{`{"servers":[{"name":"a","tools":{"t":{"args":{}}}},{"name":"b","tools":{"t":{"args":{}}}}]}`, "b.t: the tool is in the table twice"},
-		{`{"servers":`, "unexpected end of JSON input"},
+		{`{"servers":`, "the table is not valid JSON"},
 	} {
 		if _, err := parseToolTable([]byte(tc.table)); err == nil || err.Error() != tc.want {
 			t.Errorf("parseToolTable(%s) = %v, want %s", tc.table, err, tc.want)
@@ -183,4 +183,14 @@ func TestDeleteToolJudgedAsRm(t *testing.T) {
 		t.Errorf("got %+v %v", v, err)
 	}
 	checkVerdict(t, d, g.MakeCall(t, checktest.CallSpec{Tool: "mcp__workspace_tools__delete_file", Input: `{"path":"build"}`}), "")
+}
+
+// BenchmarkParseToolTable: what the first call of a tool that is no CLI's
+// own pays, once per hook process, to read the table.
+func BenchmarkParseToolTable(b *testing.B) {
+	for b.Loop() {
+		if _, err := parseToolTable(wellKnownJSON); err != nil {
+			b.Fatal(err)
+		}
+	}
 }
