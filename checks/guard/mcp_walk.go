@@ -2,6 +2,7 @@ package guard
 
 import (
 	"fmt"
+	"path/filepath"
 	"strings"
 
 	"github.com/tidwall/gjson"
@@ -12,8 +13,8 @@ import (
 // An MCP tool that is not in the table of well-known tools is still
 // looked at: its arguments are walked, and every string that leads (as
 // the kernel resolves it, from the call's working directory) to a
-// protected path stops the call, as a read, or as a write when the tool's
-// name says it writes. The walk is bounded, so that a huge argument costs
+// protected path stops the call, as a read of a file that is there, or
+// as a write when the tool's name says it writes. The walk is bounded, so that a huge argument costs
 // little: it goes walkDepth levels into objects and lists, looks at the
 // first walkStrings strings, and skips strings longer than a path can be.
 // What lies past a bound goes unchecked, with a note. It cannot see a
@@ -49,9 +50,16 @@ func (g *guard) unknownTool(call *engine.Call) engine.Verdict {
 	}
 	strs, past := walkStringArgs(gjson.ParseBytes(call.ToolInput))
 	for _, s := range strs {
+		p := strings.TrimPrefix(s, "file://")
+		// A string may be no path at all (a search term "id_rsa", a
+		// pattern "*.pem"): a read is judged only when the file is
+		// there to be read; a write, which may create it, always.
+		if !write && !g.exists(p) {
+			continue
+		}
 		// Only a protected path counts: a string outside the project
 		// may be no path at all, so it is not judged as a write there.
-		if f := g.judge(strings.TrimPrefix(s, "file://"), g.Cwd, write, true); f != nil && f.pattern != "" {
+		if f := g.judge(p, g.Cwd, write, true); f != nil && f.pattern != "" {
 			return g.verdict(f)
 		}
 	}
@@ -102,4 +110,15 @@ func mayBePath(s string) bool {
 		return strings.HasPrefix(s, "file://")
 	}
 	return true
+}
+
+// exists reports whether p, from the call's working directory, with ~ as
+// the home directory, is there (links followed).
+func (g *guard) exists(p string) bool {
+	if rest, ok := strings.CutPrefix(p, "~/"); ok && g.Home != "" {
+		p = filepath.Join(g.Home, rest)
+	} else if !filepath.IsAbs(p) {
+		p = filepath.Join(g.Cwd, p)
+	}
+	return pathExists(p, false)
 }

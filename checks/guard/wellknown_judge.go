@@ -85,6 +85,12 @@ func (p *protectedPaths) protectedTool(ctx context.Context, call *engine.Call, g
 		return engine.Verdict{}, false, nil
 	}
 	a := actionsOf(call.Event.ToolName, row, call.ToolInput)
+	if len(a.paths)+len(a.searches)+len(a.commands) == 0 {
+		// None of the row's arguments is there: another server's tool
+		// of the same name (mcp__github__search_code is not Desktop
+		// Commander's), whose arguments are walked as any unknown tool's.
+		return g.unknownTool(call), true, nil
+	}
 	for _, pr := range a.paths {
 		// A listing shows names, not content: the path it names is judged,
 		// as a read, and nothing below it.

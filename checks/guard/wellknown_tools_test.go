@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -149,6 +151,9 @@ func TestWalkStringArgs(t *testing.T) {
 // it writes; a string outside the project is no write there.
 func TestUnknownMCPTool(t *testing.T) {
 	g := checktest.NewGuardEnv(t)
+	if err := os.WriteFile(filepath.Join(g.Project, ".env"), []byte("K=1\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
 	p := newProtected(t, "")
 	for _, tc := range []struct{ tool, input, want string }{
 		{"mcp__x__lookup", `{"q":{"files":["notes", ".env"]}}`, protectedDenial(false, ".env", "**/.env")},
@@ -157,6 +162,12 @@ func TestUnknownMCPTool(t *testing.T) {
 		{"mcp__x__write_note", `{"to":".claude/settings.json"}`, protectedDenial(true, ".claude/settings.json", ".claude/settings.json")},
 		{"mcp__x__write_note", `{"to":"/etc/x"}`, ""},
 		{"mcp__x__lookup", `{"q":"README.md"}`, ""},
+		// A search term or a pattern that names no file here is no read.
+		{"mcp__x__search", `{"q":"id_rsa","glob":"*.pem"}`, ""},
+		// Another server's tool with a table tool's name, none of whose
+		// arguments the row names: walked as an unknown tool.
+		{"mcp__github__search_code", `{"q":"x","files":[".env"]}`, protectedDenial(false, ".env", "**/.env")},
+		{"mcp__github__search_code", `{"q":"id_rsa"}`, ""},
 		// Not an MCP tool: the CLIs' own tools are judged by name only.
 		{"TodoWrite", `{"todos":[{"content":".env"}]}`, ""},
 	} {
