@@ -40,7 +40,7 @@ var writeWords = []string{"write", "edit", "create", "move", "copy", "delete", "
 // judged by their names.
 func (g *guard) unknownTool(call *engine.Call) engine.Verdict {
 	name := call.Event.ToolName
-	if !strings.Contains(name, "__") && !call.Event.FromMassGen {
+	if !isMCPName(name) && !call.Event.FromMassGen {
 		return engine.Verdict{}
 	}
 	lower := strings.ToLower(bareToolName(name))

@@ -96,19 +96,41 @@ func bareToolName(name string) string {
 	return name
 }
 
+// geminiMCPPrefix starts Gemini CLI's name of an MCP tool,
+// mcp_<server>_<tool>, where both may hold underscores.
+const geminiMCPPrefix = "mcp_"
+
+// isMCPName reports whether a tool's name marks it as an MCP server's:
+// mcp__<server>__<tool> (Claude Code, and the other CLIs that follow it),
+// <server>__<tool>, or mcp_<server>_<tool> (Gemini CLI).
+func isMCPName(name string) bool {
+	return strings.Contains(name, "__") || strings.HasPrefix(name, geminiMCPPrefix)
+}
+
 // lookupTool is the table's row for a tool name, if it has one; err says
-// the table could not be read.
+// the table could not be read. In Gemini CLI's mcp_<server>_<tool> the
+// server's end is not marked: the longest tail after an underscore that
+// the table holds is the tool (mcp_my_fs_read_text_file is read_text_file).
 func lookupTool(name string) (row toolRow, ok bool, err error) {
+	bare := bareToolName(name)
 	// The table's names are lower case (its tests hold it to that): a
 	// CLI's own tool (WebFetch, TodoWrite, Task) is no row of it, and
 	// costs no read of the table.
-	bare := bareToolName(name)
 	if bare == "" || bare[0] < 'a' || bare[0] > 'z' {
 		return toolRow{}, false, nil
 	}
 	t := wellKnown.Get()
-	row, ok = t.rows[bare]
-	return row, ok, t.err
+	if row, ok = t.rows[bare]; ok || t.err != nil || !strings.HasPrefix(bare, geminiMCPPrefix) {
+		return row, ok, t.err
+	}
+	rest := bare[len(geminiMCPPrefix):]
+	for i := strings.IndexByte(rest, '_'); i >= 0; i = strings.IndexByte(rest, '_') {
+		rest = rest[i+1:]
+		if row, ok = t.rows[rest]; ok {
+			return row, true, nil
+		}
+	}
+	return toolRow{}, false, nil
 }
 
 func sortedKeys(m map[string]string) []string {

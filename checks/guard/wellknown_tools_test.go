@@ -74,6 +74,34 @@ func TestBareToolName(t *testing.T) {
 	}
 }
 
+// TestLookupToolNames: a table tool is found under every CLI's form of an
+// MCP tool's name; a CLI's own tool, and an unknown one, are not.
+func TestLookupToolNames(t *testing.T) {
+	for name, want := range map[string]string{
+		"read_text_file":                     "filesystem",
+		"mcp__filesystem__read_text_file":    "filesystem",
+		"mcp_filesystem_read_text_file":      "filesystem",
+		"mcp_my_fs_read_text_file":           "filesystem",
+		"mcp_command_line_execute_command":   "massgen",
+		"mcp__command_line__execute_command": "massgen",
+		"mcp_git_git_add":                    "git",
+		"mcp_notes_lookup":                   "",
+		"mcp_read":                           "",
+		"Read":                               "",
+		"WebFetch":                           "",
+	} {
+		row, ok, err := lookupTool(name)
+		if err != nil || ok != (want != "") || row.Server != want {
+			t.Errorf("lookupTool(%q) = %s %v %v, want %q", name, row.Server, ok, err, want)
+		}
+	}
+	for name, want := range map[string]bool{"mcp__a__b": true, "a__b": true, "mcp_a_b": true, "execute_command": false, "Read": false} {
+		if isMCPName(name) != want {
+			t.Errorf("isMCPName(%q) = %v", name, !want)
+		}
+	}
+}
+
 // TestActionsOf: what each kind of row stands for, in the guards' terms.
 func TestActionsOf(t *testing.T) {
 	rows := wellKnown.Get().rows
