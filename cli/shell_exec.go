@@ -36,7 +36,7 @@ func (a *app) runShellExec(args []string) int {
 		words[i] = shellQuote(w)
 	}
 	// exec: the shell gives its process to PROG, as bwrap runs it.
-	argv, keep, notes := a.shellPrefixArgv("exec " + strings.Join(words, " "))
+	argv, keep, notes := a.shellPrefixArgv("exec "+strings.Join(words, " "), false) // no hook line: an MCP server
 	for _, n := range notes {
 		fmt.Fprintln(a.stderr, n)
 	}
