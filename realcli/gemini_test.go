@@ -146,6 +146,7 @@ const geminiNoSubagentEvents = "Gemini CLI runs no hook when a subagent starts o
 func init() {
 	geminiCLI.Scenarios = []Scenario{
 		{Name: "default-guards/dir-path", Run: geminiDirPath},
+		{Name: "mcp/filesystem-server-confined", Run: geminiMCPConfined},
 	}
 	register(geminiCLI)
 }
