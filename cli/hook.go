@@ -117,6 +117,9 @@ func (a *app) runHook(ctx context.Context, s hookSpec) error {
 		hookenv.SetGitSandbox(a.gitSandbox(project, &cfg, sb))
 		engine.SetHandlerSandbox(a.handlerSandbox(project, &cfg, sb))
 	}
+	if s.event == protocol.PostToolUse || s.event == protocol.PostToolUseFailure {
+		a.restoreAgentCommand(d, project, ev)
+	}
 	env := a.checksEnv(project, cfg, rules, now, ev, d)
 	a.attachAuditSink(env.State, project, &cfg)
 	out, err := s.decide(ctx, env, ev)

@@ -70,7 +70,7 @@ func (w *installer) confinement(cli string, p placement, o installOptions, off b
 	case d.ConfinesBy == dialect.ConfineByPrefix:
 		return w.wireConfinement(p, o)
 	case d.ConfinesBy == dialect.ConfineByRewrite && !off:
-		return w.wireRewriteConfinement(p, o)
+		return w.wireRewriteConfinement(d, p, o)
 	}
 	return nil
 }
@@ -127,13 +127,19 @@ func (w *installer) wireConfinement(p placement, o installOptions) error {
 // (dialect.ConfineByRewrite): nothing in its settings changes, the wrapper
 // is installed where confinement works here, and init says which
 // protection the CLI's commands get.
-func (w *installer) wireRewriteConfinement(p placement, o installOptions) error {
+func (w *installer) wireRewriteConfinement(d *dialect.Dialect, p placement, o installOptions) error {
 	wrapper, why, err := w.sandboxUsable(p, p.settings, "shell commands")
 	if err != nil || why != "" {
 		return err
 	}
 	if !w.installWrapper(o, wrapper, p.settings, "shell commands") {
 		return nil
+	}
+	if d.RulesJudgeBashC {
+		if err := w.installSandboxedBash(wrapper); err != nil {
+			w.say(p.settings, "shell confinement not wired: installing %s: %v; shell commands run under the static guards only", sandboxedBashPath(wrapper), err)
+			return nil
+		}
 	}
 	verb := "run"
 	if w.dryRun {

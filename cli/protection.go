@@ -32,7 +32,7 @@ type protection struct {
 func (a *app) protectionOf(cli, project string, cfg *config.Config, avail confine.Availability) protection {
 	static := protection{Level: levelStatic, What: "the static guards judge each command before it runs; what a script or tool does once running is not seen"}
 	d, _ := dialect.Named(cli)
-	_, wrapper := a.installedWrapper()
+	_, wrapper := a.rewriteReady(d)
 	switch {
 	case cfg.Confine.Off:
 		static.Next = "confine: off in the config switches confinement off; take it out"
@@ -108,7 +108,7 @@ func (a *app) sandboxWired(d *dialect.Dialect, project string) bool {
 	case dialect.ConfineByPrefix:
 		return isOurPrefix(a.shellPrefixSetting(project))
 	case dialect.ConfineByRewrite:
-		_, ok := a.installedWrapper()
+		_, ok := a.rewriteReady(d)
 		return ok
 	}
 	return false

@@ -19,20 +19,19 @@ import (
 // command that failed). Only where init wired the sandbox, and only when
 // the output holds a refusal: the plan is worked out only then.
 func (a *app) noteSandboxStops(env *hookenv.Env, ev *protocol.Event, d *dialect.Dialect, out protocol.Output, cfg *config.Config) protocol.Output {
-	if ev == nil || ev.ToolName != "Bash" || d.Name != dialect.Claude.Name || cfg.Confine.Off {
+	if ev == nil || ev.ToolName != "Bash" || d.ConfinesBy == "" || cfg.Confine.Off {
 		return out
 	}
 	text := ev.Error
 	if len(ev.ToolResponse) > 0 {
-		r := gjson.ParseBytes(ev.ToolResponse)
-		text += "\n" + r.Get("stdout").String() + "\n" + r.Get("stderr").String()
+		text += "\n" + commandOutput(gjson.ParseBytes(ev.ToolResponse))
 	}
 	if !strings.Contains(strings.ToLower(text), "denied") && !strings.Contains(strings.ToLower(text), "read-only") &&
 		!strings.Contains(text, "not permitted") && !strings.Contains(text, "Errno") {
 		return out
 	}
 	project := env.Layout.Project
-	if !isOurPrefix(a.shellPrefixSetting(project)) {
+	if !a.sandboxWired(d, project) {
 		return out
 	}
 	p, err := confine.PolicyFor(cfg, project, a.getenv("HOME"), a.environ())
@@ -52,6 +51,26 @@ func (a *app) noteSandboxStops(env *hookenv.Env, ev *protocol.Event, d *dialect.
 	}
 	out.HookSpecificOutput.AdditionalContext = protocol.Paragraphs(out.HookSpecificOutput.AdditionalContext, msg)
 	return out
+}
+
+// commandOutput is a shell call's output in its response: Claude Code's
+// stdout and stderr, else the text fields the CLI hands over (Gemini CLI's
+// llmContent, the text for the model, which holds both).
+func commandOutput(r gjson.Result) string {
+	if r.Get("stdout").Exists() || r.Get("stderr").Exists() {
+		return r.Get("stdout").String() + "\n" + r.Get("stderr").String()
+	}
+	if r.Type == gjson.String {
+		return r.String()
+	}
+	var parts []string
+	r.ForEach(func(_, v gjson.Result) bool {
+		if v.Type == gjson.String {
+			parts = append(parts, v.String())
+		}
+		return true
+	})
+	return strings.Join(parts, "\n")
 }
 
 // configFileOf is the config file the user edits: the one loaded, else

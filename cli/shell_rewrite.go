@@ -27,7 +27,7 @@ func (a *app) confineShellCall(env *hookenv.Env, ev *protocol.Event, d *dialect.
 	if d.ConfinesBy != dialect.ConfineByRewrite || ev == nil || ev.ToolName != "Bash" || refuses(out) || cfg.Confine.Off {
 		return out
 	}
-	wrapper, ok := a.installedWrapper()
+	wrapper, ok := a.rewriteReady(d)
 	if !ok {
 		return out
 	}
@@ -40,13 +40,13 @@ func (a *app) confineShellCall(env *hookenv.Env, ev *protocol.Event, d *dialect.
 		return out
 	}
 	command, _ := fields["command"].(string)
-	if strings.TrimSpace(command) == "" || isRewritten(command, wrapper, env.Layout.Project) {
+	if _, done := agentCommandOf(d, wrapper, env.Layout.Project, command); done || strings.TrimSpace(command) == "" {
 		return out
 	}
 	if !confine.Remembered(env.State, a.sandboxTool(env.Layout.Project, cfg)).OK {
 		return out
 	}
-	fields["command"] = rewrittenCommand(wrapper, env.Layout.Project, command)
+	fields["command"] = rewrittenCommand(d, wrapper, env.Layout.Project, command)
 	raw, err := json.Marshal(fields)
 	if err != nil {
 		return out
@@ -70,39 +70,96 @@ func refuses(out protocol.Output) bool {
 	return h != nil && h.PermissionDecision == protocol.DecisionDeny
 }
 
-// rewrittenCommand is the line the CLI's shell runs instead of command:
-// the wrapper, told the project (a command's folder is wherever it was
+// rewrittenCommand is the line d's shell runs instead of command: the
+// wrapper, told the project (a command's folder is wherever it was
 // started, which the agent chose), runs command under the sandbox with
-// its exit code, output and background jobs its own.
-func rewrittenCommand(wrapper, project, command string) string {
+// its exit code, output and background jobs its own. Where d's own rules
+// judge the rewritten line, it keeps a form they see through (see
+// shell_rewrite_bashc.go).
+func rewrittenCommand(d *dialect.Dialect, wrapper, project, command string) string {
+	if d.RulesJudgeBashC {
+		return bashCPrefix(wrapper, project) + doubleQuoted(command)
+	}
 	return projectVar + "=" + shellQuote(project) + " " + shellQuote(wrapper) + " " + agentCommandFlag + " " + shellQuote(command)
 }
 
-// isRewritten reports whether command is exactly the line this project's
-// rewrite makes (a second pre-tool-use hook, or a CLI that asks twice):
-// wrapping it again would nest the sandbox for nothing. Only the exact
-// form counts, the original one quoted word: a line that merely starts
-// like it (`...'--agent-command' 'x'; rm -rf ~`, or another project) is
-// wrapped like any other.
-func isRewritten(command, wrapper, project string) bool {
-	rest, ok := strings.CutPrefix(command, projectVar+"="+shellQuote(project)+" "+shellQuote(wrapper)+" "+agentCommandFlag+" ")
-	if !ok || len(rest) < 2 || rest[0] != '\'' || rest[len(rest)-1] != '\'' {
-		return false
+// agentCommandOf is the agent's command, when line is exactly the line
+// this project's rewrite makes of it (a second pre-tool-use hook, a CLI
+// that asks twice, or the CLI handing the post-tool-use hook the command
+// that ran): wrapping it again would nest the sandbox for nothing. Only
+// the exact form counts, the original one quoted word: a line that
+// merely starts like it (`...'--agent-command' 'x'; rm -rf ~`, or
+// another project) is wrapped like any other.
+func agentCommandOf(d *dialect.Dialect, wrapper, project, line string) (string, bool) {
+	prefix := projectVar + "=" + shellQuote(project) + " " + shellQuote(wrapper) + " " + agentCommandFlag + " "
+	if d.RulesJudgeBashC {
+		prefix = bashCPrefix(wrapper, project)
+	}
+	rest, ok := strings.CutPrefix(line, prefix)
+	if !ok {
+		return "", false
+	}
+	if d.RulesJudgeBashC {
+		return fromDoubleQuoted(rest)
+	}
+	if len(rest) < 2 || rest[0] != '\'' || rest[len(rest)-1] != '\'' {
+		return "", false
 	}
 	inner := strings.ReplaceAll(rest[1:len(rest)-1], `'\''`, "'")
-	return shellQuote(inner) == rest
+	return inner, shellQuote(inner) == rest
+}
+
+// restoreAgentCommand gives the post-tool-use checks (and the audit
+// trail) the agent's command where the CLI hands them the rewritten line
+// that ran it (Gemini CLI 0.61 hands its AfterTool hooks the input the
+// BeforeTool hook gave).
+func (a *app) restoreAgentCommand(d *dialect.Dialect, project string, ev *protocol.Event) {
+	if d.ConfinesBy != dialect.ConfineByRewrite || ev == nil || ev.ToolName != "Bash" {
+		return
+	}
+	wrapper, err := a.shellPrefixPath()
+	if err != nil {
+		return
+	}
+	var fields map[string]any
+	if json.Unmarshal(ev.ToolInput, &fields) != nil {
+		return
+	}
+	line, _ := fields["command"].(string)
+	command, ok := agentCommandOf(d, wrapper, project, line)
+	if !ok {
+		return
+	}
+	fields["command"] = command
+	if raw, err := json.Marshal(fields); err == nil {
+		ev.ToolInput = raw
+	}
 }
 
 // installedWrapper is the wrapper init installed (the prefix binary, which
 // also takes the rewritten form), when it is there to run.
 func (a *app) installedWrapper() (string, bool) {
 	path, err := a.shellPrefixPath()
-	if err != nil {
-		return "", false
-	}
-	info, err := os.Stat(path)
-	if err != nil || !info.Mode().IsRegular() || info.Mode().Perm()&0o111 == 0 {
+	if err != nil || !isExecutableFile(path) {
 		return "", false
 	}
 	return path, true
+}
+
+// rewriteReady is the wrapper d's rewrite runs, when what the rewritten
+// line needs is installed: the wrapper, and for a CLI whose rules judge
+// the line, the bash that hands the command to it. Without it the line
+// would not run.
+func (a *app) rewriteReady(d *dialect.Dialect) (string, bool) {
+	wrapper, ok := a.installedWrapper()
+	if ok && d != nil && d.RulesJudgeBashC && !isExecutableFile(sandboxedBashPath(wrapper)) {
+		return "", false
+	}
+	return wrapper, ok
+}
+
+// isExecutableFile reports whether path is a file that can be run.
+func isExecutableFile(path string) bool {
+	info, err := os.Stat(path)
+	return err == nil && info.Mode().IsRegular() && info.Mode().Perm()&0o111 != 0
 }

@@ -58,6 +58,12 @@ type Dialect struct {
 	// CLAUDE_CODE_SHELL_PREFIX), ConfineByRewrite where the pre-tool-use
 	// hook's answer rewrites the command to run through it.
 	ConfinesBy string
+	// RulesJudgeBashC: the CLI matches the user's own shell rules after the
+	// pre-tool hooks, on the command they rewrote, and judges a `bash -c
+	// "COMMAND"` among its commands by COMMAND (Gemini CLI 0.61's policy
+	// engine): the rewrite keeps that form, so the user's rules still
+	// judge the agent's command.
+	RulesJudgeBashC bool
 }
 
 // The routes of ConfinesBy.

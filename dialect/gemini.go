@@ -16,6 +16,8 @@ var Gemini = &Dialect{
 	Name: "gemini",
 	// Its pre-tool hook may rewrite a shell command (see cli/shell_rewrite.go).
 	ConfinesBy: ConfineByRewrite,
+	// Its policy rules see the rewritten command (see RulesJudgeBashC).
+	RulesJudgeBashC: true,
 	events: map[string]string{
 		"BeforeTool":   protocol.PreToolUse,
 		"AfterTool":    protocol.PostToolUse,
