@@ -111,6 +111,9 @@ type Adapter struct {
 	ShellDeny func(s *Session, words string)
 	// CarriesCwd: a cd in one shell call carries over to the next.
 	CarriesCwd bool
+	// HookSettings is the project file init wires the CLI's hooks in
+	// (default .claude/settings.json).
+	HookSettings string
 
 	// Prepare sets up, after the wiring, what a check in Also needs, by
 	// the scenario's name.
