@@ -160,6 +160,7 @@ const geminiNoSubagentEvents = "Gemini CLI runs no hook when a subagent starts o
 func init() {
 	geminiCLI.Scenarios = []Scenario{
 		{Name: "default-guards/dir-path", Run: geminiDirPath},
+		{Name: "confine/user-rules", Run: geminiConfineUserRules},
 	}
 	register(geminiCLI)
 }
