@@ -36,6 +36,8 @@ func (a *app) protectionOf(cli, project string, cfg *config.Config, avail confin
 	switch {
 	case cfg.Confine.Off:
 		static.Next = "confine: off in the config switches confinement off; take it out"
+	case a.inOwnSandbox(d) != "":
+		static.Next = fmt.Sprintf("this session runs in the CLI's own container sandbox (%s=%s), which massgen-hook's sandbox is not installed in; start the CLI without it", d.OwnSandboxVar, a.inOwnSandbox(d))
 	case !avail.OK:
 		static.Next = avail.Reason + "; " + nextStep(avail)
 	case d == nil || d.ConfinesBy == "":
@@ -79,7 +81,9 @@ func (a *app) shellPrefixSetting(project string) string {
 // namespaces refused, confine: off). Where it is not wired, init and
 // doctor say so, and the session's start stays quiet.
 func (a *app) noteProtection(env *hookenv.Env, ev *protocol.Event, d *dialect.Dialect, out protocol.Output, cfg *config.Config) protocol.Output {
-	if !a.sandboxWired(d, env.Layout.Project) {
+	// Inside the CLI's own container the session is told why its
+	// commands are static only, wired or not.
+	if !a.sandboxWired(d, env.Layout.Project) && a.inOwnSandbox(d) == "" {
 		return out
 	}
 	avail := confine.Remembered(env.State, a.sandboxTool(env.Layout.Project, cfg))

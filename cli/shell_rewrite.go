@@ -151,11 +151,23 @@ func (a *app) installedWrapper() (string, bool) {
 // the line, the bash that hands the command to it. Without it the line
 // would not run.
 func (a *app) rewriteReady(d *dialect.Dialect) (string, bool) {
+	if a.inOwnSandbox(d) != "" {
+		return "", false
+	}
 	wrapper, ok := a.installedWrapper()
 	if ok && d != nil && d.RulesJudgeBashC && !isExecutableFile(sandboxedBashPath(wrapper)) {
 		return "", false
 	}
 	return wrapper, ok
+}
+
+// inOwnSandbox is the name of the CLI's own container sandbox this hook
+// runs in (dialect.OwnSandboxVar), "" outside one.
+func (a *app) inOwnSandbox(d *dialect.Dialect) string {
+	if d == nil || d.OwnSandboxVar == "" {
+		return ""
+	}
+	return a.getenv(d.OwnSandboxVar)
 }
 
 // isExecutableFile reports whether path is a file that can be run.

@@ -64,6 +64,11 @@ type Dialect struct {
 	// engine): the rewrite keeps that form, so the user's rules still
 	// judge the agent's command.
 	RulesJudgeBashC bool
+	// OwnSandboxVar is the variable the CLI sets when it runs, hooks
+	// included, in a container sandbox of its own (Gemini CLI's --sandbox
+	// sets SANDBOX to the container's name): massgen-hook's wrapper,
+	// installed outside it, is not there.
+	OwnSandboxVar string
 }
 
 // The routes of ConfinesBy.

@@ -18,6 +18,7 @@ var Gemini = &Dialect{
 	ConfinesBy: ConfineByRewrite,
 	// Its policy rules see the rewritten command (see RulesJudgeBashC).
 	RulesJudgeBashC: true,
+	OwnSandboxVar:   "SANDBOX",
 	events: map[string]string{
 		"BeforeTool":   protocol.PreToolUse,
 		"AfterTool":    protocol.PostToolUse,
