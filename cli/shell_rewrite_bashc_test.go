@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tidwall/gjson"
+
 	"github.com/massgen/massgen-hook/dialect"
 )
 
@@ -100,5 +102,18 @@ func TestSandboxedBash(t *testing.T) {
 	msg, err := cmd.CombinedOutput()
 	if code := cmd.ProcessState.ExitCode(); code != 2 || !strings.Contains(string(msg), "runs only 'bash -c COMMAND'") {
 		t.Errorf("bash script.sh: exit %d (%v), %q; want exit 2 and the refusal", code, err, msg)
+	}
+}
+
+func TestCommandOutput(t *testing.T) {
+	for _, c := range []struct{ resp, want string }{
+		{`{"stdout":"a","stderr":"b","interrupted":false}`, "a\nb"},
+		{`{"llmContent":"Output: cat: .env: Permission denied","returnDisplay":"cat: .env: Permission denied","is_error":true}`,
+			"Output: cat: .env: Permission denied\ncat: .env: Permission denied"},
+		{`"rm: cannot remove 'x': Read-only file system"`, "rm: cannot remove 'x': Read-only file system"},
+	} {
+		if got := commandOutput(gjson.Parse(c.resp)); got != c.want {
+			t.Errorf("commandOutput(%s) = %q, want %q", c.resp, got, c.want)
+		}
 	}
 }
