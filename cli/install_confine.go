@@ -136,7 +136,7 @@ func (w *installer) wireRewriteConfinement(d *dialect.Dialect, p placement, o in
 		return nil
 	}
 	if d.RulesJudgeBashC {
-		if err := w.installSandboxedBash(wrapper); err != nil {
+		if err := w.installBashC(wrapper); err != nil {
 			w.say(p.settings, "shell confinement not wired: installing %s: %v; shell commands run under the static guards only", sandboxedBashPath(wrapper), err)
 			return nil
 		}

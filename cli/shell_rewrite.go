@@ -155,7 +155,7 @@ func (a *app) rewriteReady(d *dialect.Dialect) (string, bool) {
 		return "", false
 	}
 	wrapper, ok := a.installedWrapper()
-	if ok && d != nil && d.RulesJudgeBashC && !isExecutableFile(sandboxedBashPath(wrapper)) {
+	if ok && d != nil && d.RulesJudgeBashC && (!plainPath(sandboxedBashPath(wrapper)) || !isExecutableFile(sandboxedBashPath(wrapper))) {
 		return "", false
 	}
 	return wrapper, ok

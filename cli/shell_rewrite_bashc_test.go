@@ -53,7 +53,7 @@ func TestDoubleQuotedIsTheCommandToBash(t *testing.T) {
 func TestRewrittenCommandGemini(t *testing.T) {
 	const wrapper, project = "/h/.local/share/massgen-hook/bin/massgen-hook-shell", "/p/it's"
 	line := rewrittenCommand(dialect.Gemini, wrapper, project, `echo 'a' && git push`)
-	want := `export MASSGEN_HOOK_PROJECT='/p/it'\''s' PATH='/h/.local/share/massgen-hook/bin/sandboxed-bash':"$PATH"; bash -c "echo 'a' && git push"`
+	want := `export MASSGEN_HOOK_PROJECT='/p/it'\''s'; /h/.local/share/massgen-hook/bin/sandboxed-bash/bash -c "echo 'a' && git push"`
 	if line != want {
 		t.Fatalf("rewrittenCommand = %q\nwant %q", line, want)
 	}
@@ -63,7 +63,7 @@ func TestRewrittenCommandGemini(t *testing.T) {
 	for _, other := range []string{
 		line + "; rm -rf ~",
 		strings.Replace(line, "/p/it", "/q/it", 1),
-		`bash -c "echo 'a' && git push"`,
+		`/h/.local/share/massgen-hook/bin/sandboxed-bash/bash -c "echo 'a' && git push"`,
 	} {
 		if got, ok := agentCommandOf(dialect.Gemini, wrapper, project, other); ok {
 			t.Errorf("agentCommandOf(%q) = %q, true; want false", other, got)
@@ -75,8 +75,9 @@ func TestRewrittenCommandGemini(t *testing.T) {
 	}
 }
 
-// The installed bash hands `-c COMMAND` to the wrapper, with the PATH the
-// line changed given back; anything else it refuses, exit 2.
+// The installed bash hands `-c COMMAND` to the wrapper; anything else it
+// refuses, exit 2. Beside it, init writes the user's Gemini CLI policy file
+// allowing the rewritten line's frame.
 func TestSandboxedBash(t *testing.T) {
 	dir := t.TempDir()
 	wrapper := filepath.Join(dir, "bin", ShellPrefixName)
@@ -84,24 +85,34 @@ func TestSandboxedBash(t *testing.T) {
 		t.Fatal(err)
 	}
 	// A stand-in wrapper that prints what it was given.
-	if err := os.WriteFile(wrapper, []byte("#!/bin/sh\nprintf '<%s>' \"$@\" \"$PATH\"\n"), 0o755); err != nil {
+	if err := os.WriteFile(wrapper, []byte("#!/bin/sh\nprintf '<%s>' \"$@\"\n"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	w := &installer{app: &app{stdout: &strings.Builder{}}}
-	if err := w.installSandboxedBash(wrapper); err != nil {
+	said := &strings.Builder{}
+	w := &installer{app: &app{stdout: said, getenv: func(k string) string {
+		return map[string]string{"HOME": filepath.Join(dir, "home")}[k]
+	}}}
+	if err := w.installBashC(wrapper); err != nil {
 		t.Fatal(err)
 	}
 	bash := sandboxedBashPath(wrapper)
-	cmd := exec.Command(bash, "-c", "echo 'x' \"$y\"")
-	cmd.Env = []string{"PATH=" + filepath.Dir(bash) + ":/usr/bin:/bin"}
-	out, err := cmd.Output()
-	if want := "<--agent-command><echo 'x' \"$y\"></usr/bin:/bin>"; err != nil || string(out) != want {
+	out, err := exec.Command(bash, "-c", "echo 'x' \"$y\"").Output()
+	if want := "<--agent-command><echo 'x' \"$y\">"; err != nil || string(out) != want {
 		t.Errorf("bash -c ran %q (%v), want %q", out, err, want)
 	}
-	cmd = exec.Command(bash, "script.sh")
+	cmd := exec.Command(bash, "script.sh")
 	msg, err := cmd.CombinedOutput()
 	if code := cmd.ProcessState.ExitCode(); code != 2 || !strings.Contains(string(msg), "runs only 'bash -c COMMAND'") {
 		t.Errorf("bash script.sh: exit %d (%v), %q; want exit 2 and the refusal", code, err, msg)
+	}
+	rules, err := os.ReadFile(filepath.Join(dir, "home", ".gemini", "policies", "massgen-hook.toml"))
+	if err != nil || !strings.Contains(string(rules), "commandPrefix = \""+bash+" -c\"") || !strings.Contains(string(rules), `commandRegex = "export MASSGEN_HOOK_PROJECT="`) {
+		t.Errorf("the policy file: %v\n%s", err, rules)
+	}
+	// A second install changes nothing, and says nothing.
+	said.Reset()
+	if err := w.installBashC(wrapper); err != nil || said.Len() != 0 {
+		t.Errorf("a second install: %v, said %q", err, said)
 	}
 }
 
@@ -114,6 +125,15 @@ func TestCommandOutput(t *testing.T) {
 	} {
 		if got := commandOutput(gjson.Parse(c.resp)); got != c.want {
 			t.Errorf("commandOutput(%s) = %q, want %q", c.resp, got, c.want)
+		}
+	}
+}
+
+func TestPlainPath(t *testing.T) {
+	for p, want := range map[string]bool{"/home/me/.local/share/massgen-hook/bin/sandboxed-bash/bash": true,
+		"/home/my name/x": false, "/home/o'k/x": false, `/a"b`: false, "/a$b": false, "": false} {
+		if plainPath(p) != want {
+			t.Errorf("plainPath(%q) = %v", p, !want)
 		}
 	}
 }

@@ -66,3 +66,38 @@ func geminiConfineUserRules(t *testing.T, s *Session) {
 		s.Errorf("the allowed command was not rewritten (no confinement here?): %q", clip(res.Text, 400))
 	}
 }
+
+// geminiConfineDefaultApproval: in Gemini CLI's default approval mode
+// (no --yolo), headless, the user's own rules decide which shell calls
+// run: a rewritten command gets the decision its command gets without
+// massgen-hook. An allowed one runs (confined), a denied one is denied,
+// and one no rule allows does not run, with no user to ask.
+func geminiConfineDefaultApproval(t *testing.T, s *Session) {
+	if _, err := exec.LookPath("bwrap"); err != nil {
+		s.need("bubblewrap (bwrap) is not installed: apt install bubblewrap")
+	}
+	s.DefaultApproval = true
+	writeHome(s, ".gemini/policies/realcli-allow.toml", "[[rule]]\ntoolName = \"run_shell_command\"\ncommandPrefix = \"echo\"\ndecision = \"allow\"\npriority = 400\n")
+	s.CLI.ShellDeny(s, "echo DENIED")
+	s.Wire()
+	wantSandboxWired(s)
+	m := s.Model
+	m.On("allowed", All(Main, First), gShell("call_allowed", "echo ALLOWED-4410"))
+	m.On("denied", All(Main, After("call_allowed")), gShell("call_denied", "echo DENIED 4411"))
+	m.On("unruled", All(Main, After("call_denied")), gShell("call_unruled", "touch unruled.txt"))
+	m.On("done", All(Main, After("call_unruled")), Say("done"))
+	s.Run("run the commands")
+
+	done := s.Turn("done")
+	if res := mustResult(done, "call_allowed"); res.IsError || !strings.Contains(res.Text, "ALLOWED-4410") || !strings.Contains(res.Text, "were modified by a hook") {
+		s.Errorf("the command the user's rule allows did not run rewritten: %q", clip(res.Text, 400))
+	}
+	if res := mustResult(done, "call_denied"); !res.IsError || !strings.Contains(res.Text, "denied by policy") {
+		s.Errorf("the command the user's rule denies was not denied: %q", clip(res.Text, 400))
+	}
+	res := mustResult(done, "call_unruled")
+	if _, ran := s.ReadFile("unruled.txt"); ran || !res.IsError {
+		s.Errorf("a command no rule allows ran with no user to ask (ran: %v): %q", ran, clip(res.Text, 400))
+	}
+	s.Observe("a command no rule allows: %q", clip(res.Text, 300))
+}

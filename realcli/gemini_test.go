@@ -28,7 +28,10 @@ var geminiCLI = &CLI{
 	NewWire: func() Wire { return geminiWire{} },
 	Setup:   geminiSetup,
 	Command: func(s *Session, prompt string) ([]string, []string) {
-		args := []string{"-p", prompt, "--yolo", "-m", geminiModel, "--output-format", "json"}
+		args := []string{"-p", prompt, "-m", geminiModel, "--output-format", "json"}
+		if !s.DefaultApproval {
+			args = append(args, "--yolo")
+		}
 		env := []string{
 			"GOOGLE_GEMINI_BASE_URL=" + s.Model.URL(),
 			"GEMINI_API_KEY=realcli-fake-key",
@@ -161,6 +164,7 @@ func init() {
 	geminiCLI.Scenarios = []Scenario{
 		{Name: "default-guards/dir-path", Run: geminiDirPath},
 		{Name: "confine/user-rules", Run: geminiConfineUserRules},
+		{Name: "confine/default-approval", Run: geminiConfineDefaultApproval},
 	}
 	register(geminiCLI)
 }
