@@ -21,6 +21,8 @@ var (
 // guards come first, in the order they run: a malformed call is not worth
 // validating, an invalid one not worth parsing, and a dangerous command
 // deserves its own message before the generic one of a protected path.
+// After a call, secrets are masked in the output before any other rule
+// (or the model) reads it.
 // The inbox is a default too, but a feature, not a guard: it is the first
 // rule after every call, so its messages lead the context and a long
 // answer never cuts them.
@@ -30,6 +32,7 @@ func Builtins() engine.Registry {
 		{Name: "tool_schema", New: guard.NewToolSchema, Events: pre, Default: true, Guard: true},
 		{Name: "dangerous_commands", New: guard.NewDangerousCommands, Events: pre, Default: true, Guard: true},
 		{Name: "protected_paths", New: guard.NewProtectedPaths, Events: pre, Default: true, Guard: true},
+		{Name: "redact_secrets", New: aftertool.NewRedactSecrets, Events: post, Default: true, Guard: true},
 		{Name: "inbox", New: hookenv.NewInbox, Events: afterTool, Default: true},
 		{Name: "budget", New: limits.NewBudget, Events: pre},
 		{Name: "smart_retry", New: limits.NewSmartRetry, Events: everyOutcome},

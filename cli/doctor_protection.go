@@ -40,7 +40,7 @@ func (d *doctorRun) protections() []doctorProtection {
 	}
 	avail := confine.Probe(d.sandboxTool(d.project, &cfg))
 	for _, cli := range clis {
-		p := d.protectionOf(cli, d.project, &cfg, avail)
+		p := d.protectionOf(cli, d.project, d.ownSandbox(cli, d.project, ""), &cfg, avail)
 		out = append(out, doctorProtection{CLI: cliNames.Get()[cli], Level: p.Level, What: p.What, Next: p.Next})
 	}
 	return out

@@ -100,6 +100,9 @@ func (a *app) runHook(ctx context.Context, s hookSpec) error {
 	if err != nil {
 		return fail(err)
 	}
+	if s.event == protocol.PostToolUse || s.event == protocol.PostToolUseFailure {
+		a.unwrapShellCall(ev, d, project)
+	}
 	cfg, rules, cfgErr, err := a.hookConfig(project, s.event)
 	if err != nil {
 		return fail(err)
@@ -116,9 +119,6 @@ func (a *app) runHook(ctx context.Context, s hookSpec) error {
 		sb := &hookSandbox{}
 		hookenv.SetGitSandbox(a.gitSandbox(project, &cfg, sb))
 		engine.SetHandlerSandbox(a.handlerSandbox(project, &cfg, sb))
-	}
-	if s.event == protocol.PostToolUse || s.event == protocol.PostToolUseFailure {
-		a.restoreAgentCommand(d, project, ev)
 	}
 	env := a.checksEnv(project, cfg, rules, now, ev, d)
 	a.attachAuditSink(env.State, project, &cfg)

@@ -70,7 +70,7 @@ func (w *installer) confinement(cli string, p placement, o installOptions, off b
 	case d.ConfinesBy == dialect.ConfineByPrefix:
 		return w.wireConfinement(p, o)
 	case d.ConfinesBy == dialect.ConfineByRewrite && !off:
-		return w.wireRewriteConfinement(d, p, o)
+		return w.wireRewriteConfinement(cli, p, o)
 	}
 	return nil
 }
@@ -127,7 +127,7 @@ func (w *installer) wireConfinement(p placement, o installOptions) error {
 // (dialect.ConfineByRewrite): nothing in its settings changes, the wrapper
 // is installed where confinement works here, and init says which
 // protection the CLI's commands get.
-func (w *installer) wireRewriteConfinement(d *dialect.Dialect, p placement, o installOptions) error {
+func (w *installer) wireRewriteConfinement(cli string, p placement, o installOptions) error {
 	wrapper, why, err := w.sandboxUsable(p, p.settings, "shell commands")
 	if err != nil || why != "" {
 		return err
@@ -135,7 +135,7 @@ func (w *installer) wireRewriteConfinement(d *dialect.Dialect, p placement, o in
 	if !w.installWrapper(o, wrapper, p.settings, "shell commands") {
 		return nil
 	}
-	if d.RulesJudgeBashC {
+	if d, _ := dialect.Named(cli); d != nil && d.RulesJudgeBashC {
 		if err := w.installBashC(wrapper); err != nil {
 			w.say(p.settings, "shell confinement not wired: installing %s: %v; shell commands run under the static guards only", sandboxedBashPath(wrapper), err)
 			return nil
@@ -146,6 +146,9 @@ func (w *installer) wireRewriteConfinement(d *dialect.Dialect, p placement, o in
 		verb = "would run"
 	}
 	w.say(p.settings, "shell commands %s confined by bubblewrap: the pre-tool-use hook routes each through massgen-hook's sandbox (secrets masked, the hooks' files read-only, writes only in the project, the temporary folders and the build caches; confine: off switches it off)", verb)
+	if own := w.ownSandbox(cli, p.project, ""); own != "" {
+		w.say(p.settings, "where Codex runs them in its own sandbox (%s, as its config.toml stands, which a run's --sandbox overrides), that sandbox holds them instead: bubblewrap cannot run inside it; run Codex with --sandbox danger-full-access for massgen-hook's", own)
+	}
 	return nil
 }
 

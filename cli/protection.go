@@ -14,8 +14,9 @@ import (
 
 // Protection levels of a CLI's shell commands, strongest first.
 const (
-	levelConfined = "confined"    // the static guards, then bubblewrap
-	levelStatic   = "static only" // the static guards alone
+	levelConfined   = "confined"    // the static guards, then bubblewrap
+	levelCLISandbox = "CLI sandbox" // the static guards, then the CLI's own sandbox
+	levelStatic     = "static only" // the static guards alone
 )
 
 // protection is the level the shell commands of cli get in project, what
@@ -29,7 +30,16 @@ type protection struct {
 // CLI's commands reach massgen-hook's sandbox (through Claude Code's
 // CLAUDE_CODE_SHELL_PREFIX, or the pre-tool-use hook's rewrite to the
 // wrapper init installed); static only otherwise, with the reason.
-func (a *app) protectionOf(cli, project string, cfg *config.Config, avail confine.Availability) protection {
+//
+// own is the mode of the CLI's own sandbox that holds its commands
+// (ownSandbox): massgen-hook's cannot run inside it, so that one is the
+// level, whatever the rest.
+func (a *app) protectionOf(cli, project, own string, cfg *config.Config, avail confine.Availability) protection {
+	if own != "" {
+		return protection{Level: levelCLISandbox,
+			What: "Codex's own sandbox (" + own + ") holds shell commands: writes only where it allows, secrets readable; massgen-hook's bubblewrap cannot run inside it",
+			Next: "for massgen-hook's sandbox instead (secrets masked, the network open), run Codex with --sandbox danger-full-access (sandbox_mode in config.toml)"}
+	}
 	static := protection{Level: levelStatic, What: "the static guards judge each command before it runs; what a script or tool does once running is not seen"}
 	d, _ := dialect.Named(cli)
 	_, wrapper := a.rewriteReady(d)
@@ -87,7 +97,11 @@ func (a *app) noteProtection(env *hookenv.Env, ev *protocol.Event, d *dialect.Di
 		return out
 	}
 	avail := confine.Remembered(env.State, a.sandboxTool(env.Layout.Project, cfg))
-	p := a.protectionOf(d.Name, env.Layout.Project, cfg, avail)
+	transcript := ""
+	if ev != nil {
+		transcript = ev.TranscriptPath
+	}
+	p := a.protectionOf(d.Name, env.Layout.Project, a.ownSandbox(d.Name, env.Layout.Project, transcript), cfg, avail)
 	msg := fmt.Sprintf("massgen-hook: shell commands are %s: %s.", p.Level, p.What)
 	if p.Next != "" {
 		msg += " To confine them: " + p.Next + "."

@@ -19,12 +19,12 @@ import (
 // command that failed). Only where init wired the sandbox, and only when
 // the output holds a refusal: the plan is worked out only then.
 func (a *app) noteSandboxStops(env *hookenv.Env, ev *protocol.Event, d *dialect.Dialect, out protocol.Output, cfg *config.Config) protocol.Output {
-	if ev == nil || ev.ToolName != "Bash" || d.ConfinesBy == "" || cfg.Confine.Off {
+	if ev == nil || ev.ToolName != "Bash" || cfg.Confine.Off {
 		return out
 	}
 	text := ev.Error
 	if len(ev.ToolResponse) > 0 {
-		text += "\n" + commandOutput(gjson.ParseBytes(ev.ToolResponse))
+		text += "\n" + responseText(gjson.ParseBytes(ev.ToolResponse))
 	}
 	if !strings.Contains(strings.ToLower(text), "denied") && !strings.Contains(strings.ToLower(text), "read-only") &&
 		!strings.Contains(text, "not permitted") && !strings.Contains(text, "Errno") {
@@ -53,26 +53,6 @@ func (a *app) noteSandboxStops(env *hookenv.Env, ev *protocol.Event, d *dialect.
 	return out
 }
 
-// commandOutput is a shell call's output in its response: Claude Code's
-// stdout and stderr, else the text fields the CLI hands over (Gemini CLI's
-// llmContent, the text for the model, which holds both).
-func commandOutput(r gjson.Result) string {
-	if r.Get("stdout").Exists() || r.Get("stderr").Exists() {
-		return r.Get("stdout").String() + "\n" + r.Get("stderr").String()
-	}
-	if r.Type == gjson.String {
-		return r.String()
-	}
-	var parts []string
-	r.ForEach(func(_, v gjson.Result) bool {
-		if v.Type == gjson.String {
-			parts = append(parts, v.String())
-		}
-		return true
-	})
-	return strings.Join(parts, "\n")
-}
-
 // configFileOf is the config file the user edits: the one loaded, else
 // the project's default place.
 func configFileOf(cfg *config.Config, project string) string {
@@ -80,4 +60,29 @@ func configFileOf(cfg *config.Config, project string) string {
 		return cfg.Path
 	}
 	return project + "/" + config.DefaultPath
+}
+
+// responseText is what a shell tool's result says, in any CLI's shape:
+// Claude Code's stdout and stderr, a plain string (Codex), or the string
+// fields of an object (Gemini CLI's, Copilot CLI's), one level down.
+func responseText(r gjson.Result) string {
+	if !r.IsObject() {
+		return r.String()
+	}
+	var parts []string
+	r.ForEach(func(_, v gjson.Result) bool {
+		switch {
+		case v.Type == gjson.String:
+			parts = append(parts, v.String())
+		case v.IsObject():
+			v.ForEach(func(_, w gjson.Result) bool {
+				if w.Type == gjson.String {
+					parts = append(parts, w.String())
+				}
+				return true
+			})
+		}
+		return true
+	})
+	return strings.Join(parts, "\n")
 }

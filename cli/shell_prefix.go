@@ -118,8 +118,17 @@ func (a *app) shellPrefixArgv(command string, hookLines bool) (argv []string, ke
 	if !avail.OK {
 		return plain, nil, notes
 	}
+	// Inside another sandbox bubblewrap cannot nest in (Codex's own, in
+	// its read-only and workspace-write modes), the command runs in that
+	// one, as it would without massgen-hook: bwrap would only fail it.
+	// Session start and doctor say which sandbox holds Codex's commands.
+	if confine.InsideAnother(avail.Bwrap) {
+		return plain, nil, notes
+	}
 	p.GuardFiles = append(p.GuardFiles, hookBinaries(hooks, project)...)
+	p.Found = confine.FoundBefore(st)
 	pl := p.Plan()
+	confine.RememberFound(st, p.Found, pl)
 	notes = append(notes, pl.Notes...)
 	mask, err := confine.MaskFile(filepath.Join(st.Path, "confine"))
 	if err != nil {

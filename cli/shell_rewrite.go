@@ -40,7 +40,7 @@ func (a *app) confineShellCall(env *hookenv.Env, ev *protocol.Event, d *dialect.
 		return out
 	}
 	command, _ := fields["command"].(string)
-	if _, done := agentCommandOf(d, wrapper, env.Layout.Project, command); done || strings.TrimSpace(command) == "" {
+	if strings.TrimSpace(command) == "" || isRewritten(d, command, wrapper, env.Layout.Project) {
 		return out
 	}
 	if !confine.Remembered(env.State, a.sandboxTool(env.Layout.Project, cfg)).OK {
@@ -70,69 +70,127 @@ func refuses(out protocol.Output) bool {
 	return h != nil && h.PermissionDecision == protocol.DecisionDeny
 }
 
-// rewrittenCommand is the line d's shell runs instead of command: the
-// wrapper, told the project (a command's folder is wherever it was
+// rewrittenCommand is the line the CLI's shell runs instead of command:
+// the wrapper, told the project (a command's folder is wherever it was
 // started, which the agent chose), runs command under the sandbox with
-// its exit code, output and background jobs its own. Where d's own rules
-// judge the rewritten line, it keeps a form they see through (see
+// its exit code, output and background jobs its own. For a CLI whose own
+// shell rules read the rewritten line (d.RulesReadRewrite), the wrapper
+// is exec'd and the agent's command follows as words those rules match,
+// which never run: exec does not return, and `exit 126` ends the shell
+// where it does (a wrapper that cannot be run).
+//
+// Where the CLI's rules judge a `bash -c "COMMAND"` in the line by
+// COMMAND (d.RulesJudgeBashC), the line keeps that form instead (see
 // shell_rewrite_bashc.go).
 func rewrittenCommand(d *dialect.Dialect, wrapper, project, command string) string {
 	if d.RulesJudgeBashC {
 		return bashCPrefix(wrapper, project) + doubleQuoted(command)
 	}
-	return projectVar + "=" + shellQuote(project) + " " + shellQuote(wrapper) + " " + agentCommandFlag + " " + shellQuote(command)
+	return wrapperCall(d, wrapper, project) + shellQuote(command) + rulesTail(d, command)
 }
 
-// agentCommandOf is the agent's command, when line is exactly the line
-// this project's rewrite makes of it (a second pre-tool-use hook, a CLI
-// that asks twice, or the CLI handing the post-tool-use hook the command
-// that ran): wrapping it again would nest the sandbox for nothing. Only
-// the exact form counts, the original one quoted word: a line that
-// merely starts like it (`...'--agent-command' 'x'; rm -rf ~`, or
-// another project) is wrapped like any other.
-func agentCommandOf(d *dialect.Dialect, wrapper, project, line string) (string, bool) {
-	prefix := projectVar + "=" + shellQuote(project) + " " + shellQuote(wrapper) + " " + agentCommandFlag + " "
-	if d.RulesJudgeBashC {
-		prefix = bashCPrefix(wrapper, project)
+// wrapperCall is a rewritten line up to the agent's command, quoted. For a
+// CLI whose rules read the line, the project goes through env as one
+// quoted word: an assignment before the command (VAR=value cmd) makes
+// Codex's rule parser give up on the whole line, and its rules with it.
+func wrapperCall(d *dialect.Dialect, wrapper, project string) string {
+	if d.RulesReadRewrite {
+		return "exec /usr/bin/env " + shellQuote(projectVar+"="+project) + " " + shellQuote(wrapper) + " " + agentCommandFlag + " "
 	}
-	rest, ok := strings.CutPrefix(line, prefix)
+	return projectVar + "=" + shellQuote(project) + " " + shellQuote(wrapper) + " " + agentCommandFlag + " "
+}
+
+// rulesTail is what follows the quoted command in a rewritten line: for a
+// CLI whose rules read the line, the command again, as words.
+func rulesTail(d *dialect.Dialect, command string) string {
+	if d.RulesReadRewrite {
+		return "; exit 126; " + command
+	}
+	return ""
+}
+
+// isRewritten reports whether command is exactly the line this project's
+// rewrite makes (a second pre-tool-use hook, or a CLI that asks twice):
+// wrapping it again would nest the sandbox for nothing.
+func isRewritten(d *dialect.Dialect, command, wrapper, project string) bool {
+	_, ok := agentCommand(d, command, wrapper, project)
+	return ok
+}
+
+// agentCommand is the agent's command inside a line this project's rewrite
+// made. Only the exact form counts, the original one quoted word (and,
+// where the CLI's rules read the line, that same original after it): a
+// line that merely starts like it (`...'--agent-command' 'x'; rm -rf ~`,
+// or another project) is not one.
+func agentCommand(d *dialect.Dialect, command, wrapper, project string) (string, bool) {
+	if d.RulesJudgeBashC {
+		rest, ok := strings.CutPrefix(command, bashCPrefix(wrapper, project))
+		if !ok {
+			return "", false
+		}
+		return fromDoubleQuoted(rest)
+	}
+	rest, ok := strings.CutPrefix(command, wrapperCall(d, wrapper, project))
 	if !ok {
 		return "", false
 	}
-	if d.RulesJudgeBashC {
-		return fromDoubleQuoted(rest)
-	}
-	if len(rest) < 2 || rest[0] != '\'' || rest[len(rest)-1] != '\'' {
+	inner, tail, ok := cutQuoted(rest)
+	if !ok || tail != rulesTail(d, inner) {
 		return "", false
 	}
-	inner := strings.ReplaceAll(rest[1:len(rest)-1], `'\''`, "'")
-	return inner, shellQuote(inner) == rest
+	return inner, true
 }
 
-// restoreAgentCommand gives the post-tool-use checks (and the audit
-// trail) the agent's command where the CLI hands them the rewritten line
-// that ran it (Gemini CLI 0.61 hands its AfterTool hooks the input the
-// BeforeTool hook gave).
-func (a *app) restoreAgentCommand(d *dialect.Dialect, project string, ev *protocol.Event) {
-	if d.ConfinesBy != dialect.ConfineByRewrite || ev == nil || ev.ToolName != "Bash" {
+// unwrapShellCall gives a post-tool-use event the shell command as the
+// agent wrote it, where the pre-tool-use hook rewrote it: the CLI hands
+// the post hook the rewritten line (Codex 0.169 and Gemini CLI 0.61 do), and the checks,
+// the rules and the audit trail judge the agent's command, not the
+// wrapper's. Any other event, or a line the rewrite did not make, is
+// left as it is.
+func (a *app) unwrapShellCall(ev *protocol.Event, d *dialect.Dialect, project string) {
+	if ev == nil || d.ConfinesBy != dialect.ConfineByRewrite || ev.ToolName != "Bash" {
 		return
 	}
-	wrapper, err := a.shellPrefixPath()
-	if err != nil {
+	wrapper, ok := a.installedWrapper()
+	if !ok {
 		return
 	}
 	var fields map[string]any
 	if json.Unmarshal(ev.ToolInput, &fields) != nil {
 		return
 	}
-	line, _ := fields["command"].(string)
-	command, ok := agentCommandOf(d, wrapper, project, line)
+	command, _ := fields["command"].(string)
+	inner, ok := agentCommand(d, command, wrapper, project)
 	if !ok {
 		return
 	}
-	fields["command"] = command
+	fields["command"] = inner
 	if raw, err := json.Marshal(fields); err == nil {
 		ev.ToolInput = raw
+	}
+}
+
+// cutQuoted reads the one word shellQuote makes at the start of s: its
+// text, and what follows it. ok is false when s does not start with
+// such a word, or the word is not quoted the way shellQuote quotes it.
+func cutQuoted(s string) (word, rest string, ok bool) {
+	if !strings.HasPrefix(s, "'") {
+		return "", "", false
+	}
+	var b strings.Builder
+	for i := 1; ; {
+		end := strings.IndexByte(s[i:], '\'')
+		if end < 0 {
+			return "", "", false
+		}
+		b.WriteString(s[i : i+end])
+		i += end
+		if strings.HasPrefix(s[i:], `'\''`) {
+			b.WriteByte('\'')
+			i += len(`'\''`)
+			continue
+		}
+		return b.String(), s[i+1:], true
 	}
 }
 
@@ -148,8 +206,9 @@ func (a *app) installedWrapper() (string, bool) {
 
 // rewriteReady is the wrapper d's rewrite runs, when what the rewritten
 // line needs is installed: the wrapper, and for a CLI whose rules judge
-// the line, the bash that hands the command to it. Without it the line
-// would not run.
+// the line, the bash that hands the command to it, at a path those rules
+// can read. Without it the line would not run. Inside the CLI's own
+// container sandbox none of it is there.
 func (a *app) rewriteReady(d *dialect.Dialect) (string, bool) {
 	if a.inOwnSandbox(d) != "" {
 		return "", false

@@ -7,8 +7,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tidwall/gjson"
-
 	"github.com/massgen/massgen-hook/dialect"
 )
 
@@ -57,21 +55,21 @@ func TestRewrittenCommandGemini(t *testing.T) {
 	if line != want {
 		t.Fatalf("rewrittenCommand = %q\nwant %q", line, want)
 	}
-	if got, ok := agentCommandOf(dialect.Gemini, wrapper, project, line); !ok || got != `echo 'a' && git push` {
-		t.Errorf("agentCommandOf(the line) = %q, %v", got, ok)
+	if got, ok := agentCommand(dialect.Gemini, line, wrapper, project); !ok || got != `echo 'a' && git push` {
+		t.Errorf("agentCommand(the line) = %q, %v", got, ok)
 	}
 	for _, other := range []string{
 		line + "; rm -rf ~",
 		strings.Replace(line, "/p/it", "/q/it", 1),
 		`/h/.local/share/massgen-hook/bin/sandboxed-bash/bash -c "echo 'a' && git push"`,
 	} {
-		if got, ok := agentCommandOf(dialect.Gemini, wrapper, project, other); ok {
-			t.Errorf("agentCommandOf(%q) = %q, true; want false", other, got)
+		if got, ok := agentCommand(dialect.Gemini, other, wrapper, project); ok {
+			t.Errorf("agentCommand(%q) = %q, true; want false", other, got)
 		}
 	}
-	// Codex's form is the core's, unchanged.
-	if got := rewrittenCommand(dialect.Codex, wrapper, project, "ls"); got != `MASSGEN_HOOK_PROJECT='/p/it'\''s' '/h/.local/share/massgen-hook/bin/massgen-hook-shell' --agent-command 'ls'` {
-		t.Errorf("Codex's line = %q", got)
+	// Copilot CLI's form is the core's, unchanged.
+	if got := rewrittenCommand(dialect.Copilot, wrapper, project, "ls"); got != `MASSGEN_HOOK_PROJECT='/p/it'\''s' '/h/.local/share/massgen-hook/bin/massgen-hook-shell' --agent-command 'ls'` {
+		t.Errorf("Copilot CLI's line = %q", got)
 	}
 }
 
@@ -113,19 +111,6 @@ func TestSandboxedBash(t *testing.T) {
 	said.Reset()
 	if err := w.installBashC(wrapper); err != nil || said.Len() != 0 {
 		t.Errorf("a second install: %v, said %q", err, said)
-	}
-}
-
-func TestCommandOutput(t *testing.T) {
-	for _, c := range []struct{ resp, want string }{
-		{`{"stdout":"a","stderr":"b","interrupted":false}`, "a\nb"},
-		{`{"llmContent":"Output: cat: .env: Permission denied","returnDisplay":"cat: .env: Permission denied","is_error":true}`,
-			"Output: cat: .env: Permission denied\ncat: .env: Permission denied"},
-		{`"rm: cannot remove 'x': Read-only file system"`, "rm: cannot remove 'x': Read-only file system"},
-	} {
-		if got := commandOutput(gjson.Parse(c.resp)); got != c.want {
-			t.Errorf("commandOutput(%s) = %q, want %q", c.resp, got, c.want)
-		}
 	}
 }
 

@@ -120,6 +120,31 @@ func hookSchema() map[string]any {
 			"enabled":     map[string]any{"type": "boolean"},
 			"options":     map[string]any{"type": []string{"object", "null"}, "description": "options of a built-in check"},
 		},
+		"allOf": []any{map[string]any{
+			"if":   map[string]any{"properties": map[string]any{"handler": map[string]any{"const": "protected_paths"}}, "required": []string{"handler"}},
+			"then": map[string]any{"properties": map[string]any{"options": protectedPathsOptionsSchema()}},
+		}},
+	}
+}
+
+// protectedPathsOptionsSchema is the options of the protected_paths check,
+// as it decodes them (checks/guard, NewProtectedPaths; unknown keys are
+// mistakes there too).
+func protectedPathsOptionsSchema() map[string]any {
+	list := map[string]any{"type": "array", "items": map[string]any{"type": "string"}, "description": "doublestar globs; ~/ is the home"}
+	denyAllow := func(what string) map[string]any {
+		return map[string]any{"enum": []string{"deny", "allow"}, "description": what + " (default deny)"}
+	}
+	return map[string]any{
+		"type": []string{"object", "null"}, "additionalProperties": false,
+		"properties": map[string]any{
+			"read": list, "write": list, "except": list, "outside_allowed": list,
+			"add": map[string]any{"type": "object", "additionalProperties": false, "description": "entries added to the default lists",
+				"properties": map[string]any{"read": list, "write": list, "except": list, "outside_allowed": list}},
+			"outside_project": denyAllow("writes outside the project"),
+			"unparsable":      denyAllow("a Bash command the parser cannot read"),
+			"env_secrets":     denyAllow("printing a secret environment variable (or every variable), or sending one as a request's whole body"),
+		},
 	}
 }
 

@@ -127,3 +127,30 @@ func TestSchemaRejectsWhatParseRejects(t *testing.T) {
 		}
 	}
 }
+
+// TestSchemaProtectedPathsOptions: the options of protected_paths are
+// described, env_secrets among them: a value it takes passes, a mistyped
+// key or value is flagged; another check's options are left open.
+func TestSchemaProtectedPathsOptions(t *testing.T) {
+	rs := resolvedSchema(t)
+	rule := func(handler, options string) string {
+		return "hooks:\n  PreToolUse:\n    - type: builtin\n      handler: " + handler + "\n      options: " + options + "\n"
+	}
+	for _, ok := range []string{
+		rule("protected_paths", "{env_secrets: allow}"),
+		rule("protected_paths", "{env_secrets: deny, unparsable: allow, add: {read: [secrets/**]}}"),
+		rule("dangerous_commands", "{env_secrets: maybe}"),
+	} {
+		if err := rs.Validate(instance(t, ok)); err != nil {
+			t.Errorf("%s: rejected: %v", ok, err)
+		}
+	}
+	for _, bad := range []string{
+		rule("protected_paths", "{env_secrets: ask}"),
+		rule("protected_paths", "{env_secret: allow}"),
+	} {
+		if err := rs.Validate(instance(t, bad)); err == nil {
+			t.Errorf("%s: accepted, want it flagged", bad)
+		}
+	}
+}

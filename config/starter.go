@@ -7,7 +7,7 @@ const Starter = `# yaml-language-server: $schema=` + SchemaFile + `
 # massgen-hook configuration. Every key is optional; these are the defaults.
 # Check it after editing: massgen-hook config validate. Reference: docs/configuration.md.
 fail_closed: false          # true: an internal failure blocks instead of letting the agent go on
-default_guards: true        # malformed calls, schemas, dangerous commands, protected paths
+default_guards: true        # malformed calls, schemas, dangerous commands, protected paths; secrets masked in output
 scratchpad:
   root: .claude/scratchpad
   default_agent: general-purpose

@@ -3,9 +3,11 @@ package confine
 import (
 	"bytes"
 	"errors"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -168,5 +170,41 @@ func TestConfinedCannotTypeIntoATerminal(t *testing.T) {
 	}
 	if code, out := f.confined(t, f.policy(t, ""), f.project, tiocstiScript); code != 3 {
 		t.Errorf("TIOCSTI inside the sandbox: exit %d (want 3, refused)\n%s", code, out)
+	}
+}
+
+// A command cannot reach the sockets through which a program outside the
+// sandbox would run a command line for it (a tmux server, the session's
+// D-Bus): each is masked, a folder of them and a lone one alike. Another
+// socket, a server the project started, stays reachable.
+func TestConfinedCannotReachControlSockets(t *testing.T) {
+	f := newFixture(t)
+	run := filepath.Join(f.root, "run")
+	tmux := filepath.Join(f.root, "tmuxdir", "tmux-"+strconv.Itoa(os.Getuid()))
+	for _, d := range []string{run, tmux} {
+		if err := os.MkdirAll(d, 0o700); err != nil {
+			t.Fatal(err)
+		}
+	}
+	listen := func(path string) {
+		l, err := net.Listen("unix", path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { l.Close() })
+	}
+	server := filepath.Join(f.project, "server.sock")
+	for _, s := range []string{filepath.Join(tmux, "default"), filepath.Join(run, "bus"), server} {
+		listen(s)
+	}
+	p := f.policy(t, "", "TMUX_TMPDIR="+filepath.Dir(tmux), "XDG_RUNTIME_DIR="+run)
+	connect := `python3 -c 'import socket,sys; s=socket.socket(socket.AF_UNIX); s.connect(sys.argv[1]); print("CONNECTED")' `
+	for _, sock := range []string{filepath.Join(tmux, "default"), filepath.Join(run, "bus")} {
+		if _, out := f.confined(t, p, f.project, connect+sock+" 2>&1"); strings.Contains(out, "CONNECTED") {
+			t.Errorf("a confined command reached %s: %s", sock, out)
+		}
+	}
+	if code, out := f.confined(t, p, f.project, connect+server); code != 0 || !strings.Contains(out, "CONNECTED") {
+		t.Errorf("the project's own server is not reachable: exit %d, %s", code, out)
 	}
 }

@@ -15,6 +15,9 @@ type Plan struct {
 	ReadOnly  []string
 	MaskFiles []string
 	MaskDirs  []string
+	// Found are the protected files and folders among the masks (the
+	// rest are control sockets), for RememberFound.
+	Found []string
 	// Notes say what the plan could not do (a project too big to search
 	// to the end), for the command's stderr.
 	Notes []string
@@ -46,6 +49,11 @@ func (p *Policy) Plan() Plan {
 			pl.ReadOnly = append(pl.ReadOnly, dir)
 		}
 	}
+	for _, f := range p.rootWiring() {
+		if info, err := os.Lstat(f); err == nil && info.Mode().IsRegular() {
+			pl.ReadOnly = append(pl.ReadOnly, f)
+		}
+	}
 	for _, f := range p.GuardFiles {
 		if _, err := os.Stat(f); err == nil {
 			pl.ReadOnly = append(pl.ReadOnly, filepath.Clean(f))
@@ -54,6 +62,9 @@ func (p *Policy) Plan() Plan {
 	pl.ReadOnly = outermost(pl.ReadOnly)
 	m := p.masks()
 	pl.MaskFiles, pl.MaskDirs, pl.Notes = m.files, m.dirs, m.notes
+	pl.Found = slices.Concat(m.files, m.dirs)
+	files, dirs := p.socketMasks()
+	pl.MaskFiles, pl.MaskDirs = append(pl.MaskFiles, files...), append(pl.MaskDirs, dirs...)
 	return pl
 }
 
@@ -82,6 +93,21 @@ func (p *Policy) wiringFolders() []string {
 			continue // a file at the root itself: nothing to hold it
 		}
 		out = append(out, filepath.Join(base, dir))
+	}
+	return out
+}
+
+// rootWiring are the wiring files that sit in the project's top folder
+// (.mcp.json), absolute: no folder of their own can be read-only (it is
+// the project), so each that exists is read-only as a file. One a command
+// creates is not stopped: the CLI asks its user before it starts a server
+// a new .mcp.json names.
+func (p *Policy) rootWiring() []string {
+	var out []string
+	for _, pat := range p.Wiring {
+		if !strings.HasPrefix(pat, "~/") && !strings.ContainsAny(pat, `/*?[{\`) {
+			out = append(out, filepath.Join(p.Project, pat))
+		}
 	}
 	return out
 }

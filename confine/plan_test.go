@@ -1,6 +1,7 @@
 package confine
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -8,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/massgen/massgen-hook/config"
+	"github.com/massgen/massgen-hook/state"
 )
 
 // fixture is a project and a home directory with the files the policy
@@ -49,7 +51,9 @@ func newFixture(t *testing.T) fixture {
 	return f
 }
 
-func (f fixture) policy(t *testing.T, yaml string) *Policy {
+// policy is the policy of the config yaml for f, with the environment
+// PATH (npm installed, cargo not) and env.
+func (f fixture) policy(t *testing.T, yaml string, env ...string) *Policy {
 	t.Helper()
 	cfg := config.Default()
 	if yaml != "" {
@@ -66,7 +70,7 @@ func (f fixture) policy(t *testing.T, yaml string) *Policy {
 	if err := os.WriteFile(filepath.Join(bin, "npm"), []byte("#!/bin/sh\n"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	p, err := PolicyFor(&cfg, f.project, f.home, []string{"PATH=" + bin})
+	p, err := PolicyFor(&cfg, f.project, f.home, append([]string{"PATH=" + bin}, env...))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -216,5 +220,67 @@ func TestPlanLetsClaudeCodeTrackTheWorkingDirectory(t *testing.T) {
 	p.Writable = slices.DeleteFunc(p.Writable, func(w string) bool { return w == "/tmp" || w == "/var/tmp" })
 	if got := p.Plan().Writable; !slices.Contains(got, tmp) {
 		t.Errorf("$CLAUDE_CODE_TMPDIR %s is not writable: %q", tmp, got)
+	}
+}
+
+// The MCP configuration in the project's top folder (.mcp.json) starts
+// programs at the next session: read-only where it exists, and no file is
+// made where it does not.
+func TestPlanKeepsTopLevelWiringFilesReadOnly(t *testing.T) {
+	f := newFixture(t)
+	cfg := config.Default()
+	p, err := PolicyFor(&cfg, f.project, f.home, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := f.rel(p.Plan().ReadOnly); slices.Contains(got, "proj/.mcp.json") {
+		t.Errorf("a missing .mcp.json is bound read-only: %q", got)
+	}
+	if err := os.WriteFile(filepath.Join(f.project, ".mcp.json"), []byte("{}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if got := f.rel(p.Plan().ReadOnly); !slices.Contains(got, "proj/.mcp.json") {
+		t.Errorf(".mcp.json is not read-only: %q", got)
+	}
+}
+
+// A folder of many entries that sorts first cannot use up the search
+// before the project's own top-level secrets; and what an earlier search
+// found stays masked when a later one stops short of it.
+func TestPlanSearchCannotBeFloodedPastASecret(t *testing.T) {
+	defer func(n int) { maxWalk = n }(maxWalk)
+	maxWalk = 50
+	f := newFixture(t)
+	for i := range 80 {
+		p := filepath.Join(f.project, ".a", fmt.Sprintf("f%03d", i))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	p := f.policy(t, "")
+	pl := p.Plan()
+	if got := f.rel(pl.MaskFiles); !slices.Contains(got, "proj/.env") {
+		t.Errorf("the top-level .env is not masked behind a folder of many entries: %q", got)
+	}
+	if got := f.rel(pl.MaskFiles); slices.Contains(got, "proj/src/deep/server.key") {
+		t.Fatalf("the search reached past its bound: %q", got)
+	}
+	if len(pl.Notes) == 0 {
+		t.Error("no note says the search stopped")
+	}
+	key := filepath.Join(f.project, "src", "deep", "server.key")
+	st := state.Open(f.project)
+	RememberFound(st, nil, Plan{Found: []string{key}})
+	p.Found = FoundBefore(st)
+	if got := f.rel(p.Plan().MaskFiles); !slices.Contains(got, "proj/src/deep/server.key") {
+		t.Errorf("a secret an earlier search found is not masked when the search stops short of it: %q (remembered %q)", got, p.Found)
+	}
+	// Remembered, but no longer protected (the config changed): not masked.
+	p.Read = []string{"**/.env"}
+	if got := f.rel(p.Plan().MaskFiles); slices.Contains(got, "proj/src/deep/server.key") {
+		t.Errorf("a remembered path the read list no longer protects is masked: %q", got)
 	}
 }

@@ -34,6 +34,14 @@ type Policy struct {
 	Caches []Cache
 	// Path is $PATH, where the caches' tools are looked for.
 	Path string
+	// Found are the protected files and folders earlier plans masked
+	// (RememberFound): masked again wherever they still are, whatever
+	// the search this time reaches.
+	Found []string
+	// Sockets are the places of the sockets a command could ask a program
+	// outside the sandbox to run something through (controlSockets):
+	// masked where they exist.
+	Sockets []string
 }
 
 // PolicyFor builds the policy of cfg for project: the protected lists of
@@ -65,6 +73,7 @@ func PolicyFor(cfg *config.Config, project, home string, environ []string) (Poli
 	p.GuardFiles = append(p.GuardFiles, ruleHandlers(cfg, project)...)
 	p.Writable = TempDirs(env)
 	p.Caches, p.Path = DefaultCaches(home, env), env["PATH"]
+	p.Sockets = controlSockets(env)
 	for _, w := range cfg.Confine.Writable {
 		if strings.HasPrefix(w, "~/") {
 			if home == "" {

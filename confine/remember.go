@@ -75,3 +75,48 @@ func Remembered(d *state.Dir, bwrap string) Availability {
 	})
 	return a
 }
+
+// foundRecord remembers, in the runtime folder, the protected paths the
+// plans of this project masked: the next plan masks them again wherever
+// they still are (Policy.Found).
+const foundRecord = "confine-found.json"
+
+// maxFound bounds that record: beyond it, the oldest are let go.
+const maxFound = 10000
+
+// FoundBefore are the protected paths earlier plans of d's project masked.
+func FoundBefore(d *state.Dir) []string {
+	var found []string
+	if ok, err := d.ReadJSON(foundRecord, &found); !ok || err != nil {
+		return nil
+	}
+	return found
+}
+
+// RememberFound adds what pl masks to the record, when it holds something
+// new. A record that cannot be written is let go: the search still runs
+// every time.
+func RememberFound(d *state.Dir, before []string, pl Plan) {
+	seen := make(map[string]bool, len(before))
+	for _, p := range before {
+		seen[p] = true
+	}
+	found := before
+	for _, p := range pl.Found {
+		if !seen[p] {
+			seen[p] = true
+			found = append(found, p)
+		}
+	}
+	if len(found) == len(before) {
+		return
+	}
+	if len(found) > maxFound {
+		found = found[len(found)-maxFound:]
+	}
+	var stored []string
+	_ = d.UpdateJSON(foundRecord, &stored, func() (bool, error) {
+		stored = found
+		return true, nil
+	})
+}

@@ -13,7 +13,7 @@ import (
 
 // maxWalk bounds the entries read to find protected files: the walk runs
 // before every command, so it must stay cheap (a few milliseconds).
-const maxWalk = 50000
+var maxWalk = 50000 // a variable for the tests of the bound
 
 // skipDir reports the folders not searched for protected files: git's own
 // files, and the package trees that hold thousands of files of no one's
@@ -67,23 +67,44 @@ func (p *Policy) masks() masks {
 		add(path, isDir)
 		return true
 	}
-	err := filepath.WalkDir(p.Project, func(path string, d fs.DirEntry, err error) error {
-		if err != nil || path == p.Project {
-			return nil
+	// Level by level, each folder's entries in order: the project's own
+	// top-level files (.env) are judged before any folder is entered, so
+	// no folder of many entries, sorted first, can use up the budget
+	// before them.
+	queue := []string{p.Project}
+	for len(queue) > 0 && budget >= 0 {
+		dir := queue[0]
+		queue = queue[1:]
+		entries, err := os.ReadDir(dir)
+		if err != nil {
+			continue
 		}
-		if budget--; budget < 0 {
-			return fs.SkipAll
-		}
-		rel, _ := filepath.Rel(p.Project, path)
-		if visit(path, rel, d) || (d.IsDir() && skipDir(d.Name())) {
-			if d.IsDir() {
-				return filepath.SkipDir
+		for _, d := range entries {
+			if budget--; budget < 0 {
+				break
 			}
+			path := filepath.Join(dir, d.Name())
+			rel, _ := filepath.Rel(p.Project, path)
+			if visit(path, rel, d) || !d.IsDir() || skipDir(d.Name()) {
+				continue
+			}
+			queue = append(queue, path)
 		}
-		return nil
-	})
-	if err == nil && budget < 0 {
-		m.notes = append(m.notes, fmt.Sprintf("massgen-hook confine: the project has more than %d entries; protected files past them are not masked", maxWalk))
+	}
+	if budget < 0 {
+		m.notes = append(m.notes, fmt.Sprintf("massgen-hook confine: the project has more than %d entries; protected files past them are not masked, unless an earlier command's search found them", maxWalk))
+	}
+	// What an earlier search found stays masked while it is there and
+	// protected: a command cannot make so many files that the next one's
+	// search stops before a secret it already found.
+	for _, path := range p.Found {
+		rel, err := filepath.Rel(p.Project, path)
+		if err != nil || strings.HasPrefix(rel, "..") {
+			rel = ""
+		}
+		if info, err := os.Lstat(path); err == nil && p.protected(path, rel) {
+			add(path, info.IsDir())
+		}
 	}
 	if p.Home != "" && !within(p.Home, p.Project) {
 		p.walkHome(visit)

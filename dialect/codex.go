@@ -11,6 +11,11 @@ var Codex = &Dialect{
 	Name: "codex",
 	// Its pre-tool hook may rewrite a shell command (see cli/shell_rewrite.go).
 	ConfinesBy: ConfineByRewrite,
+	// Codex 0.169 applies its execpolicy rules after the pre-tool hook,
+	// to the rewritten command (an allow does not skip them): a forbidden
+	// `git push` runs once the rewrite hides it in the wrapper's argument,
+	// and is rejected again when the line still holds it as words.
+	RulesReadRewrite: true,
 	events: map[string]string{
 		protocol.SessionStart:      protocol.SessionStart,
 		protocol.SubagentStart:     protocol.SubagentStart,

@@ -58,6 +58,13 @@ type Dialect struct {
 	// CLAUDE_CODE_SHELL_PREFIX), ConfineByRewrite where the pre-tool-use
 	// hook's answer rewrites the command to run through it.
 	ConfinesBy string
+	// RulesReadRewrite: the CLI matches its user's own shell rules
+	// against the command as the pre-tool-use hook's rewrite leaves it
+	// (Codex's execpolicy .rules), so a rewrite that hides the agent's
+	// words from them would switch those rules off. The rewritten line
+	// keeps the agent's command, as the CLI's rule parser reads it, after
+	// the wrapper's exec.
+	RulesReadRewrite bool
 	// RulesJudgeBashC: the CLI matches the user's own shell rules after the
 	// pre-tool hooks, on the command they rewrote, and judges a `bash -c
 	// "COMMAND"` among its commands by COMMAND (Gemini CLI 0.61's policy

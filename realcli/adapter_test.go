@@ -111,6 +111,10 @@ type Adapter struct {
 	ShellDeny func(s *Session, words string)
 	// CarriesCwd: a cd in one shell call carries over to the next.
 	CarriesCwd bool
+	// EndsShellJobs says why a job a shell call starts in the background
+	// (`nohup sleep 30 &`) does not outlive the call in this CLI, with or
+	// without massgen-hook ("": it does).
+	EndsShellJobs string
 	// HookSettings is the project file init wires the CLI's hooks in
 	// (default .claude/settings.json).
 	HookSettings string

@@ -47,8 +47,12 @@ var codexCLI = &CLI{
 		// stderr; stdout is the final answer. Approvals and the sandbox
 		// are off, as in a headless run on a machine that is itself the
 		// sandbox.
-		args := []string{"exec", "--color", "never", "--dangerously-bypass-approvals-and-sandbox", prompt}
-		return args, []string{"FAKE_OPENAI_KEY=sk-realcli-fake"}
+		// A scenario that names a sandbox (s.Args) runs Codex in it.
+		args := []string{"exec", "--color", "never"}
+		if !slices.Contains(s.Args, "--sandbox") {
+			args = append(args, "--dangerously-bypass-approvals-and-sandbox")
+		}
+		return append(args, prompt), []string{"FAKE_OPENAI_KEY=sk-realcli-fake"}
 	},
 	Final: codexFinal,
 	// A run takes 2 to 4 s of CPU, hooks included; the rest is for a busy
@@ -106,9 +110,25 @@ var codexCLI = &CLI{
 			return reason, reason != ""
 		},
 		ShellFailed: func(res Block) bool { return codexFailed.MatchString(res.Text) },
+		// The user's own rule: a prefix_rule in Codex's execpolicy, which
+		// Codex matches after the pre-tool hook, on the command the hook
+		// leaves.
+		ShellDeny: func(s *Session, words string) {
+			pattern, _ := json.Marshal(strings.Fields(words))
+			writeHome(s, ".codex/rules/default.rules", "prefix_rule(pattern="+string(pattern)+", decision=\"forbidden\")\n")
+		},
+		// Each exec_command runs in a new `bash -lc` in the turn's
+		// folder (or the call's workdir): a cd does not carry over, nor
+		// does an export.
+		CarriesCwd: false,
+		// A command still running when its call yields goes on as a
+		// session the model polls with write_stdin.
+		Background: func(id, command string) Reply {
+			return Use(id, "exec_command", map[string]any{"cmd": command, "yield_time_ms": 300})
+		},
+		EndsShellJobs: "Codex 0.169 ends what an exec_command call left running in the background (`nohup sleep 30 &`) when the call returns, without massgen-hook too; its own route is a call that yields while its command runs on",
 		NA: map[string]string{
 			"plugin/first-use":                     "massgen-hook ships as a plugin of Claude Code alone; here init wires it",
-			"confine/written-script":               confineClaudeOnly,
 			"permission-request/scratchpad-writes": "only Claude Code asks before a write under .claude/; Codex writes there without a permission request to answer",
 			"default-guards/grep-env":              codexNoSearch,
 			"default-guards/search-project":        codexNoSearch,
@@ -129,8 +149,10 @@ var codexCLI = &CLI{
 	},
 }
 
-// codexFailed is how Codex tells the model a shell command failed.
-var codexFailed = regexp.MustCompile(`exited with code [1-9]`)
+// codexFailed is how Codex tells the model a shell command failed: it
+// exited with an error, or Codex refused to start it (its execpolicy
+// rules: "exec_command failed: CreateProcess { ... Rejected(...) }").
+var codexFailed = regexp.MustCompile(`exited with code [1-9]|^exec_command failed: `)
 
 // codexPatchApplied: Codex says an apply_patch call applied ("Success")
 // in its result, which the model read in step's turn; a failed patch is
@@ -150,6 +172,7 @@ func init() {
 	codexCLI.Scenarios = []Scenario{
 		{Name: "trust/untrusted-skipped", Run: codexUntrusted},
 		{Name: "trust/trusted-as-init-says", Project: quoted, Run: codexTrusted},
+		{Name: "confine/codex-own-sandbox", OutsideTmp: true, Run: codexOwnSandbox},
 	}
 	register(codexCLI)
 }
@@ -202,6 +225,13 @@ stream_max_retries = 0
 trust_level = "trusted"
 `, codexModel, s.Model.URL(), s.Project)
 	if err := os.MkdirAll(filepath.Dir(codexConfig(s)), 0o755); err != nil {
+		return err
+	}
+	// Codex runs each command in a login shell (bash -lc), whose PATH
+	// the profiles set (/etc/profile resets it for root): the user's own
+	// profile carries the tools they use (Go), as a developer's does.
+	profile := "PATH=\"$PATH\":'" + strings.ReplaceAll(os.Getenv("PATH"), "'", "") + "'\nexport PATH\n"
+	if err := os.WriteFile(filepath.Join(s.Home, ".bash_profile"), []byte(profile), 0o644); err != nil {
 		return err
 	}
 	return os.WriteFile(codexConfig(s), []byte(config), 0o644)

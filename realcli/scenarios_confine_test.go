@@ -105,6 +105,12 @@ func confineWrittenScript(t *testing.T, s *Session) {
 	s.Env = append(s.Env, "CLAUDE_CODE_TMPDIR="+claudeTmp)
 	s.Wire()
 	prefix := wantSandboxWired(s)
+	if _, ok := s.ReadFile(".claude/settings.json"); !ok {
+		// Claude Code's project settings, as a project used with it
+		// too has them (init for another CLI writes none): the hooks'
+		// own files, whichever CLI runs the command.
+		s.WriteFile(".claude/settings.json", "{}\n")
+	}
 	// The folder the shell commands run in after `cd sub`.
 	here := s.Path(".")
 	if s.CLI.CarriesCwd {
@@ -119,20 +125,24 @@ func confineWrittenScript(t *testing.T, s *Session) {
 	m.On("cd", All(Main, After("call_build")), s.CLI.Shell("call_cd", "cd sub"))
 	m.On("pwd", All(Main, After("call_cd")), s.CLI.Shell("call_pwd", "pwd"))
 	m.On("exit", All(Main, After("call_pwd")), s.CLI.Shell("call_exit", "echo EXIT-STDERR-5521 >&2; exit 7"))
-	// Under nohup: Claude Code 2.1.328 itself refuses a bare `sleep 30 &`
-	// ("Blocked: standalone sleep 30 ... use run_in_background"), before
-	// any hook or the prefix.
-	m.On("bg", All(Main, After("call_exit")), s.CLI.Shell("call_bg", "nohup sleep 30 >/dev/null 2>&1 &"))
-	// Seen from outside too, before the next command runs.
 	var bgAlive []int
-	alive := m.On("alive", All(Main, After("call_bg")), s.CLI.Shell("call_alive", sleepsHere))
 	var escaped []string // the background jobs seen outside the sandbox
-	alive.Before = func(*Request) error {
-		bgAlive = awaitProcess("sleep\x0030\x00", here)
-		escaped = append(escaped, outsideSandbox(bgAlive)...)
-		return nil
+	beforePush := "call_exit"
+	if s.CLI.EndsShellJobs == "" {
+		// Under nohup: Claude Code 2.1.328 itself refuses a bare `sleep 30 &`
+		// ("Blocked: standalone sleep 30 ... use run_in_background"), before
+		// any hook or the prefix.
+		m.On("bg", All(Main, After("call_exit")), s.CLI.Shell("call_bg", "nohup sleep 30 >/dev/null 2>&1 &"))
+		// Seen from outside too, before the next command runs.
+		alive := m.On("alive", All(Main, After("call_bg")), s.CLI.Shell("call_alive", sleepsHere))
+		alive.Before = func(*Request) error {
+			bgAlive = awaitProcess("sleep\x0030\x00", here)
+			escaped = append(escaped, outsideSandbox(bgAlive)...)
+			return nil
+		}
+		beforePush = "call_alive"
 	}
-	m.On("push", All(Main, After("call_alive")), s.CLI.Shell("call_push", "git push origin main"))
+	m.On("push", All(Main, After(beforePush)), s.CLI.Shell("call_push", "git push origin main"))
 	m.On("exec", All(Main, After("call_push")), s.CLI.Shell("call_exec", `printf 'EXEC<%s>EXEC' "$BASH_EXECUTION_STRING"`))
 	last := "call_exec"
 	var bgRoute []int
@@ -183,7 +193,9 @@ func confineWrittenScript(t *testing.T, s *Session) {
 		!regexp.MustCompile(`\b7\b`).MatchString(res.Text) || !strings.Contains(res.Text, "EXIT-STDERR-5521") {
 		s.Errorf("exit 7 with a line on stderr did not come back as the command's own (a failure, exit code 7, its stderr): %+v", res)
 	}
-	if res := mustResult(done, "call_alive"); len(bgAlive) == 0 || !strings.Contains(res.Text, "BG-ALIVE sleep 30") {
+	if s.CLI.EndsShellJobs != "" {
+		s.Observe("no job started with & in a shell call: %s", s.CLI.EndsShellJobs)
+	} else if res := mustResult(done, "call_alive"); len(bgAlive) == 0 || !strings.Contains(res.Text, "BG-ALIVE sleep 30") {
 		s.Errorf("the background sleep did not outlive its command (alive from outside: %v): the next command got %q", bgAlive, clip(res.Text, 300))
 	}
 	if res := mustResult(done, "call_bgcheck"); s.CLI.Background != nil && (len(bgRoute) == 0 || !strings.Contains(res.Text, "BG-ALIVE sleep 31")) {
@@ -354,7 +366,8 @@ func pushDenied(s *Session, done *Request, remote string) {
 	s.t.Helper()
 	res := mustResult(done, "call_push")
 	refs, _ := exec.Command("git", "--git-dir", remote, "for-each-ref").Output()
-	if !res.IsError || len(strings.TrimSpace(string(refs))) > 0 {
+	failed := res.IsError || s.CLI.ShellFailed != nil && s.CLI.ShellFailed(res)
+	if !failed || len(strings.TrimSpace(string(refs))) > 0 {
 		s.Errorf("the user's Bash(git push:*) deny did not deny git push (the remote has %q): %q", refs, clip(res.Text, 400))
 		return
 	}

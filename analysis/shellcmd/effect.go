@@ -85,7 +85,7 @@ var commandEffects = &lazy.Value[map[string]effects]{New: func() map[string]effe
 		"rm": rmEffects, "rmdir": rmdirEffects, "unlink": unlinkEffects, "shred": shredEffects,
 		"tee": teeEffects, "touch": touchEffects, "mkdir": mkdirEffects, "truncate": truncateEffects,
 		"cp": copyEffects, "install": copyEffects, "rsync": copyEffects, "scp": copyEffects,
-		"mv": mvEffects, "ln": lnEffects,
+		"mv": mvEffects, "ln": lnEffects, "make": makeEffects, "gmake": makeEffects,
 		"chmod": chmodEffects, "chown": chownEffects, "chgrp": chownEffects,
 		"sed": sedEffects, "gsed": sedEffects, "perl": perlEffects, "source": sourceEffects, ".": sourceEffects,
 		"awk": awkEffects, "gawk": awkEffects, "mawk": awkEffects, "nawk": awkEffects,

@@ -152,11 +152,13 @@ func makeCode(args []Word) (rest []Word, code *Code) {
 		if eval != "" || v == "--eval" || v == "-E" {
 			return nil, &Code{Lang: "sh", From: "the makefile text given with --eval, whose recipes are not read here:", Text: Word{Raw: eval, Value: eval}}
 		}
-		name, value, ok := strings.Cut(v, "=")
-		if !ok || strings.HasPrefix(v, "-") || !syntax.ValidName(strings.TrimRight(name, ":+?!")) {
+		name, value, ok := makeAssignment(v)
+		if !ok {
 			continue
 		}
-		if shells := makeShellCalls(value); len(shells) > 0 {
+		if strings.HasSuffix(name, "!") {
+			texts = append(texts, value) // X!=cmd runs cmd at once (GNU make 4.0)
+		} else if shells := makeShellCalls(value); len(shells) > 0 {
 			texts = append(texts, shells...)
 		} else if strings.ContainsAny(value, "`;|&") || strings.Contains(value, "$(") {
 			texts = append(texts, value)
@@ -167,6 +169,35 @@ func makeCode(args []Word) (rest []Word, code *Code) {
 	}
 	line := strings.Join(texts, "; ")
 	return asShell(Word{Raw: line, Value: line, Known: true}), nil
+}
+
+// makeAssignment splits a variable assignment given on make's command
+// line (NAME=VALUE, NAME:=, NAME::=, NAME+=, NAME?=, NAME!=); name keeps
+// its operator's leading characters.
+func makeAssignment(v string) (name, value string, ok bool) {
+	name, value, ok = strings.Cut(v, "=")
+	if !ok || strings.HasPrefix(v, "-") || !syntax.ValidName(strings.TrimRight(name, ":+?!")) {
+		return "", "", false
+	}
+	return name, value, true
+}
+
+// makeEffects are what make's own arguments read: a variable's value
+// (a makefile may read the file it names), not the assignment word
+// itself, whose name is no path; an X!=cmd is code, judged as the command
+// line it is (makeCode). Other arguments as any program's.
+func makeEffects(c *Command) []Effect {
+	var out []Effect
+	for _, a := range c.Args {
+		if name, value, ok := makeAssignment(a.Value); ok && a.Known {
+			if !strings.HasSuffix(name, "!") && value != "" {
+				out = append(out, Effect{Op: Read, Path: part(a, value)})
+			}
+			continue
+		}
+		out = append(out, argumentReads([]Word{a})...)
+	}
+	return out
 }
 
 // makeShellCalls returns the command lines of the $(shell …) and

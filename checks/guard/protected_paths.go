@@ -43,6 +43,7 @@ func DefaultSecretPaths() []string { return secretpaths.Default() }
 //	  add: {read: [...], write: [...], except: [...]}   # extend them
 //	  outside_project: deny       # or allow: writes outside the project
 //	  unparsable: deny            # or allow: a Bash command the parser cannot read
+//	  env_secrets: deny           # or allow: printing or sending a secret environment variable
 //	  outside_allowed: [...]      # replace the places outside it that may be written
 //
 // Patterns are doublestar globs, matched against the path relative to the
@@ -55,6 +56,10 @@ type protectedPaths struct {
 	// unparsableAllow lets a Bash command the parser cannot read pass
 	// with a note; by default it is denied, as what it touches is unknown.
 	unparsableAllow bool
+	// envSecretsAllow lets a command print a secret environment variable
+	// (or every variable) or send one as a request's body; by default
+	// that is a secret read, denied.
+	envSecretsAllow bool
 }
 
 // Secrets are protected from reading and writing; .git internals and
@@ -81,6 +86,7 @@ type protectedOptions struct {
 	Add            pathLists `yaml:"add"`
 	OutsideProject string    `yaml:"outside_project"`
 	Unparsable     string    `yaml:"unparsable"`
+	EnvSecrets     string    `yaml:"env_secrets"`
 	OutsideAllowed *[]string `yaml:"outside_allowed"`
 }
 
@@ -121,6 +127,13 @@ func NewProtectedPaths(options *yaml.Node) (engine.Builtin, error) {
 		p.unparsableAllow = true
 	default:
 		return nil, fmt.Errorf("unparsable: use deny or allow, got %q", o.Unparsable)
+	}
+	switch o.EnvSecrets {
+	case "", "deny":
+	case "allow":
+		p.envSecretsAllow = true
+	default:
+		return nil, fmt.Errorf("env_secrets: use deny or allow, got %q", o.EnvSecrets)
 	}
 	if exe := ownBinary(); exe != "" {
 		p.write = append(p.write, exe)
@@ -210,11 +223,28 @@ func (p *protectedPaths) Check(ctx context.Context, call *engine.Call) (engine.V
 		if f := g.gitRewrite(ctx, script.Commands, i); f != nil {
 			return g.verdict(f), nil
 		}
+		if reason := g.gitInSecretFolder(c); reason != "" {
+			return engine.Verdict{Decision: engine.Deny, Notes: g.notes, Reason: reason}, nil
+		}
+	}
+	if p.envSecretsAllow {
+		return g.verdict(nil), nil
 	}
 	if ps := shellcmd.SecretPrints(script); len(ps) > 0 {
 		return engine.Verdict{Decision: engine.Deny, Notes: g.notes, Reason: secretPrintReason(ps[0])}, nil
 	}
+	if ss := shellcmd.SecretSends(script); len(ss) > 0 {
+		return engine.Verdict{Decision: engine.Deny, Notes: g.notes, Reason: secretSendReason(ss[0])}, nil
+	}
 	return g.verdict(nil), nil
+}
+
+// secretSendReason is the denial of a command that sends a secret
+// environment variable's bare value as a request's whole body: the value
+// leaves the machine, which no service needs.
+func secretSendReason(s shellcmd.SecretSend) string {
+	return fmt.Sprintf("⚠️ BLOCKED: %s sends $%s, an environment variable whose name marks it as a secret, as the whole body of a request: its value would leave the machine. "+
+		"Hand a secret to the service it belongs to as a credential (curl -H \"Authorization: Bearer $%s\" …), never as the data sent; if it really must be sent, ask the user.", quoteCmd(s.Cmd), s.Var, s.Var)
 }
 
 // secretPrintReason is the denial of a command that prints a secret
@@ -241,6 +271,17 @@ type guard struct {
 	expired func() bool
 	// notes say what could not be checked (see hardLinked).
 	notes []string
+	// homeReal is the home with its symlinks resolved, once computed.
+	homeReal *string
+}
+
+// realHome is the home with its symlinks resolved, computed once per call.
+func (g *guard) realHome() string {
+	if g.homeReal == nil {
+		r := fspath.Real(g.Home)
+		g.homeReal = &r
+	}
+	return *g.homeReal
 }
 
 func (p *protectedPaths) guardFor(call *engine.Call) *guard {
@@ -357,12 +398,40 @@ func (g *guard) judge(p, dir string, write, follow bool) *finding {
 
 // protects returns the pattern that protects the path form, "" if none or
 // if an exception lets it through.
+//
+// A path in the project has the form of its name there (so "**/.env" and
+// ".git/**" mean the project's), but the patterns anchored at the home or
+// the root (~/.kube/config, /etc/**) name it absolutely: they are matched
+// against its absolute form too. Otherwise a project that holds the home
+// (an agent started in ~) would leave ~/.kube/config unprotected.
 func (g *guard) protects(patterns []string, form string, fold bool) string {
+	abs := ""
+	if !filepath.IsAbs(form) {
+		abs = filepath.Join(g.Project.Root, filepath.FromSlash(form))
+	}
 	pat := g.matchAny(patterns, form, fold)
-	if pat == "" || g.matchAny(g.except, form, fold) != "" {
+	if pat == "" && abs != "" {
+		pat = g.matchAnchored(patterns, abs, fold)
+	}
+	if pat == "" || g.matchAny(g.except, form, fold) != "" || abs != "" && g.matchAnchored(g.except, abs, fold) != "" {
 		return ""
 	}
 	return pat
+}
+
+// matchAnchored is matchAny over the patterns anchored at the home or the
+// root only. The home's patterns are tried only on a path in the home (a
+// folder walk asks for every file it meets).
+func (g *guard) matchAnchored(patterns []string, abs string, fold bool) string {
+	inHome := g.Home != "" && (fspath.Within(abs, g.Home, fold) || fspath.Within(abs, g.realHome(), fold))
+	for _, pat := range patterns {
+		if strings.HasPrefix(pat, "~/") && inHome || filepath.IsAbs(pat) {
+			if g.matchAny([]string{pat}, abs, fold) != "" {
+				return pat
+			}
+		}
+	}
+	return ""
 }
 
 // outsideOK reports whether a path whose real forms are not all in the

@@ -491,7 +491,7 @@ func TestProtectedOptionErrors(t *testing.T) {
 		{`add: {read: ["[x"]}`, `read: "[x" is not a valid glob pattern`},
 		{`add: {outside_allowed: ["/ok/**", "[bad"]}`, `outside_allowed: "[bad" is not a valid glob pattern`},
 		{`outside_allowed: ["~/[bad"]`, `outside_allowed: "~/[bad" is not a valid glob pattern`},
-		{`reads: ["x"]`, `line 1: unknown option "reads" (known: add, except, outside_allowed, outside_project, read, unparsable, write)`},
+		{`reads: ["x"]`, `line 1: unknown option "reads" (known: add, env_secrets, except, outside_allowed, outside_project, read, unparsable, write)`},
 		{"add:\n  bogus: [x]", `line 2: unknown option "add.bogus" (known: except, outside_allowed, read, write)`},
 		{`read: "x"`, `cannot unmarshal`},
 		{`[read]`, `line 1: options must be a mapping, got !!seq`},

@@ -11,16 +11,22 @@ import (
 
 // defaultWiring are the files that switch the guards on: every agent CLI's
 // hook wiring (project and user scope), massgen-hook's own configuration,
-// state and installed binary. An agent that could change, move or delete
-// any of them could turn its guards off, so they are protected from writing
-// by default, and so are the folders that hold them (see holds).
+// state and installed binary; Cursor's sandbox.json, which sets what
+// Cursor's own sandbox lets the agent's commands read and reach; and the
+// files that name the MCP servers a CLI starts (a program run with the
+// user's rights at the next session, outside every guard). An agent that
+// could change, move or delete any of them could turn its guards off, so
+// they are protected from writing by default, and so are the folders that
+// hold them (see holds).
 var defaultWiring = []string{
 	".claude/massgen-hook.yaml", ".claude/massgen-hook", ".claude/massgen-hook/**",
 	".claude/settings.json", ".claude/settings.local.json", ".claude/hooks/**",
-	".gemini/settings.json", ".codex/hooks.json", ".codex/config.toml", ".cursor/hooks.json",
+	".gemini/settings.json", ".codex/hooks.json", ".codex/config.toml", ".cursor/hooks.json", ".cursor/sandbox.json",
 	".github/hooks/**",
+	".mcp.json", ".cursor/mcp.json",
 	"~/.claude/settings.json", "~/.gemini/settings.json", "~/.codex/hooks.json", "~/.codex/config.toml",
-	"~/.cursor/hooks.json", "~/.copilot/hooks/**",
+	"~/.cursor/hooks.json", "~/.cursor/sandbox.json", "~/.copilot/hooks/**",
+	"~/.claude.json", "~/.cursor/mcp.json", "~/.copilot/mcp-config.json",
 }
 
 // ownBinary is the running massgen-hook, wherever it is installed: a

@@ -140,7 +140,11 @@ type Config struct {
 	Projects map[string]struct {
 		TrustLevel string `toml:"trust_level"`
 	} `toml:"projects"`
-	Hooks struct {
+	// SandboxMode is the sandbox Codex runs shell commands in ("" :
+	// Codex's default, a sandbox of its own), unless a run's flags say
+	// otherwise.
+	SandboxMode string `toml:"sandbox_mode"`
+	Hooks       struct {
 		State map[string]struct {
 			Enabled     *bool  `toml:"enabled"`
 			TrustedHash string `toml:"trusted_hash"`
