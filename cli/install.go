@@ -33,6 +33,9 @@ type installOptions struct {
 	// purge, for uninstall, also removes what it keeps as the user's: the
 	// config, the scratchpads and the runtime folder.
 	purge bool
+	// confineMCP, for init --agent gemini, starts the project's stdio MCP
+	// servers confined (install_mcp.go).
+	confineMCP bool
 }
 
 func (a *app) initCommand() *cobra.Command {
@@ -87,6 +90,7 @@ a --massgen file that is not a usable MassGen config.`,
 	cmd.Flags().StringVar(&o.binary, "binary", "", "the massgen-hook binary the hooks run (default: this one)")
 	cmd.Flags().BoolVar(&o.noBinary, "no-binary", false, "do not copy the binary into the project (you put it there yourself)")
 	cmd.Flags().StringVar(&o.only, "only", "", "wire only these parts, a comma list of "+strings.Join(partNames(), ", ")+" (default: all)")
+	cmd.Flags().BoolVar(&o.confineMCP, "confine-mcp", false, "with --agent gemini: start the project's stdio MCP servers confined (Claude Code starts them through its shell prefix, confined already)")
 	return cmd
 }
 
@@ -171,6 +175,11 @@ func (a *app) runInstall(cmd *cobra.Command, o installOptions, uninstall bool) e
 		return a.settingsError(err)
 	}
 	w := &installer{app: a, project: project, dryRun: o.dryRun, uninstall: uninstall}
+	if t.name == "gemini" {
+		if out, err = w.geminiMCP(f, out, p, o, uninstall); err != nil {
+			return err
+		}
+	}
 	if err := w.settings(f, out, empty && uninstall); err != nil {
 		return err
 	}

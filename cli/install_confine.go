@@ -119,7 +119,7 @@ func (w *installer) wireConfinement(p placement, o installOptions) error {
 		verb = "would run"
 	}
 	w.say(path, "Bash commands %s confined by bubblewrap: secrets masked, the hooks' files read-only, writes only in the project, the temporary folders and the build caches (confine: off switches it off)", verb)
-	return nil
+	return w.claudeMCPConfined(p)
 }
 
 // wireRewriteConfinement readies confinement for a CLI whose shell
@@ -200,6 +200,9 @@ func (w *installer) installWrapper(o installOptions, wrapper, file, what string)
 // unwireConfinement takes massgen-hook's prefix out of the file init put
 // it in. The installed prefix binary stays: other projects may run it.
 func (w *installer) unwireConfinement(p placement) error {
+	if err := w.unwireMCPConfinement(p); err != nil {
+		return err
+	}
 	path := confineSettings(p)
 	f, err := wiring.Read(path)
 	if err != nil || !f.Exists {

@@ -31,6 +31,9 @@ func ShellPrefixMain(args []string) int {
 }
 
 func (a *app) runShellPrefix(args []string) int {
+	if isExecForm(args) {
+		return a.runShellExec(args[1:])
+	}
 	// The rewritten form (agentCommandFlag COMMAND) comes from a hook's
 	// answer, never from a CLI running its own hooks: no hook line runs
 	// unconfined there.

@@ -116,6 +116,8 @@ func init() {
 	claudeCode.Scenarios = []Scenario{
 		{Name: "permission-request/scratchpad-writes", Project: quoted, Run: claudeScratchpadPermissions},
 		{Name: "subagent-stop/release-notice", Run: claudeReleaseNotice},
+		{Name: "mcp/filesystem-server", Run: claudeMCPFilesystem},
+		{Name: "mcp/filesystem-server-confined", Run: claudeMCPConfined},
 	}
 	register(claudeCode)
 }

@@ -24,6 +24,9 @@ type CLI struct {
 	Packages []string
 	// Executable is the CLI's program inside its install prefix.
 	Executable func(prefix string) string
+	// Verify checks a finished install where `--version` cannot (an MCP
+	// server, which takes no such flag); nil runs checkVersion.
+	Verify func(prefix, exe string) error
 	// Env is the environment every run of the CLI needs, `--version`
 	// included (a cache the CLI unpacks itself into). It may be nil.
 	Env func(prefix string) []string

@@ -165,6 +165,7 @@ func init() {
 		{Name: "default-guards/dir-path", Run: geminiDirPath},
 		{Name: "confine/user-rules", Run: geminiConfineUserRules},
 		{Name: "confine/default-approval", Run: geminiConfineDefaultApproval},
+		{Name: "mcp/filesystem-server-confined", Run: geminiMCPConfined},
 	}
 	register(geminiCLI)
 }

@@ -80,7 +80,7 @@ func installLocked(c *CLI) (Install, error) {
 	want := strings.Join(c.Packages, "\n") + "\n"
 	exe := c.Executable(prefix)
 	if got, err := os.ReadFile(filepath.Join(prefix, readyFile)); err == nil && string(got) == want {
-		if err := checkVersion(c, prefix, exe); err == nil {
+		if err := verifyInstall(c, prefix, exe); err == nil {
 			return Install{Prefix: prefix, Exe: exe}, nil
 		}
 	}
@@ -105,7 +105,7 @@ func installLocked(c *CLI) (Install, error) {
 		return Install{}, fmt.Errorf("npm %s: %v\n%s", strings.Join(args, " "), err, tail(out.Bytes(), 2000))
 	}
 	exe = c.Executable(prefix)
-	if err := checkVersion(c, prefix, exe); err != nil {
+	if err := verifyInstall(c, prefix, exe); err != nil {
 		return Install{}, err
 	}
 	if err := os.WriteFile(filepath.Join(prefix, readyFile), []byte(want), 0o644); err != nil {
@@ -113,6 +113,15 @@ func installLocked(c *CLI) (Install, error) {
 	}
 	logf("installed %s %s into %s in %s", c.Name, c.Version, prefix, time.Since(start).Round(time.Second))
 	return Install{Prefix: prefix, Exe: exe}, nil
+}
+
+// verifyInstall checks a finished install: c's own Verify, else its
+// --version.
+func verifyInstall(c *CLI, prefix, exe string) error {
+	if c.Verify != nil {
+		return c.Verify(prefix, exe)
+	}
+	return checkVersion(c, prefix, exe)
 }
 
 // checkVersion runs `exe --version` and wants the pinned version in it.

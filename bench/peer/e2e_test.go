@@ -102,9 +102,11 @@ func cleanupBuilt() {
 }
 
 // measureMode runs the benchmark as `make peer -mode mode` would, on a
-// fresh binary and setting, and returns its results and report.
+// fresh binary and setting, and returns its results and report. Each mode
+// has a setting of its own, so the modes run in parallel.
 func measureMode(t *testing.T, mode string) (results, string) {
 	t.Helper()
+	t.Parallel()
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Skip("git is not on PATH")
 	}
@@ -118,6 +120,11 @@ func measureMode(t *testing.T, mode string) (results, string) {
 		timeout: time.Minute,
 	}
 	res, err := measure(context.Background(), o)
+	t.Cleanup(func() {
+		if err := res.set.remove(); err != nil {
+			t.Errorf("removing the setting's files outside it: %v", err)
+		}
+	})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -181,7 +181,11 @@ func measure(ctx context.Context, o options) (results, error) {
 	}
 
 	start := time.Now()
-	res.set = newSetting(work)
+	worktree := ""
+	if o.mode == "all" || o.mode == "peers" {
+		worktree = peersWorktree
+	}
+	res.set = newSetting(work, worktree)
 	if err := res.set.build(); err != nil {
 		return res, fmt.Errorf("building the setting: %w", err)
 	}

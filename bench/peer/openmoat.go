@@ -54,9 +54,32 @@ func loadOpenmoat(path string) ([]omCase, error) {
 // omScopeThreats are the threat classes massgen-hook's guards share:
 // secrets through the shell, the file tools and the environment,
 // destructive git and filesystem commands, obfuscated and nested
-// commands, tampering with the hooks, symlinks. The others are decided
-// out of scope in SECURITY.md.
-var omScopeThreats = map[string]bool{"T1": true, "T2": true, "T3": true, "T4": true, "T7": true, "T9": true, "T11": true}
+// commands, MCP tools' reads and writes, tampering with the hooks,
+// symlinks. The others are decided out of scope in SECURITY.md.
+var omScopeThreats = map[string]bool{"T1": true, "T2": true, "T3": true, "T4": true, "T7": true, "T8": true, "T9": true, "T11": true}
+
+// omMCP is an mcp_tool fixture's action: the tool, and the paths it reads
+// or writes (its hosts, a network matter, are not the guards').
+type omMCP struct {
+	Name   string   `json:"name"`
+	Reads  []string `json:"reads"`
+	Writes []string `json:"writes"`
+}
+
+// omMCPPath is the one path an mcp_tool fixture reads or writes, and
+// whether it writes it; false when it names none.
+func omMCPPath(c omCase) (m omMCP, path string, write, ok bool) {
+	if json.Unmarshal(c.Action, &m) != nil || m.Name == "" {
+		return m, "", false, false
+	}
+	switch {
+	case len(m.Writes) == 1 && len(m.Reads) == 0:
+		return m, m.Writes[0], true, true
+	case len(m.Reads) == 1 && len(m.Writes) == 0:
+		return m, m.Reads[0], false, true
+	}
+	return m, "", false, false
+}
 
 // omScope reports whether a fixture is in massgen-hook's scope: one of
 // those classes, a shell command or a file tool's read or write, needing
@@ -65,6 +88,10 @@ var omScopeThreats = map[string]bool{"T1": true, "T2": true, "T3": true, "T4": t
 func omScope(c omCase) bool {
 	if !omScopeThreats[c.Threat] || len(bytes.TrimSpace(c.Extra)) > 0 && string(bytes.TrimSpace(c.Extra)) != "null" {
 		return false
+	}
+	if c.Kind == "mcp_tool" {
+		_, _, _, ok := omMCPPath(c)
+		return ok
 	}
 	if c.Kind != "shell" && c.Kind != "fs_read" && c.Kind != "fs_write" {
 		return false
@@ -76,6 +103,9 @@ func omScope(c omCase) bool {
 // omEvent is the PreToolUse event of a fixture in the setting; false when
 // its action has no form here.
 func omEvent(c omCase, home, project string) ([]byte, bool) {
+	if c.Kind == "mcp_tool" {
+		return omMCPEvent(c, home, project)
+	}
 	var s string
 	if err := json.Unmarshal(c.Action, &s); err != nil {
 		var m map[string]any
@@ -98,19 +128,45 @@ func omEvent(c omCase, home, project string) ([]byte, bool) {
 	if c.Kind == "shell" {
 		return bashEvent(s, project, "toolu_openmoat_"+c.ID), true
 	}
-	if strings.HasPrefix(s, "~/") {
-		s = home + s[1:]
-	} else if strings.HasPrefix(s, "/p/") {
-		s = project + s[2:]
-	} else if !strings.HasPrefix(s, "/") {
-		s = project + "/" + s
-	}
+	s = omPath(s, home, project)
 	tool, input := "Read", map[string]any{"file_path": s}
 	if c.Kind == "fs_write" {
 		tool, input["content"] = "Write", "x\n"
 	}
 	data, _ := json.Marshal(map[string]any{"session_id": "peer-agreement", "transcript_path": "", "cwd": project,
 		"permission_mode": "default", "hook_event_name": "PreToolUse", "tool_name": tool, "tool_input": input,
+		"tool_use_id": "toolu_openmoat_" + c.ID})
+	return data, true
+}
+
+// omPath is a fixture's path in the setting: ~ and /Users/me its home, /p
+// its project, a relative path in the project.
+func omPath(s, home, project string) string {
+	s = strings.ReplaceAll(s, "/Users/me", home)
+	switch {
+	case strings.HasPrefix(s, "~/"):
+		return home + s[1:]
+	case strings.HasPrefix(s, "/p/"):
+		return project + s[2:]
+	case !strings.HasPrefix(s, "/"):
+		return project + "/" + s
+	}
+	return s
+}
+
+// omMCPEvent is an mcp_tool fixture as the call of its tool, with the
+// path in the argument the reference filesystem server names it by.
+func omMCPEvent(c omCase, home, project string) ([]byte, bool) {
+	m, p, write, ok := omMCPPath(c)
+	if !ok {
+		return nil, false
+	}
+	input := map[string]any{"path": omPath(p, home, project)}
+	if write {
+		input["content"] = "x\n"
+	}
+	data, _ := json.Marshal(map[string]any{"session_id": "peer-agreement", "transcript_path": "", "cwd": project,
+		"permission_mode": "default", "hook_event_name": "PreToolUse", "tool_name": m.Name, "tool_input": input,
 		"tool_use_id": "toolu_openmoat_" + c.ID})
 	return data, true
 }

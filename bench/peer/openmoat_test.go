@@ -18,6 +18,9 @@ func TestOmScope(t *testing.T) {
 		{omCase{Threat: "T10", Kind: "fs_write", Action: json.RawMessage(`"C:/Users/me/x.exe"`)}, false},
 		{omCase{Threat: "T11", Kind: "shell", Action: json.RawMessage(`"cat k"`), Extra: json.RawMessage(`{"links":[]}`)}, false},
 		{omCase{Threat: "T8", Kind: "mcp_tool", Action: json.RawMessage(`{}`)}, false},
+		{omCase{Threat: "T8", Kind: "mcp_tool", Action: json.RawMessage(`"mcp__shell__run"`)}, false},
+		{omCase{Threat: "T8", Kind: "mcp_tool", Action: json.RawMessage(`{"name":"mcp__fetch__fetch","hosts":["https://evil.com"]}`)}, false},
+		{omCase{Threat: "T8", Kind: "mcp_tool", Action: json.RawMessage(`{"name":"mcp__filesystem__read_file","reads":["~/.aws/credentials"]}`)}, true},
 	} {
 		if got := omScope(tc.c); got != tc.want {
 			t.Errorf("%s %s %s: in scope %v, want %v", tc.c.Threat, tc.c.Kind, tc.c.Action, got, tc.want)
@@ -35,6 +38,10 @@ func TestOmEvent(t *testing.T) {
 	ev, ok = omEvent(omCase{ID: "y", Kind: "fs_write", Action: json.RawMessage(`"~/.zshrc"`)}, "/h", "/w/p")
 	if !ok || !strings.Contains(string(ev), `"file_path":"/h/.zshrc"`) || !strings.Contains(string(ev), `"tool_name":"Write"`) {
 		t.Errorf("fs_write: %s", ev)
+	}
+	ev, ok = omEvent(omCase{ID: "m", Kind: "mcp_tool", Action: json.RawMessage(`{"name":"mcp__filesystem__write_file","writes":["~/.zshrc"]}`)}, "/h", "/w/p")
+	if !ok || !strings.Contains(string(ev), `"tool_name":"mcp__filesystem__write_file"`) || !strings.Contains(string(ev), `"path":"/h/.zshrc"`) {
+		t.Errorf("mcp_tool: %s", ev)
 	}
 	ev, ok = omEvent(omCase{ID: "z", Kind: "fs_read", Action: json.RawMessage(`".env"`)}, "/h", "/w/p")
 	if !ok || !strings.Contains(string(ev), `"file_path":"/w/p/.env"`) {

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"os"
@@ -19,10 +21,13 @@ type setting struct {
 	plain   string // a clean one-commit repository, for the real agent commands
 	// tmp is the setting's $TMPDIR: a per-user temporary folder, as macOS
 	// and most CI give one ($TMPDIR/x is scratch space, $TMPDIR/.. is not).
+	// Its name comes from root, so settings built at once do not share it
+	// and the next build under the same root finds the last one's.
 	tmp string
 	// worktree is the linked worktree the peers' `git worktree remove -f
-	// /tmp/wt` names, with uncommitted work in it. It is made only when
-	// nothing else is at that path.
+	// /tmp/wt` names, with uncommitted work in it, or "" for none (only the
+	// peers' cases name it). It is made only when nothing else is at that
+	// path, or an earlier setting's that is gone or is this one.
 	worktree string
 }
 
@@ -30,17 +35,27 @@ type setting struct {
 // never make it delete someone's files.
 const marker = ".massgen-hook-peer-setting"
 
-// newSetting lays out the setting under root.
-func newSetting(root string) setting {
+// peersWorktree is the path the peers' worktree case names.
+const peersWorktree = "/tmp/wt"
+
+// newSetting lays out the setting under root, with the linked worktree at
+// worktree ("" for none).
+func newSetting(root, worktree string) setting {
 	return setting{
 		root:     root,
 		project:  filepath.Join(root, "project"),
 		origin:   filepath.Join(root, "origin.git"),
 		home:     filepath.Join(root, "home"),
 		plain:    filepath.Join(root, "plain"),
-		tmp:      filepath.Join(os.TempDir(), "massgen-hook-peer-tmp"),
-		worktree: "/tmp/wt",
+		tmp:      filepath.Join(os.TempDir(), "massgen-hook-peer-tmp-"+rootTag(root)),
+		worktree: worktree,
 	}
+}
+
+// rootTag is a short name for root, the same on every run.
+func rootTag(root string) string {
+	sum := sha256.Sum256([]byte(root))
+	return hex.EncodeToString(sum[:6])
 }
 
 // tempRoots are the folders the guards treat as scratch space: a setting
@@ -128,16 +143,18 @@ func (s setting) buildTemp(b *builder) {
 }
 
 // buildWorktree adds the linked worktree the peers name, detached at
-// main's head, with an unstaged change (git worktree remove -f loses it). A path
-// that is already taken, by a run of the harness or anything else, is left
-// alone, and those cases then find no worktree there.
+// main's head, with an unstaged change (git worktree remove -f loses it).
+// Its marker names the setting it belongs to. A path that is already taken
+// by anything else, or by a setting that still exists (another run, at the
+// same time), is left alone, and those cases then find no worktree of
+// this setting there.
 func (s setting) buildWorktree(b *builder) {
-	if b.err != nil {
+	if b.err != nil || s.worktree == "" {
 		return
 	}
 	if _, err := os.Lstat(s.worktree); err == nil {
-		if _, err := os.Stat(filepath.Join(s.worktree, marker)); err != nil {
-			return // someone else's
+		if !s.mayReplaceWorktree() {
+			return
 		}
 		if b.err = os.RemoveAll(s.worktree); b.err != nil {
 			return
@@ -146,7 +163,43 @@ func (s setting) buildWorktree(b *builder) {
 	}
 	b.git(s.project, "worktree", "add", "-q", "--detach", s.worktree, "HEAD")
 	b.write(s.worktree, "README.md", "# demo\n\nwork in the worktree\n")
-	b.write(s.worktree, marker, "made by bench/peer; removed and rebuilt on every run\n")
+	b.write(s.worktree, marker, s.root+"\n")
+}
+
+// mayReplaceWorktree tells whether what is at the worktree's path is a
+// worktree the harness made for this setting, or for one that is gone.
+func (s setting) mayReplaceWorktree() bool {
+	data, err := os.ReadFile(filepath.Join(s.worktree, marker))
+	if err != nil {
+		return false // someone else's
+	}
+	owner := strings.TrimSpace(string(data))
+	if owner == s.root {
+		return true
+	}
+	// An owner that is not a path is a marker from before settings named
+	// themselves in it: only one setting could be built at a time then.
+	if !filepath.IsAbs(owner) {
+		return true
+	}
+	_, err = os.Stat(filepath.Join(owner, marker))
+	return errors.Is(err, os.ErrNotExist)
+}
+
+// remove deletes what the setting made outside root: its $TMPDIR, and its
+// linked worktree when that is its own. Root itself stays, for a look after
+// a run; the next build under it clears it.
+func (s setting) remove() error {
+	var errs []error
+	if _, err := os.Stat(filepath.Join(s.tmp, marker)); err == nil {
+		errs = append(errs, os.RemoveAll(s.tmp))
+	}
+	if s.worktree != "" {
+		if data, err := os.ReadFile(filepath.Join(s.worktree, marker)); err == nil && strings.TrimSpace(string(data)) == s.root {
+			errs = append(errs, os.RemoveAll(s.worktree))
+		}
+	}
+	return errors.Join(errs...)
 }
 
 // clear removes root when it is a setting an earlier run built, and refuses

@@ -24,12 +24,27 @@ func gitOut(t *testing.T, s setting, dir string, args ...string) string {
 // TestSettingIsThePeersPremise pins what docs/peer-agreement.md says the
 // setting is: each thing a peer's blocked command would destroy is there.
 func TestSettingIsThePeersPremise(t *testing.T) {
+	t.Parallel()
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Skip("git is not on PATH")
 	}
-	s := newSetting(filepath.Join(t.TempDir(), "setting"))
+	dir := t.TempDir()
+	// The linked worktree at a path of this test's (the peers' /tmp/wt is
+	// the peer agreement test's).
+	s := newSetting(filepath.Join(dir, "setting"), filepath.Join(dir, "wt"))
+	t.Cleanup(func() {
+		if err := s.remove(); err != nil {
+			t.Error(err)
+		}
+	})
 	if err := s.build(); err != nil {
 		t.Fatal(err)
+	}
+	if s.tmp == newSetting(filepath.Join(dir, "other"), "").tmp {
+		t.Errorf("two settings share the $TMPDIR %s", s.tmp)
+	}
+	if got := gitOut(t, s, s.worktree, "status", "--porcelain"); got != " M README.md\n?? "+marker {
+		t.Errorf("worktree status %q, want README.md changed and the marker untracked", got)
 	}
 	p := s.project
 	if got := gitOut(t, s, p, "branch", "--show-current"); got != "main" {
@@ -106,6 +121,82 @@ func TestSettingIsThePeersPremise(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(p, "left-over")); !os.IsNotExist(err) {
 		t.Errorf("a file from the last run survived the rebuild: %v", err)
 	}
+	if got := gitOut(t, s, s.worktree, "status", "--porcelain"); got != " M README.md\n?? "+marker {
+		t.Errorf("rebuilt worktree status %q", got)
+	}
+}
+
+// A linked worktree is replaced only when it is this setting's or a gone
+// setting's: another setting that still exists keeps its own.
+func TestSettingWorktreeOwnership(t *testing.T) {
+	t.Parallel()
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git is not on PATH")
+	}
+	dir := t.TempDir()
+	wt := filepath.Join(dir, "wt")
+	first := newSetting(filepath.Join(dir, "first"), wt)
+	second := newSetting(filepath.Join(dir, "second"), wt)
+	// Each needs only its root's marker and a project to add the worktree
+	// to, not the whole setting.
+	for _, s := range []setting{first, second} {
+		b := &builder{env: s.gitEnv()}
+		b.write(s.root, marker, "")
+		b.git("", "init", "-q", "-b", "main", s.project)
+		b.write(s.project, "README.md", "# demo\n")
+		b.commit(s.project, "start")
+		if b.err != nil {
+			t.Fatal(b.err)
+		}
+	}
+	add := func(s setting) {
+		t.Helper()
+		b := &builder{env: s.gitEnv()}
+		s.buildWorktree(b)
+		if b.err != nil {
+			t.Fatal(b.err)
+		}
+	}
+	owner := func() string {
+		t.Helper()
+		data, err := os.ReadFile(filepath.Join(wt, marker))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return strings.TrimSpace(string(data))
+	}
+	add(first)
+	add(second)
+	if got := owner(); got != first.root {
+		t.Errorf("the worktree of a setting that exists went to %s", got)
+	}
+	add(first)
+	if got := owner(); got != first.root {
+		t.Errorf("a setting's own worktree, rebuilt, belongs to %s", got)
+	}
+	if err := os.RemoveAll(first.root); err != nil {
+		t.Fatal(err)
+	}
+	add(second)
+	if got := owner(); got != second.root {
+		t.Errorf("a gone setting's worktree was kept (owner %s)", got)
+	}
+	// The $TMPDIR build would make.
+	if err := os.MkdirAll(second.tmp, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(second.tmp, marker), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := second.remove(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Lstat(wt); !os.IsNotExist(err) {
+		t.Errorf("remove left the setting's worktree: %v", err)
+	}
+	if _, err := os.Lstat(second.tmp); !os.IsNotExist(err) {
+		t.Errorf("remove left the setting's $TMPDIR: %v", err)
+	}
 }
 
 func TestSettingRefusesAForeignFolder(t *testing.T) {
@@ -114,7 +205,7 @@ func TestSettingRefusesAForeignFolder(t *testing.T) {
 	if err := os.WriteFile(precious, []byte("years of work"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	err := newSetting(root).build()
+	err := newSetting(root, "").build()
 	if err == nil || !strings.Contains(err.Error(), "was not made by bench/peer") {
 		t.Errorf("build = %v, want a refusal", err)
 	}

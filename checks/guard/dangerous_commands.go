@@ -166,6 +166,9 @@ func (d *dangerCall) failed(c *shellcmd.Command, err error) bool {
 }
 
 func (d *dangerousCommands) Check(ctx context.Context, call *engine.Call) (engine.Verdict, error) {
+	if v, found, err := d.dangerousTool(ctx, call); found {
+		return v, err
+	}
 	sc := ShellCallOf(call)
 	script, ok, err := bashScript(call, sc)
 	if !ok {

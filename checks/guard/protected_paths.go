@@ -184,9 +184,12 @@ func (p *protectedPaths) Check(ctx context.Context, call *engine.Call) (engine.V
 		}
 		return g.verdict(g.judge(path.Str, g.Cwd, ft.Write, true)), nil
 	}
+	if v, found, err := p.protectedTool(ctx, call, g); found {
+		return v, err
+	}
 	script, ok, err := bashScript(call, g.shellCall)
 	if !ok {
-		return engine.Verdict{}, nil
+		return g.unknownTool(call), nil
 	}
 	if err != nil {
 		if p.unparsableAllow {

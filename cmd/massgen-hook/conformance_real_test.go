@@ -11,7 +11,6 @@ import (
 
 	"github.com/tidwall/gjson"
 
-	"github.com/massgen/massgen-hook/cli"
 	"github.com/massgen/massgen-hook/dialect"
 	"github.com/massgen/massgen-hook/protocol"
 )
@@ -47,6 +46,7 @@ var copilotFields = map[string][]string{
 // as its own CLI's, exits 0, and answers one JSON object in that CLI's
 // shape, or nothing.
 func TestConformanceRealPayloads(t *testing.T) {
+	t.Parallel() // hook processes of its own, in a project of its own
 	dirs, err := filepath.Glob(filepath.Join(sharedDir(t), "conformance", "real", "*-*"))
 	if err != nil || len(dirs) == 0 {
 		t.Fatalf("no real payloads: %v", err)
@@ -54,9 +54,7 @@ func TestConformanceRealPayloads(t *testing.T) {
 	project := t.TempDir()
 	writeFile(t, project, ".claude/scratchpad/coordinator/2026-11-19.md", "# Coordinator\n## What I did\nDelegated the parser.\n")
 	writeFile(t, project, ".claude/scratchpad/builder/2026-11-20.md", "## What I did\nx\n")
-	t.Setenv("CLAUDE_PROJECT_DIR", project)
-	t.Setenv("MASSGEN_HOOK_NOW", "2026-11-20T10:00:00Z")
-	t.Setenv("TZ", "UTC")
+	bin, env := buildScriptHook(t), hookEnv(project)
 	replayed := map[string]int{}
 	for _, dir := range dirs {
 		cliName := realCLI(filepath.Base(dir))
@@ -91,14 +89,14 @@ func TestConformanceRealPayloads(t *testing.T) {
 			}
 			// As the hooks run it without --dialect, and as init wires it.
 			for _, args := range [][]string{{sub}, {sub, "--dialect", cliName}} {
-				var stdout, stderr bytes.Buffer
-				if code := cli.Main(args, bytes.NewReader(raw), &stdout, &stderr); code != 0 {
-					t.Errorf("%s → %v: exit %d, stderr: %s", name, args, code, stderr.String())
+				r := inboxRun(bin, env, project, string(raw), args...)
+				if r.err != nil || r.code != 0 {
+					t.Errorf("%s → %v: err %v, exit %d, stderr: %s", name, args, r.err, r.code, r.stderr)
 				}
-				if bytes.Contains(stderr.Bytes(), []byte("panic")) {
-					t.Errorf("%s → %v: panicked: %s", name, args, stderr.String())
+				if strings.Contains(r.stderr, "panic") {
+					t.Errorf("%s → %v: panicked: %s", name, args, r.stderr)
 				}
-				if out := bytes.TrimSpace(stdout.Bytes()); len(out) > 0 {
+				if out := bytes.TrimSpace([]byte(r.stdout)); len(out) > 0 {
 					checkRealAnswer(t, name, cliName, native, out)
 				}
 			}

@@ -6,11 +6,10 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/tidwall/gjson"
-
-	"github.com/massgen/massgen-hook/cli"
 )
 
 // subcommands maps the events massgen-hook handles to their subcommands.
@@ -30,6 +29,7 @@ var subcommands = map[string]string{
 // some scratchpads, and requires exit 0, stdout empty or one JSON object, no
 // stderr error line, and outputs that type-check against the SDK.
 func TestConformanceEvents(t *testing.T) {
+	t.Parallel() // hook processes of its own, in a project of its own
 	events, err := filepath.Glob(filepath.Join(sharedDir(t), "conformance", "events", "*.json"))
 	if err != nil || len(events) == 0 {
 		t.Fatalf("no conformance events: %v", err)
@@ -38,9 +38,7 @@ func TestConformanceEvents(t *testing.T) {
 	writeFile(t, project, ".claude/scratchpad/coordinator/2026-11-19.md", "# Coordinator\n## What I did\nDelegated the parser.\n")
 	writeFile(t, project, ".claude/scratchpad/ego/2026-11-18.md", "Assessment: steady.\n")
 	writeFile(t, project, ".claude/scratchpad/builder/2026-11-20.md", "## What I did\nx\n")
-	t.Setenv("CLAUDE_PROJECT_DIR", project)
-	t.Setenv("MASSGEN_HOOK_NOW", "2026-11-20T10:00:00Z")
-	t.Setenv("TZ", "UTC")
+	bin, env := buildScriptHook(t), hookEnv(project)
 
 	outDir := t.TempDir()
 	var specs []string
@@ -56,16 +54,15 @@ func TestConformanceEvents(t *testing.T) {
 			continue
 		}
 		handled++
-		var stdout, stderr bytes.Buffer
-		code := cli.Main([]string{sub}, bytes.NewReader(raw), &stdout, &stderr)
+		r := inboxRun(bin, env, project, string(raw), sub)
 		name := filepath.Base(path)
-		if code != 0 {
-			t.Errorf("%s → %s: exit %d, stderr: %s", name, sub, code, stderr.String())
+		if r.err != nil || r.code != 0 {
+			t.Errorf("%s → %s: err %v, exit %d, stderr: %s", name, sub, r.err, r.code, r.stderr)
 		}
-		if bytes.Contains(stderr.Bytes(), []byte("panic")) {
-			t.Errorf("%s → %s: panicked: %s", name, sub, stderr.String())
+		if strings.Contains(r.stderr, "panic") {
+			t.Errorf("%s → %s: panicked: %s", name, sub, r.stderr)
 		}
-		if out := bytes.TrimSpace(stdout.Bytes()); len(out) > 0 {
+		if out := bytes.TrimSpace([]byte(r.stdout)); len(out) > 0 {
 			var obj map[string]any
 			if err := json.Unmarshal(out, &obj); err != nil {
 				t.Errorf("%s → %s: stdout is not one JSON object: %v\n%s", name, sub, err, out)

@@ -131,6 +131,7 @@ var attackClasses = []struct {
 // the fake HOME is still there. Every attack must be held by the sandbox
 // alone; the figures per class are logged.
 func TestAttacksHeldUnderConfinement(t *testing.T) {
+	t.Parallel() // a jail of its own
 	if testing.Short() {
 		t.Skip("runs each attack in a bubblewrap jail; skipped in -short mode")
 	}

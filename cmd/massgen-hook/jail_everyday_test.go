@@ -50,6 +50,7 @@ var everydaySteps = []struct{ name, command string }{
 // inside the outer jail (so nothing leaves the scratch folder), and
 // requires every step to pass with no confine.writable entry.
 func TestEverydayWorkUnderConfinement(t *testing.T) {
+	t.Parallel() // a jail of its own
 	if testing.Short() {
 		t.Skip("runs builds in a bubblewrap jail; skipped in -short mode")
 	}
@@ -81,6 +82,7 @@ func TestEverydayWorkUnderConfinement(t *testing.T) {
 // command, not an attack), then runs npm test on it. Skipped, and says
 // why, where the registry cannot be reached.
 func TestNpmInstallUnderConfinement(t *testing.T) {
+	t.Parallel() // a jail of its own
 	if testing.Short() {
 		t.Skip("downloads from the npm registry; skipped in -short mode")
 	}

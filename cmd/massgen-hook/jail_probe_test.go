@@ -10,6 +10,7 @@ import (
 // planted that way must not run with the hooks' rights: after the hooks
 // judged the commands below, HOME and the protected files are intact.
 func TestHooksGitDoesNotRunPlantedConfig(t *testing.T) {
+	t.Parallel() // a jail of its own
 	if testing.Short() {
 		t.Skip("runs commands in a bubblewrap jail; skipped in -short mode")
 	}

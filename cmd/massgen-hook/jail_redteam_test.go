@@ -176,6 +176,7 @@ var escapeAttempts = []escapeAttempt{
 // TestEscapesHeld runs each escape attempt for real inside the outer jail,
 // confined, and requires the sandbox to hold.
 func TestEscapesHeld(t *testing.T) {
+	t.Parallel() // a jail of its own
 	if testing.Short() {
 		t.Skip("runs attacks in a bubblewrap jail; skipped in -short mode")
 	}
@@ -235,6 +236,7 @@ func (j *jail) session(before string, steps []string) string {
 // and what it leaves in the terminal's input is read back; the control,
 // git run unconfined under another terminal, must type.
 func TestPlantedGitProgramCannotTypeIntoTheTerminal(t *testing.T) {
+	t.Parallel() // a jail of its own
 	if testing.Short() {
 		t.Skip("runs an attack in a bubblewrap jail; skipped in -short mode")
 	}
@@ -270,6 +272,7 @@ tail -f /dev/null | script -qec 'bash ` + jailRoot + `/git-under-tty.sh' /dev/nu
 // cannot start, or finds no repository, is a check that passes. A git reset --hard
 // over uncommitted work must still be denied.
 func TestGuardGitNotBlindedByAMaskedLink(t *testing.T) {
+	t.Parallel() // a jail of its own
 	if testing.Short() {
 		t.Skip("runs an attack in a bubblewrap jail; skipped in -short mode")
 	}

@@ -21,13 +21,29 @@ import (
 const parallelCalls = 64
 
 // buildHook returns the massgen-hook binary, built once per test run into a
-// temporary directory that TestMain removes. (The test binary stands in for
-// massgen-hook only inside testscript scripts.)
+// temporary directory that TestMain removes.
 func buildHook(t *testing.T) string {
 	t.Helper()
 	if testing.Short() {
 		t.Skip("builds massgen-hook and starts 64 processes at once; skipped in -short mode")
 	}
+	buildBinaries(t)
+	return built.bin
+}
+
+// buildScriptHook returns massgen-hook as the testscripts run it
+// (internal/scripthook), named massgen-hook in a folder of its own, built
+// once per test run beside buildHook's.
+func buildScriptHook(t *testing.T) string {
+	t.Helper()
+	buildBinaries(t)
+	return built.scriptBin
+}
+
+// buildBinaries builds both binaries, one after the other so that the
+// second finds the first's packages compiled.
+func buildBinaries(t *testing.T) {
+	t.Helper()
 	built.once.Do(func() {
 		goTool, err := exec.LookPath("go")
 		if err != nil {
@@ -38,7 +54,12 @@ func buildHook(t *testing.T) string {
 			return
 		}
 		built.bin = filepath.Join(built.dir, "massgen-hook")
-		built.out, built.err = exec.Command(goTool, "build", "-o", built.bin, ".").CombinedOutput()
+		if built.out, built.err = exec.Command(goTool, "build", "-o", built.bin, ".").CombinedOutput(); built.err != nil {
+			return
+		}
+		// Without a VCS stamp, as a test binary has none (version_print).
+		built.scriptBin = filepath.Join(built.dir, "scripts", "massgen-hook")
+		built.out, built.err = exec.Command(goTool, "build", "-buildvcs=false", "-o", built.scriptBin, "./internal/scripthook").CombinedOutput()
 	})
 	switch {
 	case built.skip != "":
@@ -46,16 +67,15 @@ func buildHook(t *testing.T) string {
 	case built.err != nil:
 		t.Fatalf("go build: %v\n%s", built.err, built.out)
 	}
-	return built.bin
 }
 
 // built is the binary buildHook built, shared by every test of the run.
 var built struct {
-	once     sync.Once
-	dir, bin string
-	skip     string
-	out      []byte
-	err      error
+	once                sync.Once
+	dir, bin, scriptBin string
+	skip                string
+	out                 []byte
+	err                 error
 }
 
 // budgetProject makes a project whose configuration limits Bash to limit

@@ -6,8 +6,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/massgen/massgen-hook/cli"
 )
 
 // realDir holds the payloads Claude Code 2.1.328 sent in headless runs, with
@@ -33,19 +31,20 @@ func realEvent(t *testing.T, name, project string) []byte {
 // types accept. The same request on another day is not that day's file:
 // no opinion.
 func TestRealPermissionRequest(t *testing.T) {
+	t.Parallel() // hook processes of its own, in a project of its own
 	project := t.TempDir()
-	t.Setenv("CLAUDE_PROJECT_DIR", project)
-	t.Setenv("TZ", "UTC")
+	bin := buildScriptHook(t)
 	outDir := t.TempDir()
 	var specs []string
 	for _, name := range []string{"PermissionRequest.json", "PermissionRequest.Write.json", "PermissionRequest.Write.in_subagent.json"} {
 		ev := realEvent(t, name, project)
 		for _, day := range []string{realDay, "2026-11-25"} {
-			t.Setenv("MASSGEN_HOOK_NOW", day+"T10:00:00Z")
-			var stdout, stderr bytes.Buffer
-			if code := cli.Main([]string{"permission-request"}, bytes.NewReader(ev), &stdout, &stderr); code != 0 || stderr.Len() > 0 {
-				t.Fatalf("%s on %s: exit %d, stderr %q", name, day, code, stderr.String())
+			env := append(hookEnv(project), "MASSGEN_HOOK_NOW="+day+"T10:00:00Z") // the last one counts
+			r := inboxRun(bin, env, project, string(ev), "permission-request")
+			if r.err != nil || r.code != 0 || r.stderr != "" {
+				t.Fatalf("%s on %s: err %v, exit %d, stderr %q", name, day, r.err, r.code, r.stderr)
 			}
+			stdout := bytes.NewBufferString(r.stdout)
 			want := ""
 			if day == realDay {
 				want = `{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"allow"}}}` + "\n"

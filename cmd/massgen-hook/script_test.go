@@ -16,46 +16,17 @@ import (
 
 	"github.com/massgen/massgen-hook/internal/nats/natstest"
 
-	"github.com/massgen/massgen-hook/cli"
 	"github.com/massgen/massgen-hook/confine"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files of testscript scripts")
 
 func TestMain(m *testing.M) {
-	testscript.Main(removeBuilt{m}, map[string]func(){
-		"massgen-hook": func() {
-			code := cli.Main(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
-			// A detached worker (a session leader: detach uses setsid)
-			// inherits the environment; its exit code must not overwrite
-			// the hook's that `status` reads.
-			if f := os.Getenv(statusFileEnv); f != "" && !detached() {
-				_ = os.WriteFile(f, []byte(strconv.Itoa(code)), 0o644)
-			}
-			os.Exit(code)
-		},
-		// The copy init installs as Claude Code's shell prefix.
-		cli.ShellPrefixName: func() { os.Exit(cli.ShellPrefixMain(os.Args[1:])) },
-	})
-}
-
-// removeBuilt runs the tests, then removes the binary buildHook built for
-// them (testscript.Main exits as soon as they have run).
-type removeBuilt struct{ m *testing.M }
-
-func (r removeBuilt) Run() int {
-	code := r.m.Run()
+	code := m.Run()
 	if built.dir != "" {
 		_ = os.RemoveAll(built.dir)
 	}
-	return code
-}
-
-// detached reports whether this process leads its own session, as a child
-// started by massgen-hook's detach does.
-func detached() bool {
-	sid, _, errno := syscall.RawSyscall(syscall.SYS_GETSID, 0, 0, 0)
-	return errno == 0 && int(sid) == os.Getpid()
+	os.Exit(code)
 }
 
 // TestScripts runs every testdata/script/*.txtar end to end against the real
@@ -63,6 +34,7 @@ func detached() bool {
 // against Claude Code's own SDK types.
 func TestScripts(t *testing.T) {
 	t.Parallel() // each script runs in a directory of its own
+	bin := buildScriptHook(t)
 	outputs := &sdkOutputs{dir: t.TempDir()}
 	t.Run("script", func(t *testing.T) {
 		testscript.Run(t, testscript.Params{
@@ -70,6 +42,8 @@ func TestScripts(t *testing.T) {
 			RequireExplicitExec: true,
 			UpdateScripts:       *update,
 			Setup: func(env *testscript.Env) error {
+				// `exec massgen-hook` finds the script build first.
+				env.Setenv("PATH", filepath.Dir(bin)+string(filepath.ListSeparator)+env.Getenv("PATH"))
 				env.Setenv("TZ", "UTC")
 				env.Setenv("MASSGEN_HOOK_NOW", "2026-11-20T10:00:00Z")
 				env.Setenv("CLAUDE_PROJECT_DIR", env.WorkDir)
@@ -237,8 +211,9 @@ func fifoHeld(ts *testscript.TestScript, neg bool, args []string) {
 	}
 }
 
-// statusFileEnv names the file where the test binary, standing in for
-// massgen-hook, leaves its exit code for the `status` command.
+// statusFileEnv names the file where massgen-hook as the scripts run it
+// (internal/scripthook, which reads the same name) leaves its exit code for
+// the `status` command.
 const statusFileEnv = "MASSGEN_HOOK_TEST_STATUS_FILE"
 
 // exitStatus is the script command `status N`: the previous exec of

@@ -1,0 +1,161 @@
+package cli
+
+import (
+	"path/filepath"
+	"strings"
+
+	"github.com/massgen/massgen-hook/config"
+	"github.com/massgen/massgen-hook/confine"
+	"github.com/massgen/massgen-hook/install/wiring"
+)
+
+// A stdio MCP server runs in a process of its own that the CLI starts,
+// where the guards judge each call before the server gets it but not what
+// the server itself opens. Claude Code starts every stdio server through
+// CLAUDE_CODE_SHELL_PREFIX when it is set (the server's command line is
+// the prefix's one argument, as a Bash command's is): with the prefix
+// wired, the servers of .mcp.json, and of every other scope, already run
+// confined, as Bash commands do. Wrapping one again in the program form
+// (massgen-hook-shell --exec, for CLIs without a prefix) would nest one
+// sandbox in another, which the kernel refuses: init takes such a wrapper
+// out of .mcp.json, and uninstall does too.
+
+// mcpServersFile is Claude Code's project file of MCP servers.
+func mcpServersFile(project string) string { return filepath.Join(project, ".mcp.json") }
+
+// claudeMCPConfined says, once the prefix is wired, that the project's
+// stdio MCP servers start through it, confined; a server init wrapped in
+// the program form is started as it was, since the prefix confines it.
+func (w *installer) claudeMCPConfined(p placement) error {
+	if p.scope == "user" {
+		return nil
+	}
+	if err := w.unwireMCPConfinement(p); err != nil {
+		return err
+	}
+	f, err := wiring.Read(mcpServersFile(p.project))
+	if err != nil || !f.Exists {
+		return nil
+	}
+	var names []string
+	for _, sv := range wiring.MCPServers(f, isOurPrefix) {
+		names = append(names, sv.Name)
+	}
+	if len(names) > 0 {
+		verb := "start"
+		if w.dryRun {
+			verb = "would start"
+		}
+		w.say(f.Path, "MCP servers %s %s through the shell prefix, confined as Bash commands are", strings.Join(names, ", "), verb)
+	}
+	return nil
+}
+
+// unwireMCPConfinement starts every server of .mcp.json wrapped in the
+// program form as it was. A server whose wrapped args were changed since
+// is left, and named.
+func (w *installer) unwireMCPConfinement(p placement) error {
+	if p.scope == "user" {
+		return nil
+	}
+	f, err := wiring.Read(mcpServersFile(p.project))
+	if err != nil || !f.Exists {
+		return nil
+	}
+	out := *f
+	var restored []string
+	for _, sv := range wiring.MCPServers(f, isOurPrefix) {
+		if !sv.Confined {
+			continue
+		}
+		data, ok := wiring.UnconfineMCP(&out, sv.Name)
+		if !ok {
+			w.say(f.Path, "MCP server %s runs %s with arguments that are not init's: left as it is", sv.Name, sv.Command)
+			continue
+		}
+		out.Data = data
+		restored = append(restored, sv.Name)
+	}
+	if len(restored) == 0 {
+		return nil
+	}
+	saved := w.uninstall
+	w.uninstall = true
+	defer func() { w.uninstall = saved }()
+	if err := w.settings(f, out.Data, false); err != nil {
+		return err
+	}
+	w.say(f.Path, "MCP servers %s start as they were, not through massgen-hook-shell --exec", strings.Join(restored, ", "))
+	return nil
+}
+
+// geminiMCP is out, the Gemini CLI settings init writes, with the
+// project's stdio MCP servers started through the wrapper's program form
+// when o asks (Gemini CLI has no shell prefix to start them through), or
+// started as they were on uninstall; otherwise init names the servers
+// that start outside the sandbox. Only the project scope's servers are
+// confined: the wrapper names the project whose policy applies.
+func (w *installer) geminiMCP(f *wiring.File, out []byte, p placement, o installOptions, uninstall bool) ([]byte, error) {
+	cur := wiring.File{Path: f.Path, Data: out, Exists: true, Mode: f.Mode}
+	if p.scope != "project" || len(out) == 0 {
+		return out, nil
+	}
+	if uninstall {
+		for _, sv := range wiring.MCPServers(&cur, isOurPrefix) {
+			if !sv.Confined {
+				continue
+			}
+			if data, ok := wiring.UnconfineMCP(&cur, sv.Name); ok {
+				cur.Data = data
+				w.say(f.Path, "MCP server %s starts as it was, not through massgen-hook-shell --exec", sv.Name)
+			} else {
+				w.say(f.Path, "MCP server %s runs %s with arguments that are not init's: left as it is", sv.Name, sv.Command)
+			}
+		}
+		return cur.Data, nil
+	}
+	var open []string
+	for _, sv := range wiring.MCPServers(&cur, isOurPrefix) {
+		if !sv.Confined {
+			open = append(open, sv.Name)
+		}
+	}
+	if len(open) == 0 {
+		return out, nil
+	}
+	names := strings.Join(open, ", ")
+	if !o.confineMCP {
+		w.say(f.Path, "MCP servers %s start outside the sandbox: the guards judge each call, not what the server itself opens (init --agent gemini --confine-mcp starts them confined)", names)
+		return out, nil
+	}
+	cfgPath, required := config.Locate(w.configPath, w.getenv("MASSGEN_HOOK_CONFIG"), p.project)
+	cfg, err := config.Load(cfgPath, required)
+	if err != nil {
+		cfg = config.Default()
+	}
+	if cfg.Confine.Off {
+		w.say(f.Path, "MCP servers %s not confined: confinement is off in the config (confine: off)", names)
+		return out, nil
+	}
+	if avail := confine.Probe(w.sandboxTool(p.project, &cfg)); !avail.OK {
+		w.say(f.Path, "MCP servers %s not confined: %s (%s)", names, avail.Reason, nextStep(avail))
+		return out, nil
+	}
+	prefix, err := w.shellPrefixPath()
+	if err == nil {
+		err = w.copyBinary(o.binary, prefix)
+	}
+	if err != nil {
+		w.say(f.Path, "MCP servers %s not confined: installing massgen-hook-shell: %v", names, err)
+		return out, nil
+	}
+	for _, name := range open {
+		cur.Data = wiring.ConfineMCP(&cur, name, prefix, p.project)
+	}
+	verb := "start"
+	if w.dryRun {
+		verb = "would start"
+	}
+	w.say(f.Path, "MCP servers %s %s confined by bubblewrap through massgen-hook-shell --exec, as Bash commands run confined (uninstall starts them as they were)", names, verb)
+	return cur.Data, nil
+}
