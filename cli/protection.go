@@ -42,10 +42,12 @@ func (a *app) protectionOf(cli, project, own string, cfg *config.Config, avail c
 	}
 	static := protection{Level: levelStatic, What: "the static guards judge each command before it runs; what a script or tool does once running is not seen"}
 	d, _ := dialect.Named(cli)
-	_, wrapper := a.installedWrapper()
+	_, wrapper := a.rewriteReady(d)
 	switch {
 	case cfg.Confine.Off:
 		static.Next = "confine: off in the config switches confinement off; take it out"
+	case a.inOwnSandbox(d) != "":
+		static.Next = fmt.Sprintf("this session runs in the CLI's own container sandbox (%s=%s), which massgen-hook's sandbox is not installed in; start the CLI without it", d.OwnSandboxVar, a.inOwnSandbox(d))
 	case !avail.OK:
 		static.Next = avail.Reason + "; " + nextStep(avail)
 	case d == nil || d.ConfinesBy == "":
@@ -89,7 +91,9 @@ func (a *app) shellPrefixSetting(project string) string {
 // namespaces refused, confine: off). Where it is not wired, init and
 // doctor say so, and the session's start stays quiet.
 func (a *app) noteProtection(env *hookenv.Env, ev *protocol.Event, d *dialect.Dialect, out protocol.Output, cfg *config.Config) protocol.Output {
-	if !a.sandboxWired(d, env.Layout.Project) {
+	// Inside the CLI's own container the session is told why its
+	// commands are static only, wired or not.
+	if !a.sandboxWired(d, env.Layout.Project) && a.inOwnSandbox(d) == "" {
 		return out
 	}
 	avail := confine.Remembered(env.State, a.sandboxTool(env.Layout.Project, cfg))
@@ -122,7 +126,7 @@ func (a *app) sandboxWired(d *dialect.Dialect, project string) bool {
 	case dialect.ConfineByPrefix:
 		return isOurPrefix(a.shellPrefixSetting(project))
 	case dialect.ConfineByRewrite:
-		_, ok := a.installedWrapper()
+		_, ok := a.rewriteReady(d)
 		return ok
 	}
 	return false

@@ -31,7 +31,7 @@ func (a *app) confineShellCall(env *hookenv.Env, ev *protocol.Event, d *dialect.
 	if d.ConfinesBy != dialect.ConfineByRewrite || ev == nil || ev.ToolName != "Bash" || refuses(out) || cfg.Confine.Off {
 		return out
 	}
-	wrapper, ok := a.installedWrapper()
+	wrapper, ok := a.rewriteReady(d)
 	if !ok {
 		return out
 	}
@@ -84,8 +84,14 @@ func refuses(out protocol.Output) bool {
 // where it does (a wrapper that cannot be run).
 //
 // Where those rules also ask about paths and about every command they do
-// not allow (d.RulesAskPaths), the line is keptLine's.
+// not allow (d.RulesAskPaths), the line is keptLine's. Where the CLI's
+// rules judge a `bash -c "COMMAND"` in the line by COMMAND
+// (d.RulesJudgeBashC), the line keeps that form instead (see
+// shell_rewrite_bashc.go).
 func rewrittenCommand(d *dialect.Dialect, wrapper, project, command string) string {
+	if d.RulesJudgeBashC {
+		return bashCPrefix(wrapper, project) + doubleQuoted(command)
+	}
 	if d.RulesReadRewrite && d.RulesAskPaths {
 		return keptHead(wrapper, project) + keptOpen + command + keptClose
 	}
@@ -167,6 +173,13 @@ func isRewritten(d *dialect.Dialect, command, wrapper, project string) bool {
 // line that merely starts like it (`...'--agent-command' 'x'; rm -rf ~`,
 // or another project) is not one.
 func agentCommand(d *dialect.Dialect, command, wrapper, project string) (string, bool) {
+	if d.RulesJudgeBashC {
+		rest, ok := strings.CutPrefix(command, bashCPrefix(wrapper, project))
+		if !ok {
+			return "", false
+		}
+		return fromDoubleQuoted(rest)
+	}
 	if d.RulesReadRewrite && d.RulesAskPaths {
 		rest, ok := strings.CutPrefix(command, keptHead(wrapper, project)+keptOpen)
 		if !ok {
@@ -187,7 +200,7 @@ func agentCommand(d *dialect.Dialect, command, wrapper, project string) (string,
 
 // unwrapShellCall gives a post-tool-use event the shell command as the
 // agent wrote it, where the pre-tool-use hook rewrote it: the CLI hands
-// the post hook the rewritten line (Codex 0.169 does), and the checks,
+// the post hook the rewritten line (Codex 0.169 and Gemini CLI 0.61 do), and the checks,
 // the rules and the audit trail judge the agent's command, not the
 // wrapper's (Copilot CLI 1.0.102 does too). Any other event, or a line the rewrite did not make, is
 // left as it is.
@@ -242,12 +255,39 @@ func cutQuoted(s string) (word, rest string, ok bool) {
 // also takes the rewritten form), when it is there to run.
 func (a *app) installedWrapper() (string, bool) {
 	path, err := a.shellPrefixPath()
-	if err != nil {
-		return "", false
-	}
-	info, err := os.Stat(path)
-	if err != nil || !info.Mode().IsRegular() || info.Mode().Perm()&0o111 == 0 {
+	if err != nil || !isExecutableFile(path) {
 		return "", false
 	}
 	return path, true
+}
+
+// rewriteReady is the wrapper d's rewrite runs, when what the rewritten
+// line needs is installed: the wrapper, and for a CLI whose rules judge
+// the line, the bash that hands the command to it, at a path those rules
+// can read. Without it the line would not run. Inside the CLI's own
+// container sandbox none of it is there.
+func (a *app) rewriteReady(d *dialect.Dialect) (string, bool) {
+	if a.inOwnSandbox(d) != "" {
+		return "", false
+	}
+	wrapper, ok := a.installedWrapper()
+	if ok && d != nil && d.RulesJudgeBashC && (!plainPath(sandboxedBashPath(wrapper)) || !isExecutableFile(sandboxedBashPath(wrapper))) {
+		return "", false
+	}
+	return wrapper, ok
+}
+
+// inOwnSandbox is the name of the CLI's own container sandbox this hook
+// runs in (dialect.OwnSandboxVar), "" outside one.
+func (a *app) inOwnSandbox(d *dialect.Dialect) string {
+	if d == nil || d.OwnSandboxVar == "" {
+		return ""
+	}
+	return a.getenv(d.OwnSandboxVar)
+}
+
+// isExecutableFile reports whether path is a file that can be run.
+func isExecutableFile(path string) bool {
+	info, err := os.Stat(path)
+	return err == nil && info.Mode().IsRegular() && info.Mode().Perm()&0o111 != 0
 }

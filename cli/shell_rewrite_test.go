@@ -16,15 +16,21 @@ func TestRewrittenCommandKeepsTheAgentsWordsWhereTheCLIsRulesReadTheLine(t *test
 		`exec /usr/bin/env 'MASSGEN_HOOK_PROJECT=/src/it'\''s' '/home/u/.local/share/massgen-hook/bin/massgen-hook-shell' --agent-command 'git push origin '\''main'\'' && echo "done"'; exit 126; git push origin 'main' && echo "done"`; got != want {
 		t.Errorf("Codex:\n got %s\nwant %s", got, want)
 	}
+	// Gemini CLI's rules judge a bash -c "X" in the line by X
+	// (shell_rewrite_bashc.go).
 	if got, want := rewrittenCommand(dialect.Gemini, w, p, cmd),
-		`MASSGEN_HOOK_PROJECT='/src/it'\''s' '/home/u/.local/share/massgen-hook/bin/massgen-hook-shell' --agent-command 'git push origin '\''main'\'' && echo "done"'`; got != want {
+		`export MASSGEN_HOOK_PROJECT='/src/it'\''s'; /home/u/.local/share/massgen-hook/bin/sandboxed-bash/bash -c "git push origin 'main' && echo \"done\""`; got != want {
 		t.Errorf("Gemini:\n got %s\nwant %s", got, want)
+	}
+	if got, want := rewrittenCommand(dialect.Copilot, w, p, cmd),
+		`MASSGEN_HOOK_PROJECT='/src/it'\''s' '/home/u/.local/share/massgen-hook/bin/massgen-hook-shell' --agent-command 'git push origin '\''main'\'' && echo "done"'`; got != want {
+		t.Errorf("Copilot CLI:\n got %s\nwant %s", got, want)
 	}
 }
 
 func TestIsRewrittenTakesOnlyTheExactLine(t *testing.T) {
 	const w, p = "/w/massgen-hook-shell", "/p"
-	for _, d := range []*dialect.Dialect{dialect.Codex, dialect.Gemini} {
+	for _, d := range []*dialect.Dialect{dialect.Codex, dialect.Gemini, dialect.Copilot} {
 		for _, cmd := range []string{"ls", "echo 'a'\\''b' \"$x\"", "cat <<EOF\nx'y\nEOF", "'"} {
 			line := rewrittenCommand(d, w, p, cmd)
 			if !isRewritten(d, line, w, p) {

@@ -76,6 +76,17 @@ type Dialect struct {
 	// line that they would not ask of the command, which init tells the
 	// user ("": nothing).
 	RewriteAsks string
+	// RulesJudgeBashC: the CLI matches the user's own shell rules after the
+	// pre-tool hooks, on the command they rewrote, and judges a `bash -c
+	// "COMMAND"` among its commands by COMMAND (Gemini CLI 0.61's policy
+	// engine): the rewrite keeps that form, so the user's rules still
+	// judge the agent's command.
+	RulesJudgeBashC bool
+	// OwnSandboxVar is the variable the CLI sets when it runs, hooks
+	// included, in a container sandbox of its own (Gemini CLI's --sandbox
+	// sets SANDBOX to the container's name): massgen-hook's wrapper,
+	// installed outside it, is not there.
+	OwnSandboxVar string
 }
 
 // The routes of ConfinesBy.

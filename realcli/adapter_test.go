@@ -119,6 +119,9 @@ type Adapter struct {
 	// (`nohup sleep 30 &`) does not outlive the call in this CLI, with or
 	// without massgen-hook ("": it does).
 	EndsShellJobs string
+	// HookSettings is the project file init wires the CLI's hooks in
+	// (default .claude/settings.json).
+	HookSettings string
 
 	// Prepare sets up, after the wiring, what a check in Also needs, by
 	// the scenario's name.

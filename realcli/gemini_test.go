@@ -28,7 +28,10 @@ var geminiCLI = &CLI{
 	NewWire: func() Wire { return geminiWire{} },
 	Setup:   geminiSetup,
 	Command: func(s *Session, prompt string) ([]string, []string) {
-		args := []string{"-p", prompt, "--yolo", "-m", geminiModel, "--output-format", "json"}
+		args := []string{"-p", prompt, "-m", geminiModel, "--output-format", "json"}
+		if !s.DefaultApproval {
+			args = append(args, "--yolo")
+		}
 		env := []string{
 			"GOOGLE_GEMINI_BASE_URL=" + s.Model.URL(),
 			"GEMINI_API_KEY=realcli-fake-key",
@@ -58,6 +61,21 @@ var geminiCLI = &CLI{
 		Overwrite: func(s *Session, id, rel, _, new string) (Reply, string) {
 			return gWrite(id, rel, new+"\n"), "Write"
 		},
+		WriteNew: func(s *Session, id, rel, content string) Reply { return gWrite(id, s.Path(rel), content) },
+		// is_background: the call returns once the command has run a
+		// moment, and the job runs on as Gemini CLI's own.
+		Background: func(id, command string) Reply {
+			return Use(id, "run_shell_command", map[string]any{"command": command, "description": "run in the background", "is_background": true})
+		},
+		// The user's policy rule (~/.gemini/policies), which Gemini CLI
+		// matches after the BeforeTool hooks, on the command they rewrote.
+		ShellDeny: func(s *Session, words string) {
+			writeHome(s, ".gemini/policies/realcli.toml", "[[rule]]\ntoolName = \"run_shell_command\"\ncommandPrefix = \""+words+"\"\ndecision = \"deny\"\npriority = 500\n")
+		},
+		// Each call starts in the project, or its dir_path: a cd does not
+		// carry over.
+		CarriesCwd:   false,
+		HookSettings: ".gemini/settings.json",
 		// A BeforeTool deny is {"error": "Tool execution blocked: <reason>"}.
 		Denial: denyMarked(regexp.MustCompile(`^Tool execution blocked: `)),
 		// Its file tools refuse .env ("Path not in workspace").
@@ -87,7 +105,6 @@ var geminiCLI = &CLI{
 			"plugin/first-use":                     "massgen-hook ships as a plugin of Claude Code alone; here init wires it",
 			"default-guards/apply-patch-add":       "Gemini CLI has no apply_patch tool",
 			"default-guards/apply-patch-protected": "Gemini CLI has no apply_patch tool",
-			"confine/written-script":               confineClaudeOnly,
 			"permission-request/scratchpad-writes": "only Claude Code asks before a write under .claude/; Gemini CLI writes there without a permission request to answer",
 			"subagent-stop/blocks-then-allows":     geminiNoSubagentEvents,
 			"subagent-stop/second-instance":        geminiNoSubagentEvents,
@@ -146,6 +163,8 @@ const geminiNoSubagentEvents = "Gemini CLI runs no hook when a subagent starts o
 func init() {
 	geminiCLI.Scenarios = []Scenario{
 		{Name: "default-guards/dir-path", Run: geminiDirPath},
+		{Name: "confine/user-rules", Run: geminiConfineUserRules},
+		{Name: "confine/default-approval", Run: geminiConfineDefaultApproval},
 		{Name: "mcp/filesystem-server-confined", Run: geminiMCPConfined},
 	}
 	register(geminiCLI)

@@ -46,6 +46,10 @@ type Session struct {
 	// Args are added to the CLI's own arguments in every run (a plugin
 	// folder to load).
 	Args []string
+	// DefaultApproval runs the CLI in its default approval mode, where
+	// the user's own rules decide which calls run without asking (Gemini
+	// CLI without --yolo), for a check of those rules.
+	DefaultApproval bool
 
 	trap       *trap
 	mu         sync.Mutex
