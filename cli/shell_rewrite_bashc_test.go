@@ -67,9 +67,9 @@ func TestRewrittenCommandGemini(t *testing.T) {
 			t.Errorf("agentCommand(%q) = %q, true; want false", other, got)
 		}
 	}
-	// Copilot CLI's form is the core's, unchanged.
-	if got := rewrittenCommand(dialect.Copilot, wrapper, project, "ls"); got != `MASSGEN_HOOK_PROJECT='/p/it'\''s' '/h/.local/share/massgen-hook/bin/massgen-hook-shell' --agent-command 'ls'` {
-		t.Errorf("Copilot CLI's line = %q", got)
+	// Cursor's form is the plain one, unchanged.
+	if got := rewrittenCommand(dialect.Cursor, wrapper, project, "ls"); got != `MASSGEN_HOOK_PROJECT='/p/it'\''s' '/h/.local/share/massgen-hook/bin/massgen-hook-shell' --agent-command 'ls'` {
+		t.Errorf("Cursor's line = %q", got)
 	}
 }
 

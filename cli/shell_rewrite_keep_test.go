@@ -23,7 +23,7 @@ func TestKeptRewriteIsExact(t *testing.T) {
 	if got != want {
 		t.Errorf("rewrittenCommand(keep) =\n%s\nwant\n%s", got, want)
 	}
-	plain := rewrittenCommand(dialect.Gemini, "/w", "/p", "ls")
+	plain := rewrittenCommand(dialect.Cursor, "/w", "/p", "ls")
 	if plain != "MASSGEN_HOOK_PROJECT='/p' '/w' --agent-command 'ls'" {
 		t.Errorf("rewrittenCommand(plain) = %q", plain)
 	}
