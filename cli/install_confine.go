@@ -135,7 +135,7 @@ func (w *installer) wireRewriteConfinement(cli string, d *dialect.Dialect, p pla
 	if !w.installWrapper(o, wrapper, p.settings, "shell commands") {
 		return nil
 	}
-	if d, _ := dialect.Named(cli); d != nil && d.RulesJudgeBashC {
+	if d, _ := dialect.Named(cli); d != nil && d.RewriteForm == dialect.RewriteBashC {
 		if err := w.installBashC(wrapper); err != nil {
 			w.say(p.settings, "shell confinement not wired: installing %s: %v; shell commands run under the static guards only", sandboxedBashPath(wrapper), err)
 			return nil

@@ -77,26 +77,31 @@ func refuses(out protocol.Output) bool {
 // rewrittenCommand is the line the CLI's shell runs instead of command:
 // the wrapper, told the project (a command's folder is wherever it was
 // started, which the agent chose), runs command under the sandbox with
-// its exit code, output and background jobs its own. For a CLI whose own
-// shell rules read the rewritten line (d.RulesReadRewrite), the wrapper
-// is exec'd and the agent's command follows as words those rules match,
-// which never run: exec does not return, and `exit 126` ends the shell
-// where it does (a wrapper that cannot be run).
-//
-// Where those rules also ask about paths and about every command they do
-// not allow (d.RulesAskPaths), the line is keptLine's. Where the CLI's
-// rules judge a `bash -c "COMMAND"` in the line by COMMAND
-// (d.RulesJudgeBashC), the line keeps that form instead (see
-// shell_rewrite_bashc.go).
+// its exit code, output and background jobs its own. The line's form is
+// the CLI's (dialect.RewriteForm), so that its own shell rules, which
+// judge this line, still judge the agent's command:
+//   - plain: the wrapper and the command, one quoted word;
+//   - exec-tail: the wrapper exec'd, and the command after it as words
+//     those rules match, which never run: exec does not return, and
+//     `exit 126` ends the shell where it does (a wrapper that cannot be
+//     run);
+//   - kept: keptHead's, the command in a function nothing calls;
+//   - bash -c: shell_rewrite_bashc.go's.
 func rewrittenCommand(d *dialect.Dialect, wrapper, project, command string) string {
-	if d.RulesJudgeBashC {
+	switch d.RewriteForm {
+	case dialect.RewriteBashC:
 		return bashCPrefix(wrapper, project) + doubleQuoted(command)
-	}
-	if d.RulesReadRewrite && d.RulesAskPaths {
+	case dialect.RewriteKept:
 		return keptHead(wrapper, project) + keptOpen + command + keptClose
+	case dialect.RewriteExecTail:
+		return quotedHead(d, wrapper, project) + shellQuote(command) + execTail + command
 	}
-	return wrapperCall(d, wrapper, project) + shellQuote(command) + rulesTail(d, command)
+	return quotedHead(d, wrapper, project) + shellQuote(command)
 }
+
+// execTail stands between the quoted command and its words in an
+// exec-tail line.
+const execTail = "; exit 126; "
 
 // wrapperVar holds the wrapper's path in the line that keeps the agent's
 // command: the path, outside the project, is then no program the CLI's
@@ -139,24 +144,15 @@ func keptCommand(line string) (string, bool) {
 	return strings.CutSuffix(rest, keptClose)
 }
 
-// wrapperCall is a rewritten line up to the agent's command, quoted. For a
-// CLI whose rules read the line, the project goes through env as one
-// quoted word: an assignment before the command (VAR=value cmd) makes
-// Codex's rule parser give up on the whole line, and its rules with it.
-func wrapperCall(d *dialect.Dialect, wrapper, project string) string {
-	if d.RulesReadRewrite {
+// quotedHead is a plain or exec-tail line up to the agent's command,
+// quoted. In exec-tail, the project goes through env as one quoted word:
+// an assignment before the command (VAR=value cmd) makes Codex's rule
+// parser give up on the whole line, and its rules with it.
+func quotedHead(d *dialect.Dialect, wrapper, project string) string {
+	if d.RewriteForm == dialect.RewriteExecTail {
 		return "exec /usr/bin/env " + shellQuote(projectVar+"="+project) + " " + shellQuote(wrapper) + " " + agentCommandFlag + " "
 	}
 	return projectVar + "=" + shellQuote(project) + " " + shellQuote(wrapper) + " " + agentCommandFlag + " "
-}
-
-// rulesTail is what follows the quoted command in a rewritten line: for a
-// CLI whose rules read the line, the command again, as words.
-func rulesTail(d *dialect.Dialect, command string) string {
-	if d.RulesReadRewrite {
-		return "; exit 126; " + command
-	}
-	return ""
 }
 
 // isRewritten reports whether command is exactly the line this project's
@@ -169,30 +165,32 @@ func isRewritten(d *dialect.Dialect, command, wrapper, project string) bool {
 
 // agentCommand is the agent's command inside a line this project's rewrite
 // made. Only the exact form counts, the original one quoted word (and,
-// where the CLI's rules read the line, that same original after it): a
+// in an exec-tail line, that same original after it): a
 // line that merely starts like it (`...'--agent-command' 'x'; rm -rf ~`,
 // or another project) is not one.
 func agentCommand(d *dialect.Dialect, command, wrapper, project string) (string, bool) {
-	if d.RulesJudgeBashC {
+	switch d.RewriteForm {
+	case dialect.RewriteBashC:
 		rest, ok := strings.CutPrefix(command, bashCPrefix(wrapper, project))
 		if !ok {
 			return "", false
 		}
 		return fromDoubleQuoted(rest)
-	}
-	if d.RulesReadRewrite && d.RulesAskPaths {
+	case dialect.RewriteKept:
 		rest, ok := strings.CutPrefix(command, keptHead(wrapper, project)+keptOpen)
 		if !ok {
 			return "", false
 		}
 		return strings.CutSuffix(rest, keptClose)
 	}
-	rest, ok := strings.CutPrefix(command, wrapperCall(d, wrapper, project))
+	// The plain and exec-tail forms hold the command as one quoted word:
+	// made again from it, the line must come out the same.
+	rest, ok := strings.CutPrefix(command, quotedHead(d, wrapper, project))
 	if !ok {
 		return "", false
 	}
-	inner, tail, ok := cutQuoted(rest)
-	if !ok || tail != rulesTail(d, inner) {
+	inner, _, ok := cutQuoted(rest)
+	if !ok || rewrittenCommand(d, wrapper, project, inner) != command {
 		return "", false
 	}
 	return inner, true
@@ -271,7 +269,7 @@ func (a *app) rewriteReady(d *dialect.Dialect) (string, bool) {
 		return "", false
 	}
 	wrapper, ok := a.installedWrapper()
-	if ok && d != nil && d.RulesJudgeBashC && (!plainPath(sandboxedBashPath(wrapper)) || !isExecutableFile(sandboxedBashPath(wrapper))) {
+	if ok && d != nil && d.RewriteForm == dialect.RewriteBashC && (!plainPath(sandboxedBashPath(wrapper)) || !isExecutableFile(sandboxedBashPath(wrapper))) {
 		return "", false
 	}
 	return wrapper, ok

@@ -10,7 +10,7 @@ import (
 )
 
 // A CLI whose own shell rules see the rewritten command
-// (dialect.RulesJudgeBashC: Gemini CLI 0.61's policy engine, which runs
+// (dialect.RewriteBashC: Gemini CLI 0.61's policy engine, which runs
 // after the BeforeTool hooks) gets the rewrite in a form those rules see
 // through:
 //

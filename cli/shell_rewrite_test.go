@@ -51,7 +51,7 @@ func TestIsRewrittenTakesOnlyTheExactLine(t *testing.T) {
 	// Where the CLI's rules read the words after the exec, they must be
 	// the command the wrapper runs: a line that shows them one command and
 	// runs another is wrapped again, so that they read the one that runs.
-	hidden := wrapperCall(dialect.Codex, w, p) + shellQuote("git push") + "; exit 126; echo harmless"
+	hidden := quotedHead(dialect.Codex, w, p) + shellQuote("git push") + execTail + "echo harmless"
 	if isRewritten(dialect.Codex, hidden, w, p) {
 		t.Errorf("a line whose words differ from its command is taken as rewritten: %s", hidden)
 	}

@@ -15,7 +15,7 @@ var Codex = &Dialect{
 	// to the rewritten command (an allow does not skip them): a forbidden
 	// `git push` runs once the rewrite hides it in the wrapper's argument,
 	// and is rejected again when the line still holds it as words.
-	RulesReadRewrite: true,
+	RewriteForm: RewriteExecTail,
 	events: map[string]string{
 		protocol.SessionStart:      protocol.SessionStart,
 		protocol.SubagentStart:     protocol.SubagentStart,

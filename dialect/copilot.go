@@ -19,8 +19,7 @@ var Copilot = &Dialect{
 	// --deny-tool 'shell(git push)' would no longer see `git push`, and the
 	// wrapper's path, outside the project, would be asked about (a refusal
 	// under -p, even with --allow-all-tools).
-	RulesReadRewrite: true,
-	RulesAskPaths:    true,
+	RewriteForm: RewriteKept,
 	// The line's exec is one more command for its permissions to approve.
 	RewriteAsks: "Copilot CLI asks before the exec this adds to each shell command unless you run it with --allow-all-tools or --allow-tool 'shell(exec)'",
 	events: map[string]string{

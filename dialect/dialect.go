@@ -58,36 +58,44 @@ type Dialect struct {
 	// CLAUDE_CODE_SHELL_PREFIX), ConfineByRewrite where the pre-tool-use
 	// hook's answer rewrites the command to run through it.
 	ConfinesBy string
-	// RulesReadRewrite: the CLI matches its user's own shell rules
-	// against the command as the pre-tool-use hook's rewrite leaves it
-	// (Codex's execpolicy .rules), so a rewrite that hides the agent's
-	// words from them would switch those rules off. The rewritten line
-	// keeps the agent's command, as the CLI's rule parser reads it, after
-	// the wrapper's exec.
-	RulesReadRewrite bool
-	// RulesAskPaths: where RulesReadRewrite, the CLI's permissions also ask
-	// before a program named by a path outside the project runs, and
-	// before any command no rule of the user's allows (Copilot CLI). The
-	// line then names the wrapper through a variable, adds no command but
-	// its exec, and keeps the agent's command in a function nothing calls
-	// (see cli/shell_rewrite.go).
-	RulesAskPaths bool
+	// RewriteForm is how the rewritten line is written, so that the
+	// CLI's own shell rules, which judge the line the hook hands back,
+	// still judge the agent's command in it.
+	RewriteForm RewriteForm
 	// RewriteAsks is what the CLI's own permissions ask of the rewritten
 	// line that they would not ask of the command, which init tells the
 	// user ("": nothing).
 	RewriteAsks string
-	// RulesJudgeBashC: the CLI matches the user's own shell rules after the
-	// pre-tool hooks, on the command they rewrote, and judges a `bash -c
-	// "COMMAND"` among its commands by COMMAND (Gemini CLI 0.61's policy
-	// engine): the rewrite keeps that form, so the user's rules still
-	// judge the agent's command.
-	RulesJudgeBashC bool
 	// OwnSandboxVar is the variable the CLI sets when it runs, hooks
 	// included, in a container sandbox of its own (Gemini CLI's --sandbox
 	// sets SANDBOX to the container's name): massgen-hook's wrapper,
 	// installed outside it, is not there.
 	OwnSandboxVar string
 }
+
+// RewriteForm is the form of a rewritten shell line (cli/shell_rewrite.go).
+type RewriteForm int
+
+const (
+	// RewritePlain: the CLI's rules are not known to read the line: the
+	// wrapper, then the agent's command as one quoted word (Cursor).
+	RewritePlain RewriteForm = iota
+	// RewriteExecTail: the CLI's rules read a line's commands by their
+	// words (Codex's execpolicy, after the hook, an allow not skipping
+	// them): the wrapper is exec'd, and the agent's command follows as
+	// words, never run.
+	RewriteExecTail
+	// RewriteKept: the CLI's rules read every command's words, and ask
+	// about a program named by a path outside the project and about any
+	// command no rule allows (Copilot CLI): the wrapper is named through
+	// a variable, the line adds no command but its exec, and the agent's
+	// command sits in a function nothing calls.
+	RewriteKept
+	// RewriteBashC: the CLI's rules judge a `bash -c "COMMAND"` among a
+	// line's commands by COMMAND (Gemini CLI's policy engine): the line
+	// keeps that form, the bash being massgen-hook's.
+	RewriteBashC
+)
 
 // The routes of ConfinesBy.
 const (

@@ -16,9 +16,9 @@ var Gemini = &Dialect{
 	Name: "gemini",
 	// Its pre-tool hook may rewrite a shell command (see cli/shell_rewrite.go).
 	ConfinesBy: ConfineByRewrite,
-	// Its policy rules see the rewritten command (see RulesJudgeBashC).
-	RulesJudgeBashC: true,
-	OwnSandboxVar:   "SANDBOX",
+	// Its policy rules see the rewritten command.
+	RewriteForm:   RewriteBashC,
+	OwnSandboxVar: "SANDBOX",
 	events: map[string]string{
 		"BeforeTool":   protocol.PreToolUse,
 		"AfterTool":    protocol.PostToolUse,
