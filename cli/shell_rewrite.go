@@ -116,7 +116,7 @@ const (
 )
 
 // keptHead is the first line of the line that keeps the agent's command
-// (d.RulesAskPaths: Copilot CLI), which puts the command in the body of a
+// (dialect.RewriteKept: Copilot CLI), which puts the command in the body of a
 // function nothing calls, for the CLI's rules to read, and once only: bash
 // runs a -c string one command at a time, and its first line replaces
 // bash with the wrapper, handing it the whole string, from which the
