@@ -33,7 +33,7 @@ type installOptions struct {
 	// purge, for uninstall, also removes what it keeps as the user's: the
 	// config, the scratchpads and the runtime folder.
 	purge bool
-	// confineMCP, for init --agent gemini, starts the project's stdio MCP
+	// confineMCP, for init --agent gemini or cursor, starts the project's stdio MCP
 	// servers confined (install_mcp.go).
 	confineMCP bool
 }
@@ -90,7 +90,7 @@ a --massgen file that is not a usable MassGen config.`,
 	cmd.Flags().StringVar(&o.binary, "binary", "", "the massgen-hook binary the hooks run (default: this one)")
 	cmd.Flags().BoolVar(&o.noBinary, "no-binary", false, "do not copy the binary into the project (you put it there yourself)")
 	cmd.Flags().StringVar(&o.only, "only", "", "wire only these parts, a comma list of "+strings.Join(partNames(), ", ")+" (default: all)")
-	cmd.Flags().BoolVar(&o.confineMCP, "confine-mcp", false, "with --agent gemini: start the project's stdio MCP servers confined (Claude Code starts them through its shell prefix, confined already)")
+	cmd.Flags().BoolVar(&o.confineMCP, "confine-mcp", false, "with --agent gemini or cursor: start the project's stdio MCP servers confined (Claude Code starts them through its shell prefix, confined already)")
 	return cmd
 }
 
@@ -176,12 +176,17 @@ func (a *app) runInstall(cmd *cobra.Command, o installOptions, uninstall bool) e
 	}
 	w := &installer{app: a, project: project, dryRun: o.dryRun, uninstall: uninstall}
 	if t.name == "gemini" {
-		if out, err = w.geminiMCP(f, out, p, o, uninstall); err != nil {
+		if out, err = w.projectMCP(f, out, p, o, uninstall); err != nil {
 			return err
 		}
 	}
 	if err := w.settings(f, out, empty && uninstall); err != nil {
 		return err
+	}
+	if t.name == "cursor" {
+		if err := w.cursorMCP(p, o, uninstall); err != nil {
+			return err
+		}
 	}
 	if t.name == "codex" && !uninstall {
 		w.codexTrust(o.scope, out, t.specFor(p.command))

@@ -89,13 +89,14 @@ func (w *installer) unwireMCPConfinement(p placement) error {
 	return nil
 }
 
-// geminiMCP is out, the Gemini CLI settings init writes, with the
+// projectMCP is out, a CLI's project file of MCP servers as init writes
+// it (Gemini CLI's settings, Cursor's .cursor/mcp.json), with the
 // project's stdio MCP servers started through the wrapper's program form
-// when o asks (Gemini CLI has no shell prefix to start them through), or
+// when o asks (these CLIs have no shell prefix to start them through), or
 // started as they were on uninstall; otherwise init names the servers
 // that start outside the sandbox. Only the project scope's servers are
 // confined: the wrapper names the project whose policy applies.
-func (w *installer) geminiMCP(f *wiring.File, out []byte, p placement, o installOptions, uninstall bool) ([]byte, error) {
+func (w *installer) projectMCP(f *wiring.File, out []byte, p placement, o installOptions, uninstall bool) ([]byte, error) {
 	cur := wiring.File{Path: f.Path, Data: out, Exists: true, Mode: f.Mode}
 	if p.scope != "project" || len(out) == 0 {
 		return out, nil
@@ -125,7 +126,7 @@ func (w *installer) geminiMCP(f *wiring.File, out []byte, p placement, o install
 	}
 	names := strings.Join(open, ", ")
 	if !o.confineMCP {
-		w.say(f.Path, "MCP servers %s start outside the sandbox: the guards judge each call, not what the server itself opens (init --agent gemini --confine-mcp starts them confined)", names)
+		w.say(f.Path, "MCP servers %s start outside the sandbox: the guards judge each call, not what the server itself opens (init --agent gemini or cursor, with --confine-mcp, starts them confined)", names)
 		return out, nil
 	}
 	cfgPath, required := config.Locate(w.configPath, w.getenv("MASSGEN_HOOK_CONFIG"), p.project)
@@ -158,4 +159,31 @@ func (w *installer) geminiMCP(f *wiring.File, out []byte, p placement, o install
 	}
 	w.say(f.Path, "MCP servers %s %s confined by bubblewrap through massgen-hook-shell --exec, as Bash commands run confined (uninstall starts them as they were)", names, verb)
 	return cur.Data, nil
+}
+
+// cursorMCPFile is Cursor's project file of MCP servers.
+func cursorMCPFile(project string) string { return filepath.Join(project, ".cursor", "mcp.json") }
+
+// cursorMCP confines (or, on uninstall, restores) the stdio MCP servers
+// of the project's .cursor/mcp.json, as projectMCP does; a missing file
+// is left missing.
+func (w *installer) cursorMCP(p placement, o installOptions, uninstall bool) error {
+	if p.scope != "project" {
+		return nil
+	}
+	f, err := wiring.Read(cursorMCPFile(p.project))
+	if err != nil {
+		return w.settingsError(err)
+	}
+	if !f.Exists {
+		return nil
+	}
+	out, err := w.projectMCP(f, f.Data, p, o, uninstall)
+	if err != nil || string(out) == string(f.Data) {
+		return err
+	}
+	saved := w.uninstall
+	w.uninstall = uninstall
+	defer func() { w.uninstall = saved }()
+	return w.settings(f, out, false)
 }
