@@ -146,6 +146,14 @@ case_json() { # name target max subcommand event-file [project]
   printf '{"name":"%s","target":"%s","max_ratio":%s,"reference":{"argv":["bin/floor"],"stdin":"%s"},"subject":{"argv":["bin/massgen-hook","%s"],"stdin":"%s","env":%s}}' \
     "$1" "$2" "$3" "$5" "$4" "$5" "$(hookenv "$p")"
 }
+# deps_case name subcommand event-file [project]: a hook against bench/deps
+# (the floor plus massgen-hook's libraries), on the same event: what the
+# ratio shows is massgen-hook's own work.
+deps_case() {
+  local p=${4:-$proj}
+  printf '{"name":"%s","target":"≤ 1.2×","max_ratio":1.2,"reference":{"argv":["bin/deps"],"stdin":"%s"},"subject":{"argv":["bin/massgen-hook","%s"],"stdin":"%s","env":%s}}' \
+    "$1" "$3" "$2" "$3" "$(hookenv "$p")"
+}
 # python_case name script subcommand event-file project: seed 004's Python
 # script against our subcommand, on the same event, project and clock.
 python_case() {
@@ -189,6 +197,18 @@ memory_case() {
     "$ev/subagent-stop.json" "$ev/subagent-stop.json"
   echo ']}'
 } > "$work/floor.json"
+
+{
+  echo '{"cases":['
+  deps_case "subagent-stop (pass)" subagent-stop "$ev/subagent-stop.json"; echo ,
+  deps_case "subagent-stop (block, state write)" subagent-stop "$ev/subagent-stop-block.json"; echo ,
+  deps_case "stop (delegation, coordinator present)" stop "$ev/stop.json"; echo ,
+  deps_case "subagent-start" subagent-start "$ev/subagent-start.json"; echo ,
+  deps_case "session-start (no git)" session-start "$ev/session-start.json"; echo ,
+  deps_case "pre-tool-use, 200-char Bash, default guards" pre-tool-use "$ev/pre-tool-use.json"; echo ,
+  deps_case "post-tool-use, empty inbox, 1 MiB tool_response" post-tool-use "$ev/post-tool-use-1mib.json"
+  echo ']}'
+} > "$work/deps.json"
 
 {
   echo '{"cases":['
@@ -262,7 +282,7 @@ fi
 # copy named massgen-hook-shell, as init installs it), against bash -c true,
 # in the project; only where bubblewrap works (the prefix would otherwise
 # run the command unconfined, and the row would say nothing).
-specs="floor peers python scaling memory"
+specs="floor deps peers python scaling memory"
 if command -v bwrap >/dev/null &&
   bwrap --ro-bind / / true 2>/dev/null; then
   cp bin/massgen-hook "$work/massgen-hook-shell"
@@ -312,6 +332,12 @@ bin_size=$(stat -c %s bin/massgen-hook)
         echo "## Against the floor"
         echo
         echo "Each subcommand against bench/floor (reads the event, prints {}); the target is a ratio to it."
+        ;;
+      deps)
+        echo "## Against massgen-hook's libraries"
+        echo
+        echo "Each hook against bench/deps (the floor plus the libraries massgen-hook links, on the same event), alternated"
+        echo "run by run: what remains is massgen-hook's own work. Target: ≤ 1.2×."
         ;;
       peers)
         echo "## Beside the peers"
