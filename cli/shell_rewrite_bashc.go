@@ -70,14 +70,20 @@ func bashCPrefix(wrapper, project string) string {
 }
 
 // frameRules is Gemini CLI's policy file allowing the rewritten line's
-// frame: a line that starts with the export (which the engine also
-// judges alone), and a call of sandboxedBash (judged alone too). Each
-// allow holds only for the frame: the engine judges every other command
-// of such a line, and the command inside the bash call, by the user's
-// rules, and gives the line the strictest decision. The priority is the
-// highest of the user's tier, so that a broad rule of the user's (ask
-// about every shell command) does not stop at the frame; an
-// administrator's rules still come first.
+// frame: a line that starts with the export, and the export alone (the
+// engine judges the whole line, then each of its commands alone, and
+// gives it the strictest decision), and a call of sandboxedBash (judged
+// alone too; what it runs is the sandbox's). The export's regex is
+// matched against the arguments' JSON after `"command":"`: the project's
+// quoted path must end the command or the line's first command (`;`),
+// no redirection of its own, since the file is user-wide, for every
+// project, and an agent could otherwise get `export
+// MASSGEN_HOOK_PROJECT=x > ~/.bashrc` allowed unasked where no hook
+// rewrites. Each allow holds only for the frame: the engine judges every
+// other command of such a line, and the command inside the bash call, by
+// the user's rules. The priority is the highest of the user's tier, so
+// that a broad rule of the user's (ask about every shell command) does
+// not stop at the frame; an administrator's rules still come first.
 func frameRules(wrapper string) string {
 	return `# massgen-hook: its pre-tool-use hook rewrites each shell command to run in its
 # sandbox, as ` + "`" + `export MASSGEN_HOOK_PROJECT='...'; ` + sandboxedBashPath(wrapper) + ` -c "COMMAND"` + "`" + `.
@@ -86,7 +92,7 @@ func frameRules(wrapper string) string {
 
 [[rule]]
 toolName = "run_shell_command"
-commandRegex = "export ` + projectVar + `="
+commandRegex = "export ` + projectVar + `='[^']*'(;|\")"
 decision = "allow"
 priority = 999
 allowRedirection = true

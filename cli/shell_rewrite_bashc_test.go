@@ -1,9 +1,11 @@
 package cli
 
 import (
+	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -104,7 +106,7 @@ func TestSandboxedBash(t *testing.T) {
 		t.Errorf("bash script.sh: exit %d (%v), %q; want exit 2 and the refusal", code, err, msg)
 	}
 	rules, err := os.ReadFile(filepath.Join(dir, "home", ".gemini", "policies", "massgen-hook.toml"))
-	if err != nil || !strings.Contains(string(rules), "commandPrefix = \""+bash+" -c\"") || !strings.Contains(string(rules), `commandRegex = "export MASSGEN_HOOK_PROJECT="`) {
+	if err != nil || !strings.Contains(string(rules), "commandPrefix = \""+bash+" -c\"") || !strings.Contains(string(rules), `commandRegex = "export MASSGEN_HOOK_PROJECT='[^']*'(;|\")"`) {
 		t.Errorf("the policy file: %v\n%s", err, rules)
 	}
 	// A second install changes nothing, and says nothing.
@@ -119,6 +121,44 @@ func TestPlainPath(t *testing.T) {
 		"/home/my name/x": false, "/home/o'k/x": false, `/a"b`: false, "/a$b": false, "": false} {
 		if plainPath(p) != want {
 			t.Errorf("plainPath(%q) = %v", p, !want)
+		}
+	}
+}
+
+// The frame rule's regex, as Gemini CLI matches it (after `"command":"`,
+// against the JSON of the call's arguments): the rewritten line and its
+// export alone match; an export with anything of its own after the
+// project's quoted path (a redirection, another word) does not, since the
+// rule is user-wide and allows what it matches unasked.
+func TestFrameRuleMatchesTheFrameAlone(t *testing.T) {
+	var pattern string
+	for _, l := range strings.Split(frameRules("/h/.local/share/massgen-hook/bin/massgen-hook-shell"), "\n") {
+		if v, ok := strings.CutPrefix(l, "commandRegex = "); ok {
+			if err := json.Unmarshal([]byte(v), &pattern); err != nil { // a TOML basic string reads as JSON here
+				t.Fatal(err)
+			}
+		}
+	}
+	re := regexp.MustCompile(`"command":"` + pattern)
+	args := func(command string) string {
+		b, _ := json.Marshal(map[string]string{"command": command})
+		return string(b)
+	}
+	line := rewrittenCommand(dialect.Gemini, "/h/.local/share/massgen-hook/bin/massgen-hook-shell", "/p/it", "ls > out.txt")
+	for _, ok := range []string{line, "export MASSGEN_HOOK_PROJECT='/p/it'"} {
+		if !re.MatchString(args(ok)) {
+			t.Errorf("the frame rule does not match %q", ok)
+		}
+	}
+	for _, bad := range []string{
+		"export MASSGEN_HOOK_PROJECT='x' > ~/.bashrc",
+		"export MASSGEN_HOOK_PROJECT='x' PATH=/tmp/evil",
+		"export MASSGEN_HOOK_PROJECT=x",
+		`export MASSGEN_HOOK_PROJECT='x'"; rm -rf ~; echo "`,
+		"rm -rf ~ # export MASSGEN_HOOK_PROJECT='x'",
+	} {
+		if re.MatchString(args(bad)) {
+			t.Errorf("the frame rule matches %q", bad)
 		}
 	}
 }
