@@ -40,7 +40,7 @@ func (a *app) confineShellCall(env *hookenv.Env, ev *protocol.Event, d *dialect.
 		return out
 	}
 	command, _ := fields["command"].(string)
-	if strings.TrimSpace(command) == "" || isRewritten(d, command, wrapper, env.Layout.Project) {
+	if runsNothing(command) || isRewritten(d, command, wrapper, env.Layout.Project) {
 		return out
 	}
 	if !confine.Remembered(env.State, a.sandboxTool(env.Layout.Project, cfg)).OK {
@@ -58,6 +58,16 @@ func (a *app) confineShellCall(env *hookenv.Env, ev *protocol.Event, d *dialect.
 	h.UpdatedInput = raw
 	out.HookSpecificOutput = &h
 	return out
+}
+
+// runsNothing reports whether bash reads command as no command at all:
+// only its blanks and line breaks. Not strings.TrimSpace: a form feed, a
+// no-break space or NEL is space to Go but a word to bash, the name of a
+// program it looks up on PATH, which may hold a folder of the project
+// (node_modules/.bin under npx, an active virtualenv). Left as written,
+// such a command would run that program outside the sandbox.
+func runsNothing(command string) bool {
+	return strings.Trim(command, " \t\n") == ""
 }
 
 // refuses reports whether an answer stops the call (or the agent): a

@@ -102,3 +102,18 @@ func TestRulesLineRunsOnlyTheWrapper(t *testing.T) {
 		}
 	}
 }
+
+// Only what bash reads as no command is left unrewritten: a form feed, a
+// no-break space or NEL is a program name to bash.
+func TestRunsNothingIsBashsBlankOnly(t *testing.T) {
+	for _, c := range []string{"", " ", "\t", "\n", " \t\n\n"} {
+		if !runsNothing(c) {
+			t.Errorf("runsNothing(%q) = false, want true", c)
+		}
+	}
+	for _, c := range []string{"\f", "\v", "\r", "\u00a0", "\u0085", "\u2028", "\u3000", " \f ", "#", ";"} {
+		if runsNothing(c) {
+			t.Errorf("runsNothing(%q) = true, want false: bash runs it as a word", c)
+		}
+	}
+}
