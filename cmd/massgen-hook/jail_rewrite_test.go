@@ -66,7 +66,7 @@ type rewriteAttack struct {
 var rewriteAttacks = []rewriteAttack{
 	{name: "plain", steps: []string{"./tools/harm"}},
 	{name: "single quote closed early", steps: []string{"x'; ./tools/harm; '"}},
-	{name: "quote escape sequence", steps: []string{`x'\''; ./tools/harm; echo '\''`}},
+	{name: "quote escape sequence", steps: []string{`echo 'it'\''s'; ./tools/harm`}},
 	{name: "double quote closed early", steps: []string{`x"; ./tools/harm; "`}},
 	{name: "substitution", steps: []string{"echo $(./tools/harm)"}},
 	{name: "backticks", steps: []string{"echo `./tools/harm`"}},
@@ -79,7 +79,7 @@ var rewriteAttacks = []rewriteAttack{
 	{name: "the wrapper's own flags", steps: []string{"--exec -- ./tools/harm"}},
 	{name: "carriage return", steps: []string{"true\r\n./tools/harm"}},
 	{name: "a long command", steps: []string{strings.Repeat(": ", 30000) + "\n./tools/harm"}},
-	{name: "a function named like Copilot's", steps: []string{"}\n./tools/harm\nmassgen_hook_agent_command() {"}},
+	{name: "a brace line, as Copilot's line closes its function", steps: []string{"cat <<'E'\n}\nE\n./tools/harm\nmassgen_hook_agent_command() {\n:\n}"}},
 	{
 		// A command of what Go calls space but bash does not (a form feed,
 		// a no-break space, NEL) is a program name bash looks up on PATH.
@@ -109,21 +109,29 @@ func TestRewrittenLinesHold(t *testing.T) {
 				if a.skip != "" {
 					t.Skip(a.skip)
 				}
-				j := rewriteJail(t)
+				j := rewriteJail(t, cli.dialect)
 				j.env = a.env
 				before := hashTree(t, j.scratch)
 				var out strings.Builder
+				ran := 0
 				for i, step := range a.steps {
 					line, denied := j.rewrite(cli, step)
 					fmt.Fprintf(&out, "step %d: denied=%v line=%.300q\n", i+1, denied, line)
 					if denied {
 						continue
 					}
+					ran++
+					if line == step {
+						t.Errorf("step %d (%.80q) is left as written: the CLI's shell runs it outside the sandbox", i+1, step)
+					}
 					_, o := j.run(jailProject, "", append(cli.shell, line)...)
 					out.WriteString(o)
 					if broken := j.broken(before, o); broken != "" {
 						t.Fatalf("the sandbox did not hold at step %d (%.80q): %s\n%s", i+1, step, broken, out.String())
 					}
+				}
+				if ran == 0 {
+					t.Errorf("every step was denied: the attack tests nothing\n%s", out.String())
 				}
 			})
 		}
@@ -139,7 +147,7 @@ func TestRewriteAttacksHarmUnconfined(t *testing.T) {
 		t.Skip("runs attacks in a bubblewrap jail; skipped in -short mode")
 	}
 	for _, command := range []string{"./tools/harm", "mkdir -p node_modules/.bin && cp tools/harm node_modules/.bin/$'\\u00a0' && PATH=$PWD/node_modules/.bin:$PATH; \u00a0"} {
-		j := rewriteJail(t)
+		j := rewriteJail(t, "copilot")
 		before := hashTree(t, j.scratch)
 		_, out := j.run(jailProject, "", "/bin/bash", "-c", command)
 		if j.broken(before, out) == "" {
@@ -148,24 +156,20 @@ func TestRewriteAttacksHarmUnconfined(t *testing.T) {
 	}
 }
 
-// rewriteJail is the attack fixture with the wrapper installed where init
-// installs it for the jail's HOME, and the harm script in the project.
-func rewriteJail(t *testing.T) *jail {
+// rewriteJail is the attack fixture wired for dialect by init, run in the
+// jail (the wrapper, and what that CLI's line needs, installed for the
+// jail's HOME), with the harm script in the project.
+func rewriteJail(t *testing.T, dialect string) *jail {
 	t.Helper()
 	j := newJail(t, attackFixture(t))
-	j.copy("bin/massgen-hook-shell", "home/.local/share/massgen-hook/bin/massgen-hook-shell")
+	if code, out := j.run(jailProject, "", jailRoot+"/bin/massgen-hook", "init", "--agent", dialect); code != 0 {
+		t.Fatalf("init --agent %s exited %d:\n%s", dialect, code, out)
+	}
+	if code, out := j.run(jailProject, "", "/bin/sh", "-c", "test -x "+jailWrapper); code != 0 {
+		t.Fatalf("init --agent %s installed no wrapper at %s:\n%s", dialect, jailWrapper, out)
+	}
 	j.write("proj/tools/harm", harmScript, 0o755)
 	return j
-}
-
-// copy copies a file of the scratch folder to another place in it, mode
-// and all.
-func (j *jail) copy(from, to string) {
-	j.t.Helper()
-	code, out := j.run(jailRoot, "", "/bin/sh", "-c", `mkdir -p "$(dirname "$2")" && cp -p "$1" "$2"`, "sh", jailRoot+"/"+from, jailRoot+"/"+to)
-	if code != 0 {
-		j.t.Fatalf("copying %s to %s: %s", from, to, out)
-	}
 }
 
 // rewrite runs the hook on command as cli runs it, and gives the line the
