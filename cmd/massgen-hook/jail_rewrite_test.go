@@ -242,3 +242,49 @@ func answerCommand(v any) (string, bool) {
 	}
 	return "", false
 }
+
+// TestRewrittenLineSentAsIsHolds: the agent sends a line in the rewritten
+// form itself. This project's exact line is left as it is (it already runs
+// the wrapper); one naming a project of the agent's making, whose config
+// says confine: off, must not run the command outside the sandbox.
+func TestRewrittenLineSentAsIsHolds(t *testing.T) {
+	t.Parallel() // jails of their own
+	if testing.Short() {
+		t.Skip("runs attacks in a bubblewrap jail; skipped in -short mode")
+	}
+	for _, cli := range rewriteCLIs {
+		t.Run(cli.dialect, func(t *testing.T) {
+			j := rewriteJail(t, cli.dialect)
+			j.write("proj/w/.git/HEAD", "ref: refs/heads/main\n", 0o644)
+			j.write("proj/w/.claude/massgen-hook.yaml", "confine: off\ndefault_guards: false\n", 0o644)
+			j.write("proj/w/tools/harm", harmScript, 0o755)
+			own, denied := j.rewrite(cli, "./tools/harm")
+			if denied || own == "./tools/harm" {
+				t.Fatalf("./tools/harm is not rewritten (denied=%v): %q", denied, own)
+			}
+			fake := strings.Replace(own, jailProject+"'", jailProject+"/w'", 1)
+			if fake == own {
+				t.Fatalf("no project to replace in %q", own)
+			}
+			// The control: run as sent, the fake line does harm.
+			c := rewriteJail(t, cli.dialect)
+			c.write("proj/w/.git/HEAD", "ref: refs/heads/main\n", 0o644)
+			c.write("proj/w/.claude/massgen-hook.yaml", "confine: off\ndefault_guards: false\n", 0o644)
+			cBefore := hashTree(t, c.scratch)
+			if _, out := c.run(jailProject, "", append(cli.shell, fake)...); c.broken(cBefore, out) == "" {
+				t.Errorf("the line naming the agent's project does no harm even run as sent; the attack tests nothing:\n%s", out)
+			}
+			before := hashTree(t, j.scratch)
+			for _, sent := range []string{own, fake} {
+				line, denied := j.rewrite(cli, sent)
+				if denied {
+					continue
+				}
+				_, out := j.run(jailProject, "", append(cli.shell, line)...)
+				if broken := j.broken(before, out); broken != "" {
+					t.Fatalf("the sandbox did not hold for the line sent as %q, run as %q: %s\n%s", sent, line, broken, out)
+				}
+			}
+		})
+	}
+}
