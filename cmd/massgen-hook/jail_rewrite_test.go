@@ -288,3 +288,39 @@ func TestRewrittenLineSentAsIsHolds(t *testing.T) {
 		})
 	}
 }
+
+// TestCodexWorkdirCannotChooseTheProject: Codex hands the hook, as the
+// event's cwd, the folder the call runs in (exec_command's workdir, which
+// the model chooses), while the hook process runs in the session's
+// folder. A workdir in a repository of the agent's making, with a config
+// saying confine: off and no guards, must not become the project: the
+// command would run as written, outside the sandbox, unjudged.
+func TestCodexWorkdirCannotChooseTheProject(t *testing.T) {
+	t.Parallel() // a jail of its own
+	if testing.Short() {
+		t.Skip("runs an attack in a bubblewrap jail; skipped in -short mode")
+	}
+	codex := rewriteCLIs[0]
+	j := rewriteJail(t, codex.dialect)
+	j.env = []string{"-CLAUDE_PROJECT_DIR"} // Codex names the project to no hook
+	j.write("proj/w/.git/HEAD", "ref: refs/heads/main\n", 0o644)
+	j.write("proj/w/.claude/massgen-hook.yaml", "confine: off\ndefault_guards: false\n", 0o644)
+	j.write("proj/w/tools/harm", harmScript, 0o755)
+	workdir := jailProject + "/w"
+	ev := strings.Replace(codex.event("./tools/harm"), `"cwd":"`+jailProject+`"`, `"cwd":"`+workdir+`"`, 1)
+	before := hashTree(t, j.scratch)
+	code, out := j.run(jailProject, ev, jailRoot+"/bin/massgen-hook", "pre-tool-use", "--dialect", "codex")
+	var answer map[string]any
+	_ = json.Unmarshal([]byte(strings.TrimSpace(out)), &answer)
+	if code == 2 || refused(answer) {
+		return
+	}
+	line, ok := answerCommand(answer)
+	if !ok {
+		t.Fatalf("a call whose workdir is a repository of the agent's making is left as written (it runs outside the sandbox):\n%s", out)
+	}
+	_, ran := j.run(workdir, "", append(codex.shell, line)...)
+	if broken := j.broken(before, ran); broken != "" {
+		t.Fatalf("the sandbox did not hold for %q run in %s: %s\n%s", line, workdir, broken, ran)
+	}
+}
