@@ -24,21 +24,24 @@ type rewriteCLI struct {
 	// `bash -c LINE` where the call asks for no login shell (its login
 	// argument, which the model sets); the others `bash -c LINE`.
 	shell []string
+	// env is the CLI's environment for its hooks and its shell (see
+	// jail.env): Codex names the project to neither.
+	env []string
 }
 
 var rewriteCLIs = []rewriteCLI{
 	{"codex", func(c string) string {
 		return `{"session_id":"jail","turn_id":"t","cwd":"` + jailProject + `","hook_event_name":"PreToolUse","model":"m","permission_mode":"bypassPermissions","tool_name":"Bash","tool_input":{"command":` + jsonString(c) + `},"tool_use_id":"c1"}`
-	}, []string{"/bin/bash", "-c"}},
+	}, []string{"/bin/bash", "-c"}, []string{"-CLAUDE_PROJECT_DIR"}},
 	{"copilot", func(c string) string {
 		return `{"sessionId":"jail","timestamp":1,"cwd":"` + jailProject + `","toolName":"bash","toolArgs":{"command":` + jsonString(c) + `,"description":"d"}}`
-	}, []string{"/bin/bash", "-c"}},
+	}, []string{"/bin/bash", "-c"}, nil},
 	{"gemini", func(c string) string {
 		return `{"session_id":"jail","cwd":"` + jailProject + `","hook_event_name":"BeforeTool","timestamp":"t","tool_name":"run_shell_command","tool_input":{"command":` + jsonString(c) + `}}`
-	}, []string{"/bin/bash", "-c"}},
+	}, []string{"/bin/bash", "-c"}, nil},
 	{"cursor", func(c string) string {
 		return `{"conversation_id":"jail","hook_event_name":"preToolUse","cwd":"` + jailProject + `","tool_name":"Shell","tool_input":{"command":` + jsonString(c) + `},"workspace_roots":["` + jailProject + `"]}`
-	}, []string{"/bin/bash", "-c"}},
+	}, []string{"/bin/bash", "-c"}, nil},
 }
 
 // jailWrapper is where init installs the wrapper for the jail's HOME.
@@ -110,7 +113,7 @@ func TestRewrittenLinesHold(t *testing.T) {
 					t.Skip(a.skip)
 				}
 				j := rewriteJail(t, cli.dialect)
-				j.env = a.env
+				j.env = append(append([]string{}, cli.env...), a.env...)
 				before := hashTree(t, j.scratch)
 				var out strings.Builder
 				ran := 0
@@ -255,6 +258,7 @@ func TestRewrittenLineSentAsIsHolds(t *testing.T) {
 	for _, cli := range rewriteCLIs {
 		t.Run(cli.dialect, func(t *testing.T) {
 			j := rewriteJail(t, cli.dialect)
+			j.env = cli.env
 			j.write("proj/w/.git/HEAD", "ref: refs/heads/main\n", 0o644)
 			j.write("proj/w/.claude/massgen-hook.yaml", "confine: off\ndefault_guards: false\n", 0o644)
 			j.write("proj/w/tools/harm", harmScript, 0o755)
@@ -268,6 +272,7 @@ func TestRewrittenLineSentAsIsHolds(t *testing.T) {
 			}
 			// The control: run as sent, the fake line does harm.
 			c := rewriteJail(t, cli.dialect)
+			c.env = cli.env
 			c.write("proj/w/.git/HEAD", "ref: refs/heads/main\n", 0o644)
 			c.write("proj/w/.claude/massgen-hook.yaml", "confine: off\ndefault_guards: false\n", 0o644)
 			cBefore := hashTree(t, c.scratch)
@@ -302,7 +307,7 @@ func TestCodexWorkdirCannotChooseTheProject(t *testing.T) {
 	}
 	codex := rewriteCLIs[0]
 	j := rewriteJail(t, codex.dialect)
-	j.env = []string{"-CLAUDE_PROJECT_DIR"} // Codex names the project to no hook
+	j.env = codex.env
 	j.write("proj/w/.git/HEAD", "ref: refs/heads/main\n", 0o644)
 	j.write("proj/w/.claude/massgen-hook.yaml", "confine: off\ndefault_guards: false\n", 0o644)
 	j.write("proj/w/tools/harm", harmScript, 0o755)
