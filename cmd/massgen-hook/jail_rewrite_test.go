@@ -329,3 +329,37 @@ func TestCodexWorkdirCannotChooseTheProject(t *testing.T) {
 		t.Fatalf("the sandbox did not hold for %q run in %s: %s\n%s", line, workdir, broken, ran)
 	}
 }
+
+// TestCodexModelChosenShellHolds: Codex's exec_command takes a shell
+// argument, the program that runs the call's line ("Defaults to the
+// user's default shell"), which the model sets, and which Codex does not
+// hand the hook (its tool_input holds the command alone). A program the
+// agent wrote in the project, named there, runs the rewritten line
+// outside the sandbox, and does what it likes with it.
+func TestCodexModelChosenShellHolds(t *testing.T) {
+	t.Parallel() // a jail of its own
+	if testing.Short() {
+		t.Skip("runs an attack in a bubblewrap jail; skipped in -short mode")
+	}
+	t.Skip("known escape: Codex runs exec_command's line with the shell the model names in the call (its shell argument), outside the sandbox, and tells the hook nothing of it; a program the agent wrote in the project, named as that shell, runs unconfined. massgen-hook cannot close it alone: Codex would have to hand the hook the shell (to deny any but the user's), or take no shell from the model")
+	codex := rewriteCLIs[0]
+	j := rewriteJail(t, codex.dialect)
+	j.env = codex.env
+	before := hashTree(t, j.scratch)
+	var out strings.Builder
+	for _, step := range []string{"cp tools/harm ./sh && chmod +x ./sh", "true"} {
+		line, denied := j.rewrite(codex, step)
+		if denied {
+			t.Fatalf("%q is denied; the attack tests nothing", step)
+		}
+		shell := "/bin/bash"
+		if step == "true" {
+			shell = jailProject + "/sh" // the call's shell argument
+		}
+		_, o := j.run(jailProject, "", shell, "-lc", line)
+		out.WriteString(o)
+	}
+	if broken := j.broken(before, out.String()); broken != "" {
+		t.Fatalf("the sandbox did not hold: %s\n%s", broken, out.String())
+	}
+}
