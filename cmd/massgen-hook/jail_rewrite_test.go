@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"os/exec"
 	"strings"
 	"testing"
 )
@@ -361,5 +362,34 @@ func TestCodexModelChosenShellHolds(t *testing.T) {
 	}
 	if broken := j.broken(before, out.String()); broken != "" {
 		t.Fatalf("the sandbox did not hold: %s\n%s", broken, out.String())
+	}
+}
+
+// TestGenericLineUnderFishHolds: the generic line quotes the command for
+// bash; fish reads a backslash before a quote inside single quotes as an
+// escape, so in fish the word closes early and the rest of the command
+// runs after the wrapper, outside the sandbox. A CLI that runs the line
+// with the user's shell (Cursor's terminal) runs it with fish where that
+// is the user's shell. Codex's line holds: its exec runs first.
+// (The control: the same line run by bash holds, by TestRewrittenLinesHold.)
+func TestGenericLineUnderFishHolds(t *testing.T) {
+	t.Parallel() // a jail of its own
+	if testing.Short() {
+		t.Skip("runs an attack in a bubblewrap jail; skipped in -short mode")
+	}
+	fish, err := exec.LookPath("fish")
+	if err != nil {
+		t.Skip("needs fish")
+	}
+	cursor := rewriteCLIs[3]
+	j := rewriteJail(t, cursor.dialect)
+	before := hashTree(t, j.scratch)
+	line, denied := j.rewrite(cursor, `x\'; ./tools/harm; #`)
+	if denied {
+		t.Fatal("the attack is denied; it tests nothing")
+	}
+	_, out := j.run(jailProject, "", fish, "-c", line)
+	if broken := j.broken(before, out); broken != "" {
+		t.Fatalf("the sandbox did not hold for %q run by fish: %s\n%s", line, broken, out)
 	}
 }
