@@ -89,8 +89,41 @@ func refuses(out protocol.Output) bool {
 // which never run: exec does not return, and `exit 126` ends the shell
 // where it does (a wrapper that cannot be run).
 func rewrittenCommand(d *dialect.Dialect, wrapper, project, command string) string {
-	return wrapperCall(d, wrapper, project) + shellQuote(command) + rulesTail(d, command)
+	return wrapperCall(d, wrapper, project) + agentWord(d, command) + rulesTail(d, command)
 }
+
+// agentWord quotes the agent's command as the one word the line hands
+// the wrapper. Where the CLI's rules read the line (Codex), it is
+// shellQuote's word, which those rules read; its line is safe in any
+// shell, as its exec runs first. Elsewhere the line may be run by
+// whichever shell the CLI picks, fish included, which takes a backslash
+// before a quote or a backslash inside single quotes as an escape: there
+// the word closes early and the rest of the command runs after the
+// wrapper, outside the sandbox. So no backslash is left inside single
+// quotes: each becomes '"\\"', which bash, zsh, dash and fish all read
+// as one backslash.
+func agentWord(d *dialect.Dialect, command string) string {
+	if d.RulesReadRewrite {
+		return shellQuote(command)
+	}
+	var b strings.Builder
+	b.WriteByte('\'')
+	for i := 0; i < len(command); i++ {
+		switch c := command[i]; c {
+		case '\'':
+			b.WriteString(`'\''`)
+		case '\\':
+			b.WriteString(backslashWord)
+		default:
+			b.WriteByte(c)
+		}
+	}
+	b.WriteByte('\'')
+	return b.String()
+}
+
+// backslashWord is a backslash between two single-quoted parts of a word.
+const backslashWord = `'"\\"'`
 
 // wrapperCall is a rewritten line up to the agent's command, quoted. For a
 // CLI whose rules read the line, the project goes through env as one
@@ -131,7 +164,7 @@ func agentCommand(d *dialect.Dialect, command, wrapper, project string) (string,
 		return "", false
 	}
 	inner, tail, ok := cutQuoted(rest)
-	if !ok || tail != rulesTail(d, inner) {
+	if !ok || tail != rulesTail(d, inner) || rest != agentWord(d, inner)+tail {
 		return "", false
 	}
 	return inner, true
@@ -166,9 +199,9 @@ func (a *app) unwrapShellCall(ev *protocol.Event, d *dialect.Dialect, project st
 	}
 }
 
-// cutQuoted reads the one word shellQuote makes at the start of s: its
-// text, and what follows it. ok is false when s does not start with
-// such a word, or the word is not quoted the way shellQuote quotes it.
+// cutQuoted reads the one word shellQuote or agentWord makes at the
+// start of s: its text, and what follows it. ok is false when s does not
+// start with such a word, or the word is not quoted the way they quote.
 func cutQuoted(s string) (word, rest string, ok bool) {
 	if !strings.HasPrefix(s, "'") {
 		return "", "", false
@@ -184,6 +217,11 @@ func cutQuoted(s string) (word, rest string, ok bool) {
 		if strings.HasPrefix(s[i:], `'\''`) {
 			b.WriteByte('\'')
 			i += len(`'\''`)
+			continue
+		}
+		if strings.HasPrefix(s[i:], backslashWord) {
+			b.WriteByte('\\')
+			i += len(backslashWord)
 			continue
 		}
 		return b.String(), s[i+1:], true
