@@ -93,7 +93,7 @@ func (a *app) runHook(ctx context.Context, s hookSpec) error {
 		d = d.Refine(ev)
 	}
 	cwd := ""
-	if ev != nil {
+	if ev != nil && !d.ProjectFromHookDir {
 		cwd = ev.Cwd
 	}
 	project, err := a.resolveProject(cwd, d.ProjectEnv)

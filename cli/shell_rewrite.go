@@ -44,7 +44,7 @@ func (a *app) confineShellCall(env *hookenv.Env, ev *protocol.Event, d *dialect.
 		return out
 	}
 	command, _ := fields["command"].(string)
-	if strings.TrimSpace(command) == "" || isRewritten(d, command, wrapper, env.Layout.Project) {
+	if runsNothing(command) || isRewritten(d, command, wrapper, env.Layout.Project) {
 		return out
 	}
 	if !confine.Remembered(env.State, a.sandboxTool(env.Layout.Project, cfg)).OK {
@@ -62,6 +62,16 @@ func (a *app) confineShellCall(env *hookenv.Env, ev *protocol.Event, d *dialect.
 	h.UpdatedInput = raw
 	out.HookSpecificOutput = &h
 	return out
+}
+
+// runsNothing reports whether bash reads command as no command at all:
+// only its blanks and line breaks. Not strings.TrimSpace: a form feed, a
+// no-break space or NEL is space to Go but a word to bash, the name of a
+// program it looks up on PATH, which may hold a folder of the project
+// (node_modules/.bin under npx, an active virtualenv). Left as written,
+// such a command would run that program outside the sandbox.
+func runsNothing(command string) bool {
+	return strings.Trim(command, " \t\n") == ""
 }
 
 // refuses reports whether an answer stops the call (or the agent): a
@@ -96,7 +106,7 @@ func rewrittenCommand(d *dialect.Dialect, wrapper, project, command string) stri
 	case dialect.RewriteExecTail:
 		return quotedHead(d, wrapper, project) + shellQuote(command) + execTail + command
 	}
-	return quotedHead(d, wrapper, project) + shellQuote(command)
+	return quotedHead(d, wrapper, project) + agentWord(d, command)
 }
 
 // execTail stands between the quoted command and its words in an
@@ -143,6 +153,39 @@ func keptCommand(line string) (string, bool) {
 	}
 	return strings.CutSuffix(rest, keptClose)
 }
+
+// agentWord quotes the agent's command as the one word the line hands
+// the wrapper. Where the CLI's rules read the line (Codex), it is
+// shellQuote's word, which those rules read; its line is safe in any
+// shell, as its exec runs first. Elsewhere the line may be run by
+// whichever shell the CLI picks, fish included, which takes a backslash
+// before a quote or a backslash inside single quotes as an escape: there
+// the word closes early and the rest of the command runs after the
+// wrapper, outside the sandbox. So no backslash is left inside single
+// quotes: each becomes '"\\"', which bash, zsh, dash and fish all read
+// as one backslash.
+func agentWord(d *dialect.Dialect, command string) string {
+	if d.RewriteForm == dialect.RewriteExecTail {
+		return shellQuote(command)
+	}
+	var b strings.Builder
+	b.WriteByte('\'')
+	for i := 0; i < len(command); i++ {
+		switch c := command[i]; c {
+		case '\'':
+			b.WriteString(`'\''`)
+		case '\\':
+			b.WriteString(backslashWord)
+		default:
+			b.WriteByte(c)
+		}
+	}
+	b.WriteByte('\'')
+	return b.String()
+}
+
+// backslashWord is a backslash between two single-quoted parts of a word.
+const backslashWord = `'"\\"'`
 
 // quotedHead is a plain or exec-tail line up to the agent's command,
 // quoted. In exec-tail, the project goes through env as one quoted word:
@@ -225,9 +268,9 @@ func (a *app) unwrapShellCall(ev *protocol.Event, d *dialect.Dialect, project st
 	}
 }
 
-// cutQuoted reads the one word shellQuote makes at the start of s: its
-// text, and what follows it. ok is false when s does not start with
-// such a word, or the word is not quoted the way shellQuote quotes it.
+// cutQuoted reads the one word shellQuote or agentWord makes at the
+// start of s: its text, and what follows it. ok is false when s does not
+// start with such a word, or the word is not quoted the way they quote.
 func cutQuoted(s string) (word, rest string, ok bool) {
 	if !strings.HasPrefix(s, "'") {
 		return "", "", false
@@ -243,6 +286,11 @@ func cutQuoted(s string) (word, rest string, ok bool) {
 		if strings.HasPrefix(s[i:], `'\''`) {
 			b.WriteByte('\'')
 			i += len(`'\''`)
+			continue
+		}
+		if strings.HasPrefix(s[i:], backslashWord) {
+			b.WriteByte('\\')
+			i += len(backslashWord)
 			continue
 		}
 		return b.String(), s[i+1:], true

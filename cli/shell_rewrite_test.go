@@ -4,6 +4,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/massgen/massgen-hook/dialect"
@@ -107,5 +108,51 @@ func TestRulesLineRunsOnlyTheWrapper(t *testing.T) {
 		if _, err := os.Stat(filepath.Join(dir, "tail-ran")); err == nil {
 			t.Fatalf("%sthe words after the wrapper ran", before)
 		}
+	}
+}
+
+// Only what bash reads as no command is left unrewritten: a form feed, a
+// no-break space or NEL is a program name to bash.
+func TestRunsNothingIsBashsBlankOnly(t *testing.T) {
+	for _, c := range []string{"", " ", "\t", "\n", " \t\n\n"} {
+		if !runsNothing(c) {
+			t.Errorf("runsNothing(%q) = false, want true", c)
+		}
+	}
+	for _, c := range []string{"\f", "\v", "\r", "\u00a0", "\u0085", "\u2028", "\u3000", " \f ", "#", ";"} {
+		if runsNothing(c) {
+			t.Errorf("runsNothing(%q) = true, want false: bash runs it as a word", c)
+		}
+	}
+}
+
+// The generic line leaves no backslash inside single quotes, which fish
+// would read as an escape; every shell reads the word back as written.
+func TestAgentWordHasNoBackslashInsideSingleQuotes(t *testing.T) {
+	const w, p = "/w/massgen-hook-shell", "/p"
+	for _, cmd := range []string{`x\'; echo out; #`, `\\`, `'\`, `a\`, `echo "\$HOME" '\''`} {
+		word := agentWord(dialect.Cursor, cmd)
+		if rest := strings.NewReplacer(`'\''`, "", backslashWord, "").Replace(word); strings.Contains(rest, `\`) {
+			t.Errorf("agentWord(%q) = %s leaves a backslash fish reads as an escape", cmd, word)
+		}
+		line := rewrittenCommand(dialect.Cursor, w, p, cmd)
+		if got, ok := agentCommand(dialect.Cursor, line, w, p); !ok || got != cmd {
+			t.Errorf("agentCommand(%s) = %q, %v; want %q", line, got, ok, cmd)
+		}
+		for _, sh := range []string{"bash", "dash", "zsh", "fish"} {
+			path, err := exec.LookPath(sh)
+			if err != nil {
+				continue
+			}
+			out, err := exec.Command(path, "-c", "printf %s "+word).Output()
+			if err != nil || string(out) != cmd {
+				t.Errorf("%s reads %s as %q (%v), want %q", sh, word, out, err, cmd)
+			}
+		}
+	}
+	// A line whose word only agentWord would not make is not taken as
+	// rewritten: shellQuote's for a command with a backslash.
+	if isRewritten(dialect.Cursor, quotedHead(dialect.Cursor, w, p)+shellQuote(`a\b`), w, p) {
+		t.Error("a word quoted another way is taken as this project's rewrite")
 	}
 }

@@ -16,6 +16,9 @@ var Codex = &Dialect{
 	// `git push` runs once the rewrite hides it in the wrapper's argument,
 	// and is rejected again when the line still holds it as words.
 	RewriteForm: RewriteExecTail,
+	// Codex 0.169 hands PreToolUse, as cwd, the call's workdir, and runs
+	// the hook in the session's folder.
+	ProjectFromHookDir: true,
 	events: map[string]string{
 		protocol.SessionStart:      protocol.SessionStart,
 		protocol.SubagentStart:     protocol.SubagentStart,

@@ -39,6 +39,13 @@ type Dialect struct {
 	failOpenOnly map[string]bool
 	// ProjectEnv names the variable the CLI sets to the project root.
 	ProjectEnv string
+	// ProjectFromHookDir: the event's cwd is the folder the call runs in,
+	// which the model chooses (Codex's exec_command workdir), while the
+	// hook process runs in the session's folder. The project is found
+	// from the hook's own folder: a workdir in a repository the agent made,
+	// with a config of its own (confine: off, no guards), must not become
+	// the project.
+	ProjectFromHookDir bool
 	// PlainContext, JudgesRewrites and ShapesOutput are what the rules'
 	// answers may rely on (see engine.Client).
 	PlainContext, JudgesRewrites, ShapesOutput bool
