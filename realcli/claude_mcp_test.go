@@ -116,9 +116,7 @@ func claudeMCPFilesystem(t *testing.T, s *Session) {
 // reads the server's error, and the file is intact. Reading README.md
 // through the confined server still works.
 func claudeMCPConfined(t *testing.T, s *Session) {
-	if _, err := exec.LookPath("bwrap"); err != nil {
-		s.need("bubblewrap (bwrap) is not installed: apt install bubblewrap")
-	}
+	needBwrap(s)
 	s.WriteFile("README.md", readmeText)
 	wireFilesystemServer(s)
 	s.Wire()

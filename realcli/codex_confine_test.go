@@ -20,18 +20,11 @@ import (
 // sandbox, the user's execpolicy rule still denies git push, and the
 // session is told that Codex's own sandbox holds its commands.
 func codexOwnSandbox(t *testing.T, s *Session) {
-	if _, err := exec.LookPath("bwrap"); err != nil {
-		s.need("bubblewrap (bwrap) is not installed: apt install bubblewrap")
-	}
+	needBwrap(s)
 	s.Args = append(s.Args, "--sandbox", "workspace-write")
 	s.CLI.ShellDeny(s, "git push")
 	writeHome(s, "keep.txt", "KEEP-ME-6024\n")
-	remote := filepath.Join(s.Root, "remote.git")
-	if out, err := exec.Command("git", "init", "-q", "--bare", remote).CombinedOutput(); err != nil {
-		s.Fatalf("git init --bare: %v: %s", err, out)
-	}
-	s.git("remote", "add", "origin", remote)
-	s.Commit("start")
+	pushRemote(s)
 	s.Wire()
 	wantSandboxWired(s)
 

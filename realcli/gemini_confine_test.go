@@ -4,7 +4,6 @@ package realcli
 
 import (
 	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -17,16 +16,9 @@ import (
 // quotes) is denied as it is without massgen-hook, and nothing reaches
 // the remote; a command the rules allow runs, rewritten.
 func geminiConfineUserRules(t *testing.T, s *Session) {
-	if _, err := exec.LookPath("bwrap"); err != nil {
-		s.need("bubblewrap (bwrap) is not installed: apt install bubblewrap")
-	}
+	needBwrap(s)
 	s.CLI.ShellDeny(s, "git push")
-	remote := filepath.Join(s.Root, "remote.git")
-	if out, err := exec.Command("git", "init", "-q", "--bare", remote).CombinedOutput(); err != nil {
-		s.Fatalf("git init --bare: %v: %s", err, out)
-	}
-	s.git("remote", "add", "origin", remote)
-	s.Commit("start")
+	remote := pushRemote(s)
 	s.Wire()
 	wantSandboxWired(s)
 
@@ -73,9 +65,7 @@ func geminiConfineUserRules(t *testing.T, s *Session) {
 // massgen-hook. An allowed one runs (confined), a denied one is denied,
 // and one no rule allows does not run, with no user to ask.
 func geminiConfineDefaultApproval(t *testing.T, s *Session) {
-	if _, err := exec.LookPath("bwrap"); err != nil {
-		s.need("bubblewrap (bwrap) is not installed: apt install bubblewrap")
-	}
+	needBwrap(s)
 	s.DefaultApproval = true
 	writeHome(s, ".gemini/policies/realcli-allow.toml", "[[rule]]\ntoolName = \"run_shell_command\"\ncommandPrefix = \"echo\"\ndecision = \"allow\"\npriority = 400\n")
 	s.CLI.ShellDeny(s, "echo DENIED")

@@ -22,9 +22,7 @@ func geminiMCPTool(tool string) string { return "mcp_filesystem_" + tool }
 // read-only in the sandbox) and the file is intact; reading README.md
 // through the confined server works.
 func geminiMCPConfined(t *testing.T, s *Session) {
-	if _, err := exec.LookPath("bwrap"); err != nil {
-		s.need("bubblewrap (bwrap) is not installed: apt install bubblewrap")
-	}
+	needBwrap(s)
 	inst, err := install(mcpFilesystem)
 	if err != nil {
 		s.need(fmt.Sprintf("the filesystem MCP server cannot be installed: %v", err))

@@ -64,9 +64,7 @@ func hookSettings(s *Session) string {
 // shell runs is the agent's own, and the hooks (which must run unconfined) keep
 // their audit trail.
 func confineWrittenScript(t *testing.T, s *Session) {
-	if _, err := exec.LookPath("bwrap"); err != nil {
-		s.need("bubblewrap (bwrap) is not installed: apt install bubblewrap")
-	}
+	needBwrap(s)
 	for _, tmp := range []string{"/tmp", "/var/tmp", os.TempDir()} {
 		if rel, err := filepath.Rel(tmp, s.Root); err == nil && !strings.HasPrefix(rel, "..") {
 			s.need("the suite's cache " + filepath.Dir(s.Root) + " is in a temporary folder, which the sandbox keeps writable: HOME cannot be read-only there (set MASSGEN_REALCLI_CACHE elsewhere)")
@@ -84,12 +82,7 @@ func confineWrittenScript(t *testing.T, s *Session) {
 	if s.CLI.ShellDeny != nil {
 		s.CLI.ShellDeny(s, "git push")
 	}
-	remote := filepath.Join(s.Root, "remote.git")
-	if out, err := exec.Command("git", "init", "-q", "--bare", remote).CombinedOutput(); err != nil {
-		s.Fatalf("git init --bare: %v: %s", err, out)
-	}
-	s.git("remote", "add", "origin", remote)
-	s.Commit("start")
+	remote := pushRemote(s)
 	// A warm Go build cache, as a developer's is, and no toolchain
 	// download: the build is everyday work, not a download.
 	if gocache, err := exec.Command("go", "env", "GOCACHE").Output(); err == nil {
@@ -457,4 +450,25 @@ func hooksRanUnconfined(s *Session) {
 			s.Errorf("the audit trail lacks %q: the hooks did not run, or ran confined", want)
 		}
 	}
+}
+
+// needBwrap marks the scenario as needing bubblewrap, where it is missing.
+func needBwrap(s *Session) {
+	if _, err := exec.LookPath("bwrap"); err != nil {
+		s.need("bubblewrap (bwrap) is not installed: apt install bubblewrap")
+	}
+}
+
+// pushRemote gives the project a bare repository as origin, and a first
+// commit, for a push the user's rule must deny; it returns the remote,
+// which must stay empty.
+func pushRemote(s *Session) string {
+	s.t.Helper()
+	remote := filepath.Join(s.Root, "remote.git")
+	if out, err := exec.Command("git", "init", "-q", "--bare", remote).CombinedOutput(); err != nil {
+		s.Fatalf("git init --bare: %v: %s", err, out)
+	}
+	s.git("remote", "add", "origin", remote)
+	s.Commit("start")
+	return remote
 }
