@@ -21,11 +21,6 @@ var confineScenarios = []Scenario{
 	{Name: "confine/written-script", OutsideTmp: true, Run: confineWrittenScript},
 }
 
-// confineClaudeOnly is why a CLI other than Claude Code has no confined
-// scenario: massgen-hook wires its sandbox through Claude Code's
-// CLAUDE_CODE_SHELL_PREFIX alone.
-const confineClaudeOnly = "confinement reaches only Claude Code's Bash so far (through CLAUDE_CODE_SHELL_PREFIX); this CLI's shell commands run under the static guards alone, as doctor says"
-
 // The secrets the attack script reads; noSecret looks for "realcli-secret".
 const credSecret = "https://realcli:realcli-secret-cred-5120@git.example.invalid\n"
 
