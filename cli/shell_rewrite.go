@@ -39,20 +39,15 @@ func (a *app) confineShellCall(env *hookenv.Env, ev *protocol.Event, d *dialect.
 	if h := out.HookSpecificOutput; h != nil && h.UpdatedInput != nil {
 		input = h.UpdatedInput // a rule's rewrite, confined in turn
 	}
-	var fields map[string]any
-	if json.Unmarshal(input, &fields) != nil {
-		return out
-	}
-	command, _ := fields["command"].(string)
-	if runsNothing(command) || isRewritten(d, command, wrapper, env.Layout.Project) {
-		return out
-	}
-	if !confine.Remembered(env.State, a.sandboxTool(env.Layout.Project, cfg)).OK {
-		return out
-	}
-	fields["command"] = rewrittenCommand(d, wrapper, env.Layout.Project, command)
-	raw, err := json.Marshal(fields)
-	if err != nil {
+	project := env.Layout.Project
+	raw, ok := withCommand(input, func(command string) (string, bool) {
+		if runsNothing(command) || isRewritten(d, command, wrapper, project) ||
+			!confine.Remembered(env.State, a.sandboxTool(project, cfg)).OK {
+			return "", false
+		}
+		return rewrittenCommand(d, wrapper, project, command), true
+	})
+	if !ok {
 		return out
 	}
 	h := protocol.HookSpecific{}
@@ -253,19 +248,29 @@ func (a *app) unwrapShellCall(ev *protocol.Event, d *dialect.Dialect, project st
 	if !ok {
 		return
 	}
-	var fields map[string]any
-	if json.Unmarshal(ev.ToolInput, &fields) != nil {
-		return
-	}
-	command, _ := fields["command"].(string)
-	inner, ok := agentCommand(d, command, wrapper, project)
-	if !ok {
-		return
-	}
-	fields["command"] = inner
-	if raw, err := json.Marshal(fields); err == nil {
+	if raw, ok := withCommand(ev.ToolInput, func(command string) (string, bool) {
+		return agentCommand(d, command, wrapper, project)
+	}); ok {
 		ev.ToolInput = raw
 	}
+}
+
+// withCommand is input, a shell tool's arguments, with its command
+// replaced by what change makes of it, every other field kept; ok is false
+// where input is no object or change leaves the command as it is.
+func withCommand(input json.RawMessage, change func(command string) (string, bool)) (json.RawMessage, bool) {
+	var fields map[string]any
+	if json.Unmarshal(input, &fields) != nil {
+		return nil, false
+	}
+	command, _ := fields["command"].(string)
+	changed, ok := change(command)
+	if !ok {
+		return nil, false
+	}
+	fields["command"] = changed
+	raw, err := json.Marshal(fields)
+	return raw, err == nil
 }
 
 // cutQuoted reads the one word shellQuote or agentWord makes at the
