@@ -4,8 +4,6 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/massgen/massgen-hook/config"
-	"github.com/massgen/massgen-hook/confine"
 	"github.com/massgen/massgen-hook/install/wiring"
 )
 
@@ -129,25 +127,16 @@ func (w *installer) projectMCP(f *wiring.File, out []byte, p placement, o instal
 		w.say(f.Path, "MCP servers %s start outside the sandbox: the guards judge each call, not what the server itself opens (init --agent gemini or cursor, with --confine-mcp, starts them confined)", names)
 		return out, nil
 	}
-	cfgPath, required := config.Locate(w.configPath, w.getenv("MASSGEN_HOOK_CONFIG"), p.project)
-	cfg, err := config.Load(cfgPath, required)
+	// Where they cannot be confined (confine: off, no bubblewrap, no
+	// wrapper), the servers start as they are and the user is told; the
+	// hooks are wired all the same.
+	what := "MCP servers " + names
+	prefix, why, err := w.sandboxUsable(p, f.Path, what)
 	if err != nil {
-		cfg = config.Default()
-	}
-	if cfg.Confine.Off {
-		w.say(f.Path, "MCP servers %s not confined: confinement is off in the config (confine: off)", names)
+		w.say(f.Path, "%s not confined: %v", what, err)
 		return out, nil
 	}
-	if avail := confine.Probe(w.sandboxTool(p.project, &cfg)); !avail.OK {
-		w.say(f.Path, "MCP servers %s not confined: %s (%s)", names, avail.Reason, nextStep(avail))
-		return out, nil
-	}
-	prefix, err := w.shellPrefixPath()
-	if err == nil {
-		err = w.copyBinary(o.binary, prefix)
-	}
-	if err != nil {
-		w.say(f.Path, "MCP servers %s not confined: installing massgen-hook-shell: %v", names, err)
+	if why != "" || !w.installWrapper(o, prefix, f.Path, what) {
 		return out, nil
 	}
 	for _, name := range open {
