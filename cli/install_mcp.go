@@ -60,6 +60,24 @@ func (w *installer) unwireMCPConfinement(p placement) error {
 	if err != nil || !f.Exists {
 		return nil
 	}
+	data, restored := w.restoreMCP(f)
+	if len(restored) == 0 {
+		return nil
+	}
+	saved := w.uninstall
+	w.uninstall = true
+	defer func() { w.uninstall = saved }()
+	if err := w.settings(f, data, false); err != nil {
+		return err
+	}
+	w.say(f.Path, "MCP servers %s start as they were, not through massgen-hook-shell --exec", strings.Join(restored, ", "))
+	return nil
+}
+
+// restoreMCP is f's data with every server init started through the
+// wrapper's program form started as it was, and those servers' names. A
+// server whose wrapped arguments were changed since is left, and named.
+func (w *installer) restoreMCP(f *wiring.File) ([]byte, []string) {
 	out := *f
 	var restored []string
 	for _, sv := range wiring.MCPServers(f, isOurPrefix) {
@@ -74,17 +92,7 @@ func (w *installer) unwireMCPConfinement(p placement) error {
 		out.Data = data
 		restored = append(restored, sv.Name)
 	}
-	if len(restored) == 0 {
-		return nil
-	}
-	saved := w.uninstall
-	w.uninstall = true
-	defer func() { w.uninstall = saved }()
-	if err := w.settings(f, out.Data, false); err != nil {
-		return err
-	}
-	w.say(f.Path, "MCP servers %s start as they were, not through massgen-hook-shell --exec", strings.Join(restored, ", "))
-	return nil
+	return out.Data, restored
 }
 
 // projectMCP is out, a CLI's project file of MCP servers as init writes
@@ -100,18 +108,11 @@ func (w *installer) projectMCP(f *wiring.File, out []byte, p placement, o instal
 		return out, nil
 	}
 	if uninstall {
-		for _, sv := range wiring.MCPServers(&cur, isOurPrefix) {
-			if !sv.Confined {
-				continue
-			}
-			if data, ok := wiring.UnconfineMCP(&cur, sv.Name); ok {
-				cur.Data = data
-				w.say(f.Path, "MCP server %s starts as it was, not through massgen-hook-shell --exec", sv.Name)
-			} else {
-				w.say(f.Path, "MCP server %s runs %s with arguments that are not init's: left as it is", sv.Name, sv.Command)
-			}
+		data, restored := w.restoreMCP(&cur)
+		for _, name := range restored {
+			w.say(f.Path, "MCP server %s starts as it was, not through massgen-hook-shell --exec", name)
 		}
-		return cur.Data, nil
+		return data, nil
 	}
 	var open []string
 	for _, sv := range wiring.MCPServers(&cur, isOurPrefix) {
