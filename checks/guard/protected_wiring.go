@@ -10,7 +10,9 @@ import (
 )
 
 // defaultWiring are the files that switch the guards on: every agent CLI's
-// hook wiring (project and user scope), massgen-hook's own configuration,
+// hook wiring (project and user scope; pi's is its extensions folder,
+// whose every file pi runs at start-up with the user's rights, and the
+// settings.json that can name more), massgen-hook's own configuration,
 // state and installed binary; Cursor's sandbox.json, which sets what
 // Cursor's own sandbox lets the agent's commands read and reach; and the
 // files that name the MCP servers a CLI starts (a program run with the
@@ -22,10 +24,11 @@ var defaultWiring = []string{
 	".claude/massgen-hook.yaml", ".claude/massgen-hook", ".claude/massgen-hook/**",
 	".claude/settings.json", ".claude/settings.local.json", ".claude/hooks/**",
 	".gemini/settings.json", ".codex/hooks.json", ".codex/config.toml", ".cursor/hooks.json", ".cursor/sandbox.json",
-	".github/hooks/**",
+	".github/hooks/**", ".pi/extensions/**", ".pi/settings.json",
 	".mcp.json", ".cursor/mcp.json",
 	"~/.claude/settings.json", "~/.gemini/settings.json", "~/.codex/hooks.json", "~/.codex/config.toml",
 	"~/.cursor/hooks.json", "~/.cursor/sandbox.json", "~/.copilot/hooks/**",
+	"~/.pi/agent/extensions/**", "~/.pi/agent/settings.json",
 	"~/.claude.json", "~/.cursor/mcp.json", "~/.copilot/mcp-config.json",
 }
 
