@@ -35,14 +35,20 @@ var Pi = &Dialect{
 		}
 		return event
 	},
-	in:           piIn,
-	out:          piOut,
-	failOpenExit: protocol.ExitError,
+	in:  piIn,
+	out: piOut,
+	// The extension shows it to the user: pi's UI, else stderr.
+	systemMessage: true,
+	failOpenExit:  protocol.ExitError,
 	// The extension sends the reason of a block at agent_end as the next
 	// user message, which pi answers, without a cap of its own: a stop
 	// hook that failed must not do that, fail_closed or not.
 	failOpenOnly: map[string]bool{protocol.Stop: true},
 	ProjectEnv:   "PI_PROJECT_DIR",
+	// pi 0.73 asks nobody before any call: a rewritten call runs as the
+	// agent's own would, which is what a rewrite with no decision means.
+	// An ask would block it whenever pi has no UI.
+	JudgesRewrites: true,
 }
 
 // piDenied opens the text pi hands the model for a call the extension
@@ -214,7 +220,7 @@ func piOut(n Native, o protocol.Output) (any, bool) {
 		dropped = v.context != "" || v.block != ""
 	}
 	if o.SystemMessage != "" {
-		a.set("systemMessage", o.SystemMessage) // Answer moves it to stderr
+		a.set("systemMessage", o.SystemMessage)
 	}
 	return a, dropped
 }

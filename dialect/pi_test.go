@@ -57,13 +57,27 @@ func TestPiTools(t *testing.T) {
 	}
 }
 
+// pi asks nobody before a call: a rewrite no rule decided on goes as the
+// new input alone and runs as the agent's call would.
+func TestPiRewriteGoesAlone(t *testing.T) {
+	if !Pi.JudgesRewrites {
+		t.Fatal("pi runs a rewritten call as it runs the agent's: its dialect must say so")
+	}
+	alone := protocol.Output{HookSpecificOutput: &protocol.HookSpecific{UpdatedInput: json.RawMessage(`{"command":"ls"}`)}}
+	if _, got := answerTo(t, Pi, piCall("bash", `{"command":"rm x"}`), protocol.PreToolUse, alone); got != `{"input":{"command":"ls"}}` {
+		t.Errorf("a rewrite no rule decided: %s", got)
+	}
+}
+
 // A deny blocks the call, and the model reads who blocked it; a rewrite
-// that comes with a deny is not applied.
+// that comes with a deny is not applied. The user's warning is in the
+// answer, for the extension to show.
 func TestPiBlock(t *testing.T) {
 	o := protocol.Deny("no secrets")
 	o.HookSpecificOutput.UpdatedInput = json.RawMessage(`{"command":"true"}`)
+	o.SystemMessage = "blocked a read"
 	_, got := answerTo(t, Pi, piCall("bash", `{"command":"cat .env"}`), protocol.PreToolUse, o)
-	if want := `{"block":true,"reason":"Blocked by massgen-hook: no secrets"}`; got != want {
+	if want := `{"block":true,"reason":"Blocked by massgen-hook: no secrets","systemMessage":"blocked a read"}`; got != want {
 		t.Errorf("deny: %s, want %s", got, want)
 	}
 }
