@@ -108,12 +108,16 @@ func TestRewrittenLinesHold(t *testing.T) {
 		t.Skip("runs attacks in a bubblewrap jail; skipped in -short mode")
 	}
 	for _, cli := range rewriteCLIs {
+		// One jail and one init per CLI; each attack starts from what
+		// init left (reset).
+		j := rewriteJail(t, cli.dialect)
 		for _, a := range rewriteAttacks {
 			t.Run(cli.dialect+"/"+a.name, func(t *testing.T) {
 				if a.skip != "" {
 					t.Skip(a.skip)
 				}
-				j := rewriteJail(t, cli.dialect)
+				j.t = t
+				j.reset()
 				j.env = append(append([]string{}, cli.env...), a.env...)
 				before := hashTree(t, j.scratch)
 				var out strings.Builder
@@ -173,6 +177,7 @@ func rewriteJail(t *testing.T, dialect string) *jail {
 		t.Fatalf("init --agent %s installed no wrapper at %s:\n%s", dialect, jailWrapper, out)
 	}
 	j.write("proj/tools/harm", harmScript, 0o755)
+	j.keep()
 	return j
 }
 
