@@ -27,10 +27,7 @@ var piCLI = &CLI{
 	Name:     "pi",
 	Version:  "0.73.1",
 	Packages: []string{"@mariozechner/pi-coding-agent@0.73.1"},
-	// Until init knows pi, it wires the binary, the config and the
-	// scratchpads as for Claude Code, and Trust writes the extension as
-	// init will (piWire).
-	Agent: "claude",
+	Agent:    "pi",
 	Executable: func(prefix string) string {
 		return filepath.Join(prefix, "node_modules", ".bin", "pi")
 	},
@@ -45,7 +42,6 @@ var piCLI = &CLI{
 	Final:   piFinal,
 	Timeout: 3 * time.Minute,
 	Adapter: Adapter{
-		Trust:     piWire,
 		Shell:     func(id, command string) Reply { return Use(id, "bash", map[string]any{"command": command}) },
 		BashInput: func(command string) map[string]any { return map[string]any{"command": command} },
 		Read:      func(id, path string) Reply { return Use(id, "read", map[string]any{"path": path}) },
@@ -103,20 +99,6 @@ const (
 var piDeniedMark = regexp.MustCompile(`^Blocked by massgen-hook: `)
 
 func init() { register(piCLI) }
-
-// piWire writes massgen-hook's extension into the project as init does in
-// project scope: the binary's path relative to the project, every
-// subcommand wired.
-func piWire(s *Session) {
-	src, err := os.ReadFile(filepath.Join("..", "integrations", "pi", "massgen-hook.ts"))
-	if err != nil {
-		s.Fatalf("reading the extension: %v", err)
-	}
-	subcommands := `["pre-tool-use","session-start","subagent-start","subagent-stop","stop","permission-request","post-tool-use","post-tool-use-failure"]`
-	text := strings.NewReplacer(`"@MASSGEN_HOOK_BINARY@"`, `".claude/hooks/massgen-hook"`,
-		`"@MASSGEN_HOOK_SCOPE@"`, `"project"`, `["@MASSGEN_HOOK_SUBCOMMANDS@"]`, subcommands).Replace(string(src))
-	s.WriteFile(piExtension, text)
-}
 
 func piEdit(id, path, old, new string) Reply {
 	return Use(id, "edit", map[string]any{"path": path, "edits": []map[string]string{{"oldText": old, "newText": new}}})
