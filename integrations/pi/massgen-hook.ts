@@ -71,10 +71,14 @@ function run(ctx: Ctx, subcommand: string, event: Record<string, unknown>): Prom
     let stderr = "";
     let timedOut = false;
     let child: ReturnType<typeof spawn>;
+    // The hooks take CLAUDE_PROJECT_DIR first: one inherited from an
+    // outer Claude Code session must not name another project.
+    const env: Record<string, string | undefined> = { ...process.env, PI_PROJECT_DIR: root };
+    delete env.CLAUDE_PROJECT_DIR;
     try {
       child = spawn(binary, [subcommand, "--dialect", "pi"], {
         cwd: root,
-        env: { ...process.env, PI_PROJECT_DIR: root },
+        env,
         stdio: ["pipe", "pipe", "pipe"],
       });
     } catch (err) {
