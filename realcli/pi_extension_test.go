@@ -17,6 +17,8 @@ func init() {
 	piCLI.Scenarios = []Scenario{
 		{Name: "stop/late-message-sends-on", Run: piStopSendsOn},
 		{Name: "extension/binary-missing", Project: quoted, Run: piBinaryMissing},
+		{Name: "extension/asks-with-a-ui", Run: piAsks},
+		{Name: "stop/late-message-sends-on-with-a-ui", Run: piStopSendsOnRPC},
 	}
 }
 
