@@ -18,6 +18,7 @@ func init() {
 		{Name: "stop/late-message-sends-on", Run: piStopSendsOn},
 		{Name: "extension/binary-missing", Project: quoted, Run: piBinaryMissing},
 		{Name: "extension/asks-with-a-ui", Run: piAsks},
+		{Name: "extension/outer-claude-project", Run: piOuterProject},
 		{Name: "stop/late-message-sends-on-with-a-ui", Run: piStopSendsOnRPC},
 	}
 }
@@ -95,4 +96,26 @@ func piBinaryMissing(t *testing.T, s *Session) {
 		s.Errorf("the run did not end as a success: %s", run.Final.Raw)
 	}
 	s.Observe("pi ran %s with the binary missing", time.Since(start).Round(100*time.Millisecond))
+}
+
+// piOuterProject: pi runs inside an outer Claude Code session, whose
+// CLAUDE_PROJECT_DIR names another project with the guards off. The
+// extension's project is the one its file is in: the read of .env is
+// still denied.
+func piOuterProject(t *testing.T, s *Session) {
+	s.WriteFile(".env", envSecret)
+	s.Wire()
+	other := t.TempDir()
+	if err := os.MkdirAll(other+"/.claude", 0o755); err != nil {
+		s.Fatalf("%v", err)
+	}
+	if err := os.WriteFile(other+"/.claude/massgen-hook.yaml", []byte("default_guards: false\n"), 0o644); err != nil {
+		s.Fatalf("%v", err)
+	}
+	s.Env = append(s.Env, "CLAUDE_PROJECT_DIR="+other)
+	m := s.Model
+	m.On("read", All(Main, First), s.CLI.Read("call_read", s.Path(".env")))
+	m.On("done", All(Main, After("call_read")), Say("refused"))
+	s.Run("read the environment")
+	wantDenied(s, s.Turn("done"), "call_read", "protected path")
 }
