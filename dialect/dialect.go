@@ -24,8 +24,9 @@ type Dialect struct {
 	// how its tool input was translated.
 	in func(ev object, n *Native) error
 	// eventOf, where one of the CLI's events is two of Claude Code's (pi's
-	// tool_result, failed or not), names the one raw is; nil: events says.
-	eventOf func(ev object, event string) string
+	// tool_result, failed or not), names the one raw is, given event (what
+	// events says) and want (what the hook handles); nil: events says.
+	eventOf func(ev object, event, want string) string
 	// out builds the CLI's answer from Claude Code's (already checked and
 	// capped). dropped reports agent-facing text it has no place for.
 	// It is an object, or a protocol.Output for Claude Code's own shape.
@@ -182,7 +183,7 @@ func (d *Dialect) Event(raw []byte, want string) ([]byte, Native, error) {
 			Msg: fmt.Sprintf("is %q, which is not a %s event massgen-hook handles", n.Event, d.Name)}
 	}
 	if d.eventOf != nil {
-		event = d.eventOf(ev, event)
+		event = d.eventOf(ev, event, want)
 	}
 	if err := d.in(ev, &n); err != nil {
 		return nil, Native{}, err

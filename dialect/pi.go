@@ -29,14 +29,9 @@ var Pi = &Dialect{
 		"tool_result":   protocol.PostToolUse,
 		"agent_end":     protocol.Stop,
 	},
-	eventOf: func(ev object, event string) string {
-		if event == protocol.PostToolUse && string(rawOf(ev["isError"])) == "true" {
-			return protocol.PostToolUseFailure
-		}
-		return event
-	},
-	in:  piIn,
-	out: piOut,
+	eventOf: piEventOf,
+	in:      piIn,
+	out:     piOut,
 	// The extension shows it to the user: pi's UI, else stderr.
 	systemMessage: true,
 	failOpenExit:  protocol.ExitError,
@@ -87,6 +82,24 @@ var piTools = &lazy.Value[map[string]piTool]{New: func() map[string]piTool {
 var piSources = &lazy.Value[map[string]string]{New: func() map[string]string {
 	return map[string]string{"startup": "startup", "new": "startup", "resume": "resume", "reload": "resume", "fork": "resume"}
 }}
+
+// piEventOf tells a failed tool_result (isError: true) from one that
+// succeeded; one that does not say is the one the hook handles.
+func piEventOf(ev object, event, want string) string {
+	if event != protocol.PostToolUse {
+		return event
+	}
+	switch string(rawOf(ev["isError"])) {
+	case "true":
+		return protocol.PostToolUseFailure
+	case "false":
+		return protocol.PostToolUse
+	}
+	if want == protocol.PostToolUseFailure {
+		return want
+	}
+	return event
+}
 
 func piIn(ev object, n *Native) error {
 	n.canAsk = string(rawOf(ev["hasUI"])) == "true"

@@ -133,6 +133,18 @@ func TestPiResults(t *testing.T) {
 	}
 }
 
+// A tool_result that does not say whether it failed (doctor's probe) is
+// the event the hook handles.
+func TestPiResultWithoutIsError(t *testing.T) {
+	raw := `{"hook_event_name":"tool_result","cwd":"/p","tool_name":"Bash","tool_input":{"command":"false"},"error":"Exit code 1"}`
+	for _, want := range []string{protocol.PostToolUse, protocol.PostToolUseFailure} {
+		m, _ := answerTo(t, Pi, raw, want, protocol.Output{})
+		if field(m, "hook_event_name") != want {
+			t.Errorf("handled as %s: %s", want, field(m, "hook_event_name"))
+		}
+	}
+}
+
 // pi's tool_result can replace what the model reads: a rule's replacement
 // becomes the result's text, and context goes after it.
 func TestPiResultAnswers(t *testing.T) {
