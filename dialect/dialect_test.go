@@ -39,6 +39,8 @@ func TestDetect(t *testing.T) {
 		`{"hook_event_name":"SessionStart","source":"startup","timestamp":"x"}`:           Claude,
 		`{"timestamp":1,"cwd":"/p","toolName":"bash","toolArgs":"{}"}`:                    Copilot,
 		`{"hook_event_name":"PreToolUse","turn_id":"t","model":"m"}`:                      Codex,
+		`{"hook_event_name":"tool_call","toolName":"bash","input":{}}`:                    Pi,
+		`{"hook_event_name":"agent_end","stop_hook_active":false}`:                        Pi,
 		`not json`: Claude,
 	} {
 		got := Detect([]byte(raw))
