@@ -22,11 +22,10 @@ var markers = &lazy.Value[map[string]*Dialect]{New: func() map[string]*Dialect {
 // Detect names the CLI that sent raw, where the event says so beyond doubt:
 // an event name only that CLI uses (Gemini CLI's; pi's snake_case; Cursor's
 // lowerCamel), or, for an event with no name, a field only that CLI sends.
-// Anything else is
-// Claude Code, whose events pass through untouched; Codex, whose events
-// are Claude Code's plus turn_id, is told once the event is parsed (see
-// Refine). The event's name comes first in real events, so a megabyte of
-// tool output after it is never scanned here.
+// Anything else is Claude Code, whose events pass through untouched;
+// Codex, whose events are Claude Code's plus turn_id, is told once the
+// event is parsed (see Refine). The event's name comes first in real
+// events, so a megabyte of tool output after it is never scanned here.
 func Detect(raw []byte) *Dialect {
 	named := gjson.GetBytes(raw, "hook_event_name")
 	name := named.Str
