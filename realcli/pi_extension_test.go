@@ -19,6 +19,7 @@ func init() {
 		{Name: "extension/binary-missing", Project: quoted, Run: piBinaryMissing},
 		{Name: "extension/asks-with-a-ui", Run: piAsks},
 		{Name: "extension/outer-claude-project", Run: piOuterProject},
+		{Name: "extension/unreadable-answers", Run: piUnreadableAnswers},
 		{Name: "stop/late-message-sends-on-with-a-ui", Run: piStopSendsOnRPC},
 	}
 }
@@ -118,4 +119,40 @@ func piOuterProject(t *testing.T, s *Session) {
 	m.On("done", All(Main, After("call_read")), Say("refused"))
 	s.Run("read the environment")
 	wantDenied(s, s.Turn("done"), "call_read", "protected path")
+}
+
+// piUnreadableAnswers: the binary the extension runs answers what is not
+// a JSON object, or exits 2 (a failure under fail_closed). Each call is
+// blocked: the first with a reason that says massgen-hook could not run,
+// the second with the hook's stderr; neither command runs.
+func piUnreadableAnswers(t *testing.T, s *Session) {
+	s.Wire()
+	s.WriteScript(".claude/hooks/massgen-hook", `#!/bin/sh
+event=$(cat)
+[ "$1" = pre-tool-use ] || exit 0
+case "$event" in
+*probe-two*) echo "FAIL-CLOSED-3301: the hook failed" >&2; exit 2 ;;
+*) echo 42 ;;
+esac
+`)
+	m := s.Model
+	m.On("one", All(Main, First), s.CLI.Shell("call_one", "echo probe-one > one.txt"))
+	m.On("two", All(Main, After("call_one")), s.CLI.Shell("call_two", "echo probe-two > two.txt"))
+	m.On("done", All(Main, After("call_two")), Say("neither ran"))
+	s.Run("run the probes")
+
+	done := s.Turn("done")
+	one, _ := done.ToolResult("call_one")
+	if !strings.Contains(one.Text, "massgen-hook could not run") || !strings.Contains(one.Text, "not a JSON object") {
+		s.Errorf("an unreadable answer did not block the call saying so: %q", clip(one.Text, 300))
+	}
+	two, _ := done.ToolResult("call_two")
+	if !strings.Contains(two.Text, "FAIL-CLOSED-3301") || !two.IsError {
+		s.Errorf("an exit 2 did not block the call with the hook's stderr: %q", clip(two.Text, 300))
+	}
+	for _, f := range []string{"one.txt", "two.txt"} {
+		if _, ok := s.ReadFile(f); ok {
+			s.Errorf("%s exists: a blocked command ran", f)
+		}
+	}
 }

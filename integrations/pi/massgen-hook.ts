@@ -32,6 +32,7 @@ const HERE = dirname(fileURLToPath(import.meta.url));
 
 type Ctx = {
   cwd: string;
+  signal?: AbortSignal;
   hasUI: boolean;
   isIdle(): boolean;
   ui: { notify(message: string, type?: string): void; confirm(title: string, message: string): Promise<boolean> };
@@ -89,14 +90,28 @@ function run(ctx: Ctx, subcommand: string, event: Record<string, unknown>): Prom
       timedOut = true;
       child.kill("SIGKILL");
     }, TIMEOUT_MS[subcommand] ?? 10_000);
+    // The user stopped the agent (Esc): the run is not waited for.
+    let aborted = false;
+    const abort = () => {
+      aborted = true;
+      child.kill("SIGKILL");
+    };
+    ctx.signal?.addEventListener("abort", abort, { once: true });
+    if (ctx.signal?.aborted) abort();
     child.stdout!.setEncoding("utf8").on("data", (d: string) => (stdout += d));
     child.stderr!.setEncoding("utf8").on("data", (d: string) => (stderr += d));
     child.on("error", (err) => {
       clearTimeout(timer);
+      ctx.signal?.removeEventListener("abort", abort);
       done({ ran: false, why: `${binary} could not be run: ${err.message}`, stderr });
     });
     child.on("close", (code, signal) => {
       clearTimeout(timer);
+      ctx.signal?.removeEventListener("abort", abort);
+      if (aborted) {
+        done({ ran: false, why: `${subcommand} was stopped: the agent was aborted`, stderr });
+        return;
+      }
       if (timedOut) {
         done({ ran: false, why: `${subcommand} took longer than ${(TIMEOUT_MS[subcommand] ?? 10_000) / 1000} s and was killed`, stderr });
         return;
@@ -108,12 +123,17 @@ function run(ctx: Ctx, subcommand: string, event: Record<string, unknown>): Prom
       let answer: Record<string, any> = {};
       const text = stdout.trim();
       if (code === 0 && text) {
+        let parsed: unknown;
         try {
-          answer = JSON.parse(text);
+          parsed = JSON.parse(text);
         } catch {
-          done({ ran: false, why: `${subcommand} answered what is not JSON: ${text.slice(0, 200)}`, stderr });
+          parsed = undefined;
+        }
+        if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) {
+          done({ ran: false, why: `${subcommand} answered what is not a JSON object: ${text.slice(0, 200)}`, stderr });
           return;
         }
+        answer = parsed as Record<string, any>;
       }
       done({ ran: true, code, answer, stderr });
     });
