@@ -258,7 +258,10 @@ export default function (pi: any) {
     stopping = undefined;
     await idle(ctx);
     stopActive = true;
-    pi.sendUserMessage(reason);
+    // Still busy (a next prompt of the user's already running): it goes
+    // after that run, as a follow-up.
+    if (ctx.isIdle()) pi.sendUserMessage(reason);
+    else pi.sendUserMessage(reason, { deliverAs: "followUp" });
   });
 
   async function judgeStop(event: any, ctx: Ctx): Promise<string | undefined> {
