@@ -255,8 +255,11 @@ export default function (pi: any) {
     if (shuttingDown) return;
     const reason = await stopping;
     if (reason === undefined || shuttingDown) return;
-    stopping = undefined;
     await idle(ctx);
+    // pi began to exit meanwhile: session_shutdown, awaiting stopping,
+    // sends it.
+    if (shuttingDown) return;
+    stopping = undefined;
     stopActive = true;
     // Still busy (a next prompt of the user's already running): it goes
     // after that run, as a follow-up.
