@@ -274,18 +274,27 @@ type guard struct {
 	expired func() bool
 	// notes say what could not be checked (see hardLinked).
 	notes []string
-	// homeReal is the home with its symlinks resolved, once computed.
-	homeReal *string
+	// reals are the paths real has resolved.
+	reals map[string]string
+}
+
+// real is fspath.Real(p), resolved once per call: the patterns anchored at
+// the home (thirty-odd by default) and at /dev share their folder, and
+// each resolution costs a system call per name.
+func (g *guard) real(p string) string {
+	if r, ok := g.reals[p]; ok {
+		return r
+	}
+	r := fspath.Real(p)
+	if g.reals == nil {
+		g.reals = map[string]string{}
+	}
+	g.reals[p] = r
+	return r
 }
 
 // realHome is the home with its symlinks resolved, computed once per call.
-func (g *guard) realHome() string {
-	if g.homeReal == nil {
-		r := fspath.Real(g.Home)
-		g.homeReal = &r
-	}
-	return *g.homeReal
-}
+func (g *guard) realHome() string { return g.real(g.Home) }
 
 func (p *protectedPaths) guardFor(call *engine.Call) *guard {
 	g := &guard{protectedPaths: p, shellCall: ShellCallOf(call), tmpdir: envValue(call.Environ, "TMPDIR")}
@@ -443,7 +452,7 @@ func (g *guard) matchAnchored(patterns []string, abs string, fold bool) string {
 func (g *guard) outsideOK(rp fspath.Path) bool {
 	allowed := g.outsideAllowed
 	if g.tmpdir != "" {
-		allowed = append(allowed[:len(allowed):len(allowed)], filepath.Join(fspath.Real(g.tmpdir), "**"))
+		allowed = append(allowed[:len(allowed):len(allowed)], filepath.Join(g.real(g.tmpdir), "**"))
 	}
 	// Devices are the exception: /dev/stdout and /dev/fd/N are links into
 	// /proc by nature, and writing them writes no file. Only the allowed
@@ -509,12 +518,12 @@ func (g *guard) fullPatterns(pat string) []string {
 	if rest, ok := strings.CutPrefix(pat, "~/"); ok {
 		full = nil
 		if g.Home != "" {
-			full = []string{filepath.Join(g.Home, rest), filepath.Join(fspath.Real(g.Home), rest)}
+			full = []string{filepath.Join(g.Home, rest), filepath.Join(g.realHome(), rest)}
 		}
 	} else if filepath.IsAbs(pat) {
 		// /tmp is /private/tmp on macOS: the resolved path must still match.
 		if dir, _ := doublestar.SplitPattern(pat); dir != "/" {
-			full = append(full, filepath.Join(fspath.Real(dir), strings.TrimPrefix(pat, dir)))
+			full = append(full, filepath.Join(g.real(dir), strings.TrimPrefix(pat, dir)))
 		}
 	}
 	if g.expanded == nil {
