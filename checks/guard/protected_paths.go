@@ -274,24 +274,15 @@ type guard struct {
 	expired func() bool
 	// notes say what could not be checked (see hardLinked).
 	notes []string
-	// reals are the paths real has resolved.
-	reals map[string]string
+	// paths resolves every path of the call: each name on the way is asked
+	// about once per call (the project's folders come before every word of
+	// a command, the home before thirty-odd patterns), and the call judges
+	// one view of the filesystem.
+	paths fspath.Cache
 }
 
-// real is fspath.Real(p), resolved once per call: the patterns anchored at
-// the home (thirty-odd by default) and at /dev share their folder, and
-// each resolution costs a system call per name.
-func (g *guard) real(p string) string {
-	if r, ok := g.reals[p]; ok {
-		return r
-	}
-	r := fspath.Real(p)
-	if g.reals == nil {
-		g.reals = map[string]string{}
-	}
-	g.reals[p] = r
-	return r
-}
+// real is fspath.Real(p), through the call's paths.
+func (g *guard) real(p string) string { return g.paths.Real(p) }
 
 // realHome is the home with its symlinks resolved, computed once per call.
 func (g *guard) realHome() string { return g.real(g.Home) }
@@ -385,9 +376,9 @@ func (g *guard) judge(p, dir string, write, follow bool) *finding {
 	if strings.HasPrefix(p, "~/") && g.Home != "" {
 		p = filepath.Join(g.Home, p[2:])
 	}
-	rp := fspath.ResolveNoFollow(p, dir)
+	rp := g.paths.ResolveNoFollow(p, dir)
 	if follow {
-		rp = fspath.Resolve(p, dir)
+		rp = g.paths.Resolve(p, dir)
 	}
 	shown := g.Project.Display(rp)
 	patterns := g.read
