@@ -200,7 +200,7 @@ func (c *Cache) walk(p string, follow bool) walked {
 			missing = append(missing, name)
 			continue
 		}
-		next := filepath.Join(cur, name)
+		next := child(cur, name)
 		info, err := c.lstat(next)
 		if err != nil {
 			missing = append(missing, name)
@@ -233,6 +233,17 @@ func (c *Cache) walk(p string, follow bool) walked {
 		out.dir, out.known = filepath.Dir(cur), filepath.Base(cur)
 	}
 	return out
+}
+
+// child is the path of name in the folder cur: what filepath.Join gives,
+// without its cleaning, which a walk's clean folder and single name (never
+// empty, . or ..) do not need, and which costs a walk of every path it
+// makes.
+func child(cur, name string) string {
+	if cur == string(filepath.Separator) {
+		return cur + name
+	}
+	return cur + string(filepath.Separator) + name
 }
 
 // names splits a path into its names, . and .. included. A trailing
