@@ -135,20 +135,42 @@ func NewProtectedPaths(options *yaml.Node) (engine.Builtin, error) {
 	default:
 		return nil, fmt.Errorf("env_secrets: use deny or allow, got %q", o.EnvSecrets)
 	}
+	var binary []string // escaped: its path taken as a pattern
 	if exe := ownBinary(); exe != "" {
+		binary = []string{exe}
 		p.write = append(p.write, exe)
 	}
+	// The patterns the options give are checked; the defaults are valid
+	// (TestDefaultPatternsAreValid), and checking their hundred on every
+	// call cost more than matching them.
 	for _, l := range []struct {
 		key  string
 		list []string
-	}{{"read", p.read}, {"write", p.write}, {"except", p.except}, {"outside_allowed", p.outsideAllowed}} {
+	}{
+		{"read", deref(o.Read)}, {"read", o.Add.Read},
+		{"write", deref(o.Write)}, {"write", o.Add.Write}, {"write", binary},
+		{"except", deref(o.Except)}, {"except", o.Add.Except},
+		{"outside_allowed", deref(o.OutsideAllowed)}, {"outside_allowed", o.Add.OutsideAllowed},
+	} {
 		for _, pat := range l.list {
-			if !doublestar.ValidatePattern(strings.TrimPrefix(pat, "~/")) {
+			if !validPattern(pat) {
 				return nil, fmt.Errorf("%s: %q is not a valid glob pattern", l.key, pat)
 			}
 		}
 	}
 	return p, nil
+}
+
+// validPattern reports whether pat, a protected_paths pattern (~/ for the
+// home), is a glob doublestar can match.
+func validPattern(pat string) bool { return doublestar.ValidatePattern(strings.TrimPrefix(pat, "~/")) }
+
+// deref is the list given, or none.
+func deref(list *[]string) []string {
+	if list == nil {
+		return nil
+	}
+	return *list
 }
 
 // pathField is where a tool names a path, and whether the tool writes it.
