@@ -18,6 +18,28 @@ type Layout struct {
 	// Root is the scratchpad root, absolute and clean (by default
 	// <project>/.claude/scratchpad).
 	Root string
+	// real is where Root leads, once found; nil: found afresh each time.
+	real *string
+}
+
+// NewLayout is the Layout of one command or hook call: where its root
+// leads is found once, on the first check that needs it, and kept for the
+// rest of the call (a hook checks the root before every file it reads).
+func NewLayout(project, root string) Layout {
+	return Layout{Project: project, Root: root, real: new(string)}
+}
+
+// realRoot is where Root leads, every symlink followed. A root that does
+// not exist yet is asked about again next time: a write may make it.
+func (l Layout) realRoot() (string, error) {
+	if l.real != nil && *l.real != "" {
+		return *l.real, nil
+	}
+	real, err := filepath.EvalSymlinks(l.Root)
+	if err == nil && l.real != nil {
+		*l.real = real
+	}
+	return real, err
 }
 
 // File is the path of dir's scratchpad for day.
@@ -48,7 +70,7 @@ func (e *EscapeError) Error() string {
 // that does not exist yet is where a write would land. A symlink loop is an
 // error.
 func (l Layout) Contained(path string) error {
-	realRoot, err := filepath.EvalSymlinks(l.Root)
+	realRoot, err := l.realRoot()
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil // no root yet: nothing under it can point anywhere
 	} else if err != nil {
