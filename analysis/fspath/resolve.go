@@ -35,6 +35,10 @@ type Path struct {
 	// Fold reports that the folder holding Real's last name matches names
 	// regardless of case (see CaseInsensitive): there .ENV is .env.
 	Fold bool
+	// Loop reports that the walk met more links than the kernel follows
+	// (a loop): the kernel fails with ELOOP, and Real is the link where it
+	// stopped.
+	Loop bool
 	// final is what Real names, as the walk found it; nil when it does
 	// not exist.
 	final fs.FileInfo
@@ -137,7 +141,7 @@ func (c *Cache) resolve(p, dir string, follow bool) Path {
 		raw = dir + string(filepath.Separator) + p
 	}
 	w := c.walk(raw, follow)
-	out := Path{Lexical: filepath.Clean(raw), Real: w.path, Cleaned: w.path, final: w.final}
+	out := Path{Lexical: filepath.Clean(raw), Real: w.path, Cleaned: w.path, final: w.final, Loop: w.loop}
 	if hasDotDot(raw) {
 		// Cleaning drops a trailing slash, which also asks for the last
 		// link to be followed.
@@ -159,6 +163,8 @@ type walked struct {
 	// name is looked up, and so whose case rules apply. known is a name
 	// found in it ("" if none).
 	dir, known string
+	// loop: a link past maxHops was met, and not followed.
+	loop bool
 }
 
 // walk follows the absolute path p one name at a time, as the kernel's
@@ -181,7 +187,7 @@ func (c *Cache) walk(p string, follow bool) walked {
 	cur := string(filepath.Separator)
 	var missing []string
 	var final fs.FileInfo
-	hops := 0
+	hops, loop := 0, false
 	for len(pending) > 0 {
 		name := pending[0]
 		pending = pending[1:]
@@ -217,6 +223,7 @@ func (c *Cache) walk(p string, follow bool) walked {
 				pending = append(names(target), pending...)
 				continue
 			}
+			loop = loop || err == nil
 		}
 		if len(pending) > 0 && info.Mode()&fs.ModeSymlink == 0 && !info.IsDir() {
 			missing = append(missing, name) // ENOTDIR
@@ -228,7 +235,7 @@ func (c *Cache) walk(p string, follow bool) walked {
 	if final == nil && len(missing) == 0 {
 		final, _ = c.lstat(cur) // the path ended in ..
 	}
-	out := walked{path: filepath.Join(append([]string{cur}, missing...)...), final: final, dir: cur}
+	out := walked{path: filepath.Join(append([]string{cur}, missing...)...), final: final, dir: cur, loop: loop}
 	if final != nil {
 		out.dir, out.known = filepath.Dir(cur), filepath.Base(cur)
 	}

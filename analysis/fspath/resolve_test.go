@@ -171,6 +171,24 @@ func TestResolve(t *testing.T) {
 	if got := Resolve("loop1", proj).Real; got != abs("loop1") && got != abs("loop2") {
 		t.Errorf("loop1 -> loop2 -> loop1 resolved to %s", got)
 	}
+	// Loop says when the kernel would give up (ELOOP): past 40 links, not at
+	// 40, and not when the last link is not followed.
+	for _, tc := range []struct {
+		p      string
+		follow bool
+		loop   bool
+	}{
+		{"loop1", true, true}, {"self", true, true}, {"self/x", false, true}, {"c1", true, true},
+		{"c2", true, false}, {"src/e/cert.pem", true, false}, {"self", false, false}, {"dangle", true, false},
+	} {
+		rp := ResolveNoFollow(tc.p, proj)
+		if tc.follow {
+			rp = Resolve(tc.p, proj)
+		}
+		if rp.Loop != tc.loop {
+			t.Errorf("%s (follow %v): Loop = %v, want %v", tc.p, tc.follow, rp.Loop, tc.loop)
+		}
+	}
 }
 
 // TestResolveRelativeDir: a relative working directory is taken against
