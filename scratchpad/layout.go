@@ -4,10 +4,10 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"strings"
 
+	"github.com/massgen/massgen-hook/analysis/fspath"
 	"github.com/massgen/massgen-hook/internal/hookfs"
 )
 
@@ -25,6 +25,8 @@ type Layout struct {
 // NewLayout is the Layout of one command or hook call: where its root
 // leads is found once, on the first check that needs it, and kept for the
 // rest of the call (a hook checks the root before every file it reads).
+// The way from the root to each file is walked afresh by every check: the
+// file is read right after it, within the call.
 func NewLayout(project, root string) Layout {
 	return Layout{Project: project, Root: root, real: new(string)}
 }
@@ -76,7 +78,7 @@ func (l Layout) Contained(path string) error {
 	} else if err != nil {
 		return fmt.Errorf("resolving scratchpad root %s: %w", l.Root, err)
 	}
-	real, err := resolve(path, 0)
+	real, err := resolve(path)
 	if err != nil {
 		return fmt.Errorf("resolving %s: %w", path, err)
 	}
@@ -87,7 +89,7 @@ func (l Layout) Contained(path string) error {
 	// Name the outermost part of path that already leads outside: that is
 	// the symlink to fix.
 	for p := filepath.Dir(path); strings.HasPrefix(p, l.Root+string(filepath.Separator)); p = filepath.Dir(p) {
-		r, err := resolve(p, 0)
+		r, err := resolve(p)
 		if err != nil || within(r) {
 			break
 		}
@@ -96,45 +98,17 @@ func (l Layout) Contained(path string) error {
 	return &EscapeError{Path: path, Target: real}
 }
 
-// maxLinks bounds how many symlinks resolve follows, as the kernel does.
-const maxLinks = 40
-
 // resolve returns where an absolute path leads once every symlink on it is
-// followed. Unlike filepath.EvalSymlinks it also follows links whose target
-// does not exist, and accepts a path whose last parts do not exist yet.
-func resolve(path string, links int) (string, error) {
-	real, err := filepath.EvalSymlinks(path)
-	switch {
-	case err == nil:
-		return real, nil
-	case strings.Contains(err.Error(), "too many links"):
-		return "", errSymlinkLoop // EvalSymlinks says so only in words
-	case !errors.Is(err, fs.ErrNotExist):
-		return "", err
-	}
-	parent := filepath.Dir(path)
-	if parent == path {
-		return path, nil
-	}
-	realParent, err := resolve(parent, links)
-	if err != nil {
-		return "", err
-	}
-	info, err := os.Lstat(path)
-	if err != nil || info.Mode()&fs.ModeSymlink == 0 {
-		return filepath.Join(realParent, filepath.Base(path)), nil // not there yet
-	}
-	if links >= maxLinks {
+// followed, as the kernel follows them (fspath): a link whose target does
+// not exist yet is followed too, and a path whose last parts do not exist
+// yet is kept as written. More links than the kernel follows is
+// errSymlinkLoop.
+func resolve(path string) (string, error) {
+	rp := fspath.Resolve(path, string(filepath.Separator))
+	if rp.Loop {
 		return "", errSymlinkLoop
 	}
-	target, err := os.Readlink(path)
-	if err != nil {
-		return "", err
-	}
-	if !filepath.IsAbs(target) {
-		target = filepath.Join(realParent, target)
-	}
-	return resolve(target, links+1) // a dangling link: follow it anyway
+	return rp.Real, nil
 }
 
 // MaxFileBytes bounds the scratchpad files read whole (by check, and by
