@@ -68,7 +68,7 @@ func layoutOf(project string, cfg config.Config) scratchpad.Layout {
 	if !filepath.IsAbs(root) {
 		root = filepath.Join(project, root)
 	}
-	return scratchpad.Layout{Project: project, Root: filepath.Clean(root)}
+	return scratchpad.NewLayout(project, filepath.Clean(root))
 }
 
 // commandState is what a command run by hand (send, inbox, round) works

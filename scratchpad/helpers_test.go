@@ -21,7 +21,7 @@ func newLayout(t *testing.T) (l Layout, outside string) {
 	outside = filepath.Join(base, "outside")
 	mkdir(t, project)
 	mkdir(t, outside)
-	return Layout{Project: project, Root: filepath.Join(project, ".claude", "scratchpad")}, outside
+	return NewLayout(project, filepath.Join(project, ".claude", "scratchpad")), outside
 }
 
 func mkdir(t *testing.T, path string) {

@@ -4,10 +4,10 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"strings"
 
+	"github.com/massgen/massgen-hook/analysis/fspath"
 	"github.com/massgen/massgen-hook/internal/hookfs"
 )
 
@@ -18,6 +18,30 @@ type Layout struct {
 	// Root is the scratchpad root, absolute and clean (by default
 	// <project>/.claude/scratchpad).
 	Root string
+	// real is where Root leads, once found; nil: found afresh each time.
+	real *string
+}
+
+// NewLayout is the Layout of one command or hook call: where its root
+// leads is found once, on the first check that needs it, and kept for the
+// rest of the call (a hook checks the root before every file it reads).
+// The way from the root to each file is walked afresh by every check: the
+// file is read right after it, within the call.
+func NewLayout(project, root string) Layout {
+	return Layout{Project: project, Root: root, real: new(string)}
+}
+
+// realRoot is where Root leads, every symlink followed. A root that does
+// not exist yet is asked about again next time: a write may make it.
+func (l Layout) realRoot() (string, error) {
+	if l.real != nil && *l.real != "" {
+		return *l.real, nil
+	}
+	real, err := filepath.EvalSymlinks(l.Root)
+	if err == nil && l.real != nil {
+		*l.real = real
+	}
+	return real, err
 }
 
 // File is the path of dir's scratchpad for day.
@@ -48,13 +72,13 @@ func (e *EscapeError) Error() string {
 // that does not exist yet is where a write would land. A symlink loop is an
 // error.
 func (l Layout) Contained(path string) error {
-	realRoot, err := filepath.EvalSymlinks(l.Root)
+	realRoot, err := l.realRoot()
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil // no root yet: nothing under it can point anywhere
 	} else if err != nil {
 		return fmt.Errorf("resolving scratchpad root %s: %w", l.Root, err)
 	}
-	real, err := resolve(path, 0)
+	real, err := resolve(path)
 	if err != nil {
 		return fmt.Errorf("resolving %s: %w", path, err)
 	}
@@ -65,7 +89,7 @@ func (l Layout) Contained(path string) error {
 	// Name the outermost part of path that already leads outside: that is
 	// the symlink to fix.
 	for p := filepath.Dir(path); strings.HasPrefix(p, l.Root+string(filepath.Separator)); p = filepath.Dir(p) {
-		r, err := resolve(p, 0)
+		r, err := resolve(p)
 		if err != nil || within(r) {
 			break
 		}
@@ -74,45 +98,17 @@ func (l Layout) Contained(path string) error {
 	return &EscapeError{Path: path, Target: real}
 }
 
-// maxLinks bounds how many symlinks resolve follows, as the kernel does.
-const maxLinks = 40
-
 // resolve returns where an absolute path leads once every symlink on it is
-// followed. Unlike filepath.EvalSymlinks it also follows links whose target
-// does not exist, and accepts a path whose last parts do not exist yet.
-func resolve(path string, links int) (string, error) {
-	real, err := filepath.EvalSymlinks(path)
-	switch {
-	case err == nil:
-		return real, nil
-	case strings.Contains(err.Error(), "too many links"):
-		return "", errSymlinkLoop // EvalSymlinks says so only in words
-	case !errors.Is(err, fs.ErrNotExist):
-		return "", err
-	}
-	parent := filepath.Dir(path)
-	if parent == path {
-		return path, nil
-	}
-	realParent, err := resolve(parent, links)
-	if err != nil {
-		return "", err
-	}
-	info, err := os.Lstat(path)
-	if err != nil || info.Mode()&fs.ModeSymlink == 0 {
-		return filepath.Join(realParent, filepath.Base(path)), nil // not there yet
-	}
-	if links >= maxLinks {
+// followed, as the kernel follows them (fspath): a link whose target does
+// not exist yet is followed too, and a path whose last parts do not exist
+// yet is kept as written. More links than the kernel follows is
+// errSymlinkLoop.
+func resolve(path string) (string, error) {
+	rp := fspath.Resolve(path, string(filepath.Separator))
+	if rp.Loop {
 		return "", errSymlinkLoop
 	}
-	target, err := os.Readlink(path)
-	if err != nil {
-		return "", err
-	}
-	if !filepath.IsAbs(target) {
-		target = filepath.Join(realParent, target)
-	}
-	return resolve(target, links+1) // a dangling link: follow it anyway
+	return rp.Real, nil
 }
 
 // MaxFileBytes bounds the scratchpad files read whole (by check, and by

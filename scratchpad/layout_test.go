@@ -472,3 +472,31 @@ func TestNewestFolderFIFO(t *testing.T) {
 		t.Errorf("Newest over a FIFO = %v, %v; want a not-a-directory error", ok, err)
 	}
 }
+
+// A NewLayout finds where its root leads once: a root swapped for a link
+// later in the same call does not move the call's files with it (they must
+// stay where the root was), while a fresh Layout follows the link. A root
+// not there yet is looked for again.
+func TestNewLayoutResolvesRootOnce(t *testing.T) {
+	l, outside := newLayout(t)
+	file := l.File("a", "2026-01-01")
+	if err := l.Contained(file); err != nil {
+		t.Fatalf("Contained with no root yet = %v", err)
+	}
+	writeFile(t, file, "x")
+	if err := l.Contained(file); err != nil {
+		t.Fatalf("Contained once the root exists = %v", err)
+	}
+	moved := filepath.Join(outside, "moved")
+	if err := os.Rename(l.Root, moved); err != nil {
+		t.Fatal(err)
+	}
+	symlink(t, moved, l.Root)
+	var esc *EscapeError
+	if err := l.Contained(file); !errors.As(err, &esc) {
+		t.Errorf("the same call, root now a link = %v, want *EscapeError", err)
+	}
+	if err := NewLayout(l.Project, l.Root).Contained(file); err != nil {
+		t.Errorf("a new call, root a link = %v, want nil", err)
+	}
+}

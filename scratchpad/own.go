@@ -39,11 +39,11 @@ func (l Layout) IsFile(path, dir, day string) error {
 		return not("not in the folder %s", dir)
 	}
 	folder := filepath.Dir(path)
-	got, err := resolve(filepath.Dir(folder), 0)
+	got, err := resolve(filepath.Dir(folder))
 	if err != nil {
 		return not("cannot be resolved: %v", err)
 	}
-	root, err := resolve(l.Root, 0)
+	root, err := resolve(l.Root)
 	if err != nil {
 		return not("the scratchpad root cannot be resolved: %v", err)
 	}

@@ -125,7 +125,10 @@ printf '{"session_id":"b1","cwd":"%s","hook_event_name":"SessionStart","source":
 for n in 1000 10000 100000; do
   printf '{"session_id":"b1","cwd":"%s","hook_event_name":"SessionStart","source":"startup"}' "$work/files$n" > "$ev/session-start-$n.json"
 done
-printf '{"session_id":"b1","cwd":"%s","hook_event_name":"SubagentStart","agent_id":"a1","agent_type":"spec-writer"}' "$proj" > "$ev/subagent-start.json"
+# A subagent of its own (a3): a SubagentStart of a1 would record a1's start
+# again, over its written scratchpad, and every subagent-stop (pass) timed
+# after it would block.
+printf '{"session_id":"b1","cwd":"%s","hook_event_name":"SubagentStart","agent_id":"a3","agent_type":"spec-writer"}' "$proj" > "$ev/subagent-start.json"
 printf '{"session_id":"b1","transcript_path":"/t.jsonl","cwd":"%s","permission_mode":"default","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"git status --short && go test ./... 2>&1 | tail -20 && grep -rn \\"TODO\\" internal/ cmd/ | head -50 && git log --oneline -10 && ls -la bin/ && make build && echo done-with-200-chars-of-command","description":"Run checks"},"tool_use_id":"toolu_01"}' "$proj" > "$ev/pre-tool-use.json"
 # PostToolUse events whose tool_response holds 1 MiB and 50 MiB of text.
 for mib in 1 50; do

@@ -136,13 +136,49 @@ func (d *Dir) CheckLinks(subs ...string) error {
 		return err
 	}
 	defer root.Close()
+	if err := checkTree(root, subs); err != nil {
+		return fmt.Errorf("runtime directory: %w", err)
+	}
+	return nil
+}
+
+// checkTree opens each folder of subs (slash paths in dir) that exists, one
+// name at a time without following a link, each folder once: the folders
+// under one missing folder are not asked about (a hook asks for ten inbox
+// folders before the inbox exists).
+func checkTree(dir *hookfs.Dir, subs []string) error {
+	var firsts []string
+	below := map[string][]string{}
 	for _, sub := range subs {
-		dir, err := root.Folder(sub, false, 0)
-		switch {
-		case err == nil:
-			dir.Close()
-		case !errors.Is(err, fs.ErrNotExist):
-			return fmt.Errorf("runtime directory: %w", err)
+		first, rest, _ := strings.Cut(strings.TrimLeft(sub, "/"), "/")
+		if first == "" || first == "." {
+			if rest != "" {
+				if err := checkTree(dir, []string{rest}); err != nil {
+					return err
+				}
+			}
+			continue
+		}
+		if _, seen := below[first]; !seen {
+			firsts = append(firsts, first)
+			below[first] = nil
+		}
+		if rest != "" {
+			below[first] = append(below[first], rest)
+		}
+	}
+	for _, name := range firsts {
+		sub, err := dir.Sub(name, false, 0)
+		if errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		if err != nil {
+			return err
+		}
+		err = checkTree(sub, below[name])
+		sub.Close()
+		if err != nil {
+			return err
 		}
 	}
 	return nil

@@ -35,6 +35,10 @@ type Path struct {
 	// Fold reports that the folder holding Real's last name matches names
 	// regardless of case (see CaseInsensitive): there .ENV is .env.
 	Fold bool
+	// Loop reports that the walk met more links than the kernel follows
+	// (a loop): the kernel fails with ELOOP, and Real is the link where it
+	// stopped.
+	Loop bool
 	// final is what Real names, as the walk found it; nil when it does
 	// not exist.
 	final fs.FileInfo
@@ -45,27 +49,88 @@ func (p Path) Exists() bool { return p.final != nil }
 
 // Resolve resolves p, relative to dir unless absolute, as open, stat,
 // chmod or a write does: a symlink at the end is followed too.
-func Resolve(p, dir string) Path { return resolve(p, dir, true) }
+func Resolve(p, dir string) Path { return (*Cache)(nil).Resolve(p, dir) }
 
 // ResolveNoFollow resolves p, relative to dir unless absolute, as unlink,
 // rm, rename or lstat does: a symlink at the end is the file acted on, and
 // only the links before it are followed. A trailing slash (or a last
 // name of . or ..) makes the kernel follow the last link all the same.
-func ResolveNoFollow(p, dir string) Path { return resolve(p, dir, false) }
+func ResolveNoFollow(p, dir string) Path { return (*Cache)(nil).ResolveNoFollow(p, dir) }
 
 // Real is where p leads, every symlink followed: what
 // filepath.EvalSymlinks gives, for a path whose end may not exist yet. A
 // relative p is taken against the process's working directory.
-func Real(p string) string {
+func Real(p string) string { return (*Cache)(nil).Real(p) }
+
+// Cache remembers what the system said of each name a walk looked at
+// (lstat, readlink), so that paths resolved one after another through the
+// same folders (a project's path, for every word of a command) ask once
+// per name. It is for one judgement, such as one hook call's check: what
+// it remembers is the filesystem as that judgement found it, and a later
+// one must start a new Cache to see changes. A nil *Cache remembers
+// nothing. It is not safe for concurrent use.
+type Cache struct {
+	infos map[string]lstatResult
+	links map[string]readlinkResult
+}
+
+type lstatResult struct {
+	info fs.FileInfo
+	err  error
+}
+
+type readlinkResult struct {
+	target string
+	err    error
+}
+
+// Resolve is the package's Resolve, through c.
+func (c *Cache) Resolve(p, dir string) Path { return c.resolve(p, dir, true) }
+
+// ResolveNoFollow is the package's ResolveNoFollow, through c.
+func (c *Cache) ResolveNoFollow(p, dir string) Path { return c.resolve(p, dir, false) }
+
+// Real is the package's Real, through c.
+func (c *Cache) Real(p string) string {
 	if !filepath.IsAbs(p) {
 		if abs, err := filepath.Abs(p); err == nil {
 			p = abs
 		}
 	}
-	return walk(p, true).path
+	return c.walk(p, true).path
 }
 
-func resolve(p, dir string, follow bool) Path {
+func (c *Cache) lstat(p string) (fs.FileInfo, error) {
+	if c == nil {
+		return os.Lstat(p)
+	}
+	if r, ok := c.infos[p]; ok {
+		return r.info, r.err
+	}
+	info, err := os.Lstat(p)
+	if c.infos == nil {
+		c.infos = map[string]lstatResult{}
+	}
+	c.infos[p] = lstatResult{info, err}
+	return info, err
+}
+
+func (c *Cache) readlink(p string) (string, error) {
+	if c == nil {
+		return os.Readlink(p)
+	}
+	if r, ok := c.links[p]; ok {
+		return r.target, r.err
+	}
+	target, err := os.Readlink(p)
+	if c.links == nil {
+		c.links = map[string]readlinkResult{}
+	}
+	c.links[p] = readlinkResult{target, err}
+	return target, err
+}
+
+func (c *Cache) resolve(p, dir string, follow bool) Path {
 	raw := p
 	if !filepath.IsAbs(p) {
 		if !filepath.IsAbs(dir) {
@@ -75,12 +140,12 @@ func resolve(p, dir string, follow bool) Path {
 		}
 		raw = dir + string(filepath.Separator) + p
 	}
-	w := walk(raw, follow)
-	out := Path{Lexical: filepath.Clean(raw), Real: w.path, Cleaned: w.path, final: w.final}
+	w := c.walk(raw, follow)
+	out := Path{Lexical: filepath.Clean(raw), Real: w.path, Cleaned: w.path, final: w.final, Loop: w.loop}
 	if hasDotDot(raw) {
 		// Cleaning drops a trailing slash, which also asks for the last
 		// link to be followed.
-		out.Cleaned = walk(out.Lexical, follow || endsInDir(raw)).path
+		out.Cleaned = c.walk(out.Lexical, follow || endsInDir(raw)).path
 	}
 	out.Fold = caseInsensitive(w.dir, w.known)
 	return out
@@ -98,6 +163,8 @@ type walked struct {
 	// name is looked up, and so whose case rules apply. known is a name
 	// found in it ("" if none).
 	dir, known string
+	// loop: a link past maxHops was met, and not followed.
+	loop bool
 }
 
 // walk follows the absolute path p one name at a time, as the kernel's
@@ -115,12 +182,12 @@ type walked struct {
 // it, and that is what walk reports. A loop of links (past maxHops) stops
 // being followed at the link that went one hop too far: the kernel fails
 // with ELOOP there, and the link itself is reported.
-func walk(p string, follow bool) walked {
+func (c *Cache) walk(p string, follow bool) walked {
 	pending := names(p)
 	cur := string(filepath.Separator)
 	var missing []string
 	var final fs.FileInfo
-	hops := 0
+	hops, loop := 0, false
 	for len(pending) > 0 {
 		name := pending[0]
 		pending = pending[1:]
@@ -139,15 +206,15 @@ func walk(p string, follow bool) walked {
 			missing = append(missing, name)
 			continue
 		}
-		next := filepath.Join(cur, name)
-		info, err := os.Lstat(next)
+		next := child(cur, name)
+		info, err := c.lstat(next)
 		if err != nil {
 			missing = append(missing, name)
 			final = nil
 			continue
 		}
 		if info.Mode()&fs.ModeSymlink != 0 && (follow || len(pending) > 0) {
-			target, err := os.Readlink(next)
+			target, err := c.readlink(next)
 			if err == nil && hops < maxHops {
 				hops++
 				if filepath.IsAbs(target) {
@@ -156,6 +223,7 @@ func walk(p string, follow bool) walked {
 				pending = append(names(target), pending...)
 				continue
 			}
+			loop = loop || err == nil
 		}
 		if len(pending) > 0 && info.Mode()&fs.ModeSymlink == 0 && !info.IsDir() {
 			missing = append(missing, name) // ENOTDIR
@@ -165,13 +233,24 @@ func walk(p string, follow bool) walked {
 		cur, final = next, info
 	}
 	if final == nil && len(missing) == 0 {
-		final, _ = os.Lstat(cur) // the path ended in ..
+		final, _ = c.lstat(cur) // the path ended in ..
 	}
-	out := walked{path: filepath.Join(append([]string{cur}, missing...)...), final: final, dir: cur}
+	out := walked{path: filepath.Join(append([]string{cur}, missing...)...), final: final, dir: cur, loop: loop}
 	if final != nil {
 		out.dir, out.known = filepath.Dir(cur), filepath.Base(cur)
 	}
 	return out
+}
+
+// child is the path of name in the folder cur: what filepath.Join gives,
+// without its cleaning, which a walk's clean folder and single name (never
+// empty, . or ..) do not need, and which costs a walk of every path it
+// makes.
+func child(cur, name string) string {
+	if cur == string(filepath.Separator) {
+		return cur + name
+	}
+	return cur + string(filepath.Separator) + name
 }
 
 // names splits a path into its names, . and .. included. A trailing

@@ -81,6 +81,7 @@ func TestResolve(t *testing.T) {
 		}
 		return filepath.Join(proj, p)
 	}
+	cache := &Cache{}
 	for _, tc := range []struct {
 		p, dir string // dir relative to proj ("" is proj)
 		follow bool
@@ -141,6 +142,16 @@ func TestResolve(t *testing.T) {
 			t.Errorf("%s:\n got lexical %s real %s cleaned %s\nwant lexical %s real %s cleaned %s",
 				name, got.Lexical, got.Real, got.Cleaned, want.Lexical, want.Real, want.Cleaned)
 		}
+		// Through one Cache shared by the whole table, each answer is the
+		// same as without it.
+		cached := cache.ResolveNoFollow(tc.p, dir)
+		if tc.follow {
+			cached = cache.Resolve(tc.p, dir)
+		}
+		if cached.Lexical != got.Lexical || cached.Real != got.Real || cached.Cleaned != got.Cleaned ||
+			cached.Fold != got.Fold || cached.Exists() != got.Exists() {
+			t.Errorf("%s through a Cache: %+v, without: %+v", name, cached, got)
+		}
 		// The same path given absolute resolves the same way, whatever the
 		// working directory.
 		if !filepath.IsAbs(tc.p) {
@@ -159,6 +170,24 @@ func TestResolve(t *testing.T) {
 	// A loop of two links ends at one of them.
 	if got := Resolve("loop1", proj).Real; got != abs("loop1") && got != abs("loop2") {
 		t.Errorf("loop1 -> loop2 -> loop1 resolved to %s", got)
+	}
+	// Loop says when the kernel would give up (ELOOP): past 40 links, not at
+	// 40, and not when the last link is not followed.
+	for _, tc := range []struct {
+		p      string
+		follow bool
+		loop   bool
+	}{
+		{"loop1", true, true}, {"self", true, true}, {"self/x", false, true}, {"c1", true, true},
+		{"c2", true, false}, {"src/e/cert.pem", true, false}, {"self", false, false}, {"dangle", true, false},
+	} {
+		rp := ResolveNoFollow(tc.p, proj)
+		if tc.follow {
+			rp = Resolve(tc.p, proj)
+		}
+		if rp.Loop != tc.loop {
+			t.Errorf("%s (follow %v): Loop = %v, want %v", tc.p, tc.follow, rp.Loop, tc.loop)
+		}
 	}
 }
 
@@ -345,6 +374,33 @@ func TestResolveLinks(t *testing.T) {
 		}
 		if again := Resolve(filepath.Join(root, tc.p), "/elsewhere"); again.Real != rp.Real || again.Lexical != rp.Lexical {
 			t.Errorf("Resolve(absolute %q) = %+v, relative gave %+v", tc.p, again, rp)
+		}
+	}
+}
+
+// A Cache answers from what it saw: a folder swapped for a link after it
+// was resolved is not seen through it, and is through a new one (or none).
+func TestCacheRemembers(t *testing.T) {
+	root := tree(t, []string{"a/x", "b/x"}, nil)
+	cache := &Cache{}
+	if got := cache.Resolve("a/x", root).Real; got != filepath.Join(root, "a/x") {
+		t.Fatalf("Resolve(a/x) = %s", got)
+	}
+	if err := os.Rename(filepath.Join(root, "a"), filepath.Join(root, "old")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("b", filepath.Join(root, "a")); err != nil {
+		t.Fatal(err)
+	}
+	if got := cache.Resolve("a/x", root).Real; got != filepath.Join(root, "a/x") {
+		t.Errorf("the same Cache, after the swap: %s, want the answer it first gave", got)
+	}
+	if got := cache.Real(filepath.Join(root, "a")); got != filepath.Join(root, "a") {
+		t.Errorf("the same Cache's Real, after the swap: %s", got)
+	}
+	for name, rp := range map[string]Path{"a new Cache": (&Cache{}).Resolve("a/x", root), "no Cache": Resolve("a/x", root)} {
+		if rp.Real != filepath.Join(root, "b/x") {
+			t.Errorf("%s, after the swap: %s, want the link followed to b/x", name, rp.Real)
 		}
 	}
 }

@@ -2,6 +2,7 @@ package guard
 
 import (
 	"fmt"
+	"slices"
 	"testing"
 
 	"github.com/massgen/massgen-hook/checks/internal/checktest"
@@ -129,4 +130,22 @@ func TestDangerGitRunsCommand(t *testing.T) {
 	})
 	runDanger(t, g, newDanger(t, "off: [git-runs-command]"), dangerCase{command: "git -c core.pager='rm -rf ~' log", cwd: "repo"})
 	runDanger(t, g, newDanger(t, "off: [recursive-delete]"), dangerCase{command: "git -c core.pager='rm -rf ~' log", cwd: "repo"})
+}
+
+// gitCommands is searched by halves: it must stay sorted, or a command
+// added out of place is taken for an alias.
+func TestGitCommands(t *testing.T) {
+	if !slices.IsSorted(gitCommands) {
+		t.Fatal("gitCommands is not sorted")
+	}
+	for _, c := range []string{"add", "status", "web--browse", "write-tree", "cherry-pick"} {
+		if !isGitCommand(c) {
+			t.Errorf("isGitCommand(%q) = false", c)
+		}
+	}
+	for _, c := range []string{"", "st", "lg", "Status", "zzz", "a"} {
+		if isGitCommand(c) {
+			t.Errorf("isGitCommand(%q) = true", c)
+		}
+	}
 }

@@ -54,7 +54,7 @@ func (g *guard) hardLinked(rp fspath.Path, patterns []string) (same, pattern str
 		}
 	}
 	if g.Home != "" {
-		home := fspath.Real(g.Home)
+		home := g.realHome()
 		s := fspath.Search{Root: home, Budget: hardLinkBudget,
 			Enter: func(rel string) bool { return homeCredentialFolders.Get()[rel] },
 			Want:  func(rel string) bool { return g.protects(patterns, g.formOf(filepath.Join(home, rel)), rp.Fold) != "" }}

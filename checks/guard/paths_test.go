@@ -1,6 +1,7 @@
 package guard
 
 import (
+	"os"
 	"path/filepath"
 	"reflect"
 	"testing"
@@ -92,5 +93,38 @@ func TestProjectInsideFormsDisplay(t *testing.T) {
 	}
 	if got := linked.Display(fspath.Resolve(filepath.Join(base, "projlink", "sub/a.txt"), "/")); got != "sub/a.txt" {
 		t.Errorf("linked project: display = %q, want sub/a.txt", got)
+	}
+}
+
+// A guard resolves each path once per call: a folder that becomes a link
+// mid-call keeps the answer the call started with, and the next call (a new
+// guard) sees the link.
+func TestGuardResolvesOncePerCall(t *testing.T) {
+	root := checktest.RealTempDir(t)
+	home, elsewhere := filepath.Join(root, "home"), filepath.Join(root, "elsewhere")
+	for _, d := range []string{home, elsewhere} {
+		if err := os.Mkdir(d, 0o700); err != nil {
+			t.Fatal(err)
+		}
+	}
+	g := &guard{shellCall: shellCall{Home: home}}
+	if got := g.realHome(); got != home {
+		t.Fatalf("realHome = %s, want %s", got, home)
+	}
+	if err := os.Remove(home); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(elsewhere, home); err != nil {
+		t.Fatal(err)
+	}
+	if got := g.realHome(); got != home {
+		t.Errorf("realHome resolved again within the call: %s", got)
+	}
+	if got := g.fullPatterns("~/.kube/config"); len(got) != 2 || got[1] != filepath.Join(home, ".kube/config") {
+		t.Errorf("fullPatterns(~/.kube/config) = %q, want the home resolved once, as the call started", got)
+	}
+	next := &guard{shellCall: shellCall{Home: home}}
+	if got := next.realHome(); got != elsewhere {
+		t.Errorf("a new call's realHome = %s, want %s (the link followed)", got, elsewhere)
 	}
 }

@@ -49,7 +49,7 @@ func (g *guard) gitInSecretFolder(c *shellcmd.Command) string {
 		if strings.HasPrefix(d, "~/") && g.Home != "" {
 			d = filepath.Join(g.Home, d[2:])
 		}
-		if reason := g.gitFolderHolds(c, fspath.Resolve(d, gc.Dir)); reason != "" {
+		if reason := g.gitFolderHolds(c, g.paths.Resolve(d, gc.Dir)); reason != "" {
 			return reason
 		}
 	}

@@ -135,20 +135,42 @@ func NewProtectedPaths(options *yaml.Node) (engine.Builtin, error) {
 	default:
 		return nil, fmt.Errorf("env_secrets: use deny or allow, got %q", o.EnvSecrets)
 	}
+	var binary []string // escaped: its path taken as a pattern
 	if exe := ownBinary(); exe != "" {
+		binary = []string{exe}
 		p.write = append(p.write, exe)
 	}
+	// The patterns the options give are checked; the defaults are valid
+	// (TestDefaultPatternsAreValid), and checking their hundred on every
+	// call cost more than matching them.
 	for _, l := range []struct {
 		key  string
 		list []string
-	}{{"read", p.read}, {"write", p.write}, {"except", p.except}, {"outside_allowed", p.outsideAllowed}} {
+	}{
+		{"read", deref(o.Read)}, {"read", o.Add.Read},
+		{"write", deref(o.Write)}, {"write", o.Add.Write}, {"write", binary},
+		{"except", deref(o.Except)}, {"except", o.Add.Except},
+		{"outside_allowed", deref(o.OutsideAllowed)}, {"outside_allowed", o.Add.OutsideAllowed},
+	} {
 		for _, pat := range l.list {
-			if !doublestar.ValidatePattern(strings.TrimPrefix(pat, "~/")) {
+			if !validPattern(pat) {
 				return nil, fmt.Errorf("%s: %q is not a valid glob pattern", l.key, pat)
 			}
 		}
 	}
 	return p, nil
+}
+
+// validPattern reports whether pat, a protected_paths pattern (~/ for the
+// home), is a glob doublestar can match.
+func validPattern(pat string) bool { return doublestar.ValidatePattern(strings.TrimPrefix(pat, "~/")) }
+
+// deref is the list given, or none.
+func deref(list *[]string) []string {
+	if list == nil {
+		return nil
+	}
+	return *list
 }
 
 // pathField is where a tool names a path, and whether the tool writes it.
@@ -274,18 +296,18 @@ type guard struct {
 	expired func() bool
 	// notes say what could not be checked (see hardLinked).
 	notes []string
-	// homeReal is the home with its symlinks resolved, once computed.
-	homeReal *string
+	// paths resolves every path of the call: each name on the way is asked
+	// about once per call (the project's folders come before every word of
+	// a command, the home before thirty-odd patterns), and the call judges
+	// one view of the filesystem.
+	paths fspath.Cache
 }
 
+// real is fspath.Real(p), through the call's paths.
+func (g *guard) real(p string) string { return g.paths.Real(p) }
+
 // realHome is the home with its symlinks resolved, computed once per call.
-func (g *guard) realHome() string {
-	if g.homeReal == nil {
-		r := fspath.Real(g.Home)
-		g.homeReal = &r
-	}
-	return *g.homeReal
-}
+func (g *guard) realHome() string { return g.real(g.Home) }
 
 func (p *protectedPaths) guardFor(call *engine.Call) *guard {
 	g := &guard{protectedPaths: p, shellCall: ShellCallOf(call), tmpdir: envValue(call.Environ, "TMPDIR")}
@@ -376,9 +398,9 @@ func (g *guard) judge(p, dir string, write, follow bool) *finding {
 	if strings.HasPrefix(p, "~/") && g.Home != "" {
 		p = filepath.Join(g.Home, p[2:])
 	}
-	rp := fspath.ResolveNoFollow(p, dir)
+	rp := g.paths.ResolveNoFollow(p, dir)
 	if follow {
-		rp = fspath.Resolve(p, dir)
+		rp = g.paths.Resolve(p, dir)
 	}
 	shown := g.Project.Display(rp)
 	patterns := g.read
@@ -443,7 +465,7 @@ func (g *guard) matchAnchored(patterns []string, abs string, fold bool) string {
 func (g *guard) outsideOK(rp fspath.Path) bool {
 	allowed := g.outsideAllowed
 	if g.tmpdir != "" {
-		allowed = append(allowed[:len(allowed):len(allowed)], filepath.Join(fspath.Real(g.tmpdir), "**"))
+		allowed = append(allowed[:len(allowed):len(allowed)], filepath.Join(g.real(g.tmpdir), "**"))
 	}
 	// Devices are the exception: /dev/stdout and /dev/fd/N are links into
 	// /proc by nature, and writing them writes no file. Only the allowed
@@ -509,12 +531,12 @@ func (g *guard) fullPatterns(pat string) []string {
 	if rest, ok := strings.CutPrefix(pat, "~/"); ok {
 		full = nil
 		if g.Home != "" {
-			full = []string{filepath.Join(g.Home, rest), filepath.Join(fspath.Real(g.Home), rest)}
+			full = []string{filepath.Join(g.Home, rest), filepath.Join(g.realHome(), rest)}
 		}
 	} else if filepath.IsAbs(pat) {
 		// /tmp is /private/tmp on macOS: the resolved path must still match.
 		if dir, _ := doublestar.SplitPattern(pat); dir != "/" {
-			full = append(full, filepath.Join(fspath.Real(dir), strings.TrimPrefix(pat, dir)))
+			full = append(full, filepath.Join(g.real(dir), strings.TrimPrefix(pat, dir)))
 		}
 	}
 	if g.expanded == nil {

@@ -767,3 +767,15 @@ func TestProtectedDevicesOnlyByName(t *testing.T) {
 		checkVerdict(t, p, g.MakeCall(t, checktest.CallSpec{Tool: "Write", Input: checktest.JsonInput("file_path", tc.path)}), tc.want)
 	}
 }
+
+// The default patterns are not checked on each call (NewProtectedPaths
+// checks only the options'): they must all be valid globs.
+func TestDefaultPatternsAreValid(t *testing.T) {
+	for _, list := range [][]string{DefaultSecretPaths(), defaultWriteOnly, DefaultExcept, defaultOutsideAllowed, defaultWiring} {
+		for _, pat := range list {
+			if !validPattern(pat) {
+				t.Errorf("default pattern %q is not a valid glob", pat)
+			}
+		}
+	}
+}

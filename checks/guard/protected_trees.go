@@ -70,7 +70,7 @@ func (g *guard) tree(ctx context.Context, e shellcmd.Effect, dir string) *findin
 		if strings.HasPrefix(p, "~/") && g.Home != "" {
 			p = filepath.Join(g.Home, p[2:])
 		}
-		t := treeRead{word: p, rp: fspath.Resolve(p, dir), sel: e.Select}
+		t := treeRead{word: p, rp: g.paths.Resolve(p, dir), sel: e.Select}
 		if f := g.folder(ctx, t); f != nil {
 			return f
 		}

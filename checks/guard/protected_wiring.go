@@ -132,7 +132,7 @@ func (g *guard) holds(w shellcmd.Word, dir string) *finding {
 	if strings.HasPrefix(p, "~/") && g.Home != "" {
 		p = filepath.Join(g.Home, p[2:])
 	}
-	rp := fspath.Resolve(p, dir)
+	rp := g.paths.Resolve(p, dir)
 	for _, l := range g.literalStarts() {
 		if !fspath.Within(l.path, rp.Lexical, rp.Fold) && !fspath.Within(l.real, rp.Real, rp.Fold) {
 			continue
@@ -166,7 +166,7 @@ func (g *guard) literalStarts() []literal {
 		if _, err := os.Lstat(lit); err != nil {
 			continue // nothing there to lose
 		}
-		out = append(out, literal{pattern: pat, path: lit, real: fspath.Real(lit)})
+		out = append(out, literal{pattern: pat, path: lit, real: g.real(lit)})
 	}
 	g.lits = &out
 	return out

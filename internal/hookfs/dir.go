@@ -102,23 +102,29 @@ func OpenDir(anchor, rel string, create bool, perm fs.FileMode) (*Dir, error) {
 // Folder opens the folder rel (a slash path; "" or "." is d again) in d,
 // as OpenDir does.
 func (d *Dir) Folder(rel string, create bool, perm fs.FileMode) (*Dir, error) {
-	fd, err := unix.Openat(d.fd(), ".", unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
-	if err != nil {
-		return nil, &fs.PathError{Op: "open", Path: d.path, Err: err}
-	}
-	cur := &Dir{f: os.NewFile(uintptr(fd), d.path), path: d.path}
+	cur := d // not ours to close until a Sub replaces it
 	for _, name := range strings.Split(rel, "/") {
 		if name == "" || name == "." {
 			continue
 		}
 		sub, err := cur.Sub(name, create, perm)
-		cur.Close()
+		if cur != d {
+			cur.Close()
+		}
 		if err != nil {
 			return nil, err
 		}
 		cur = sub
 	}
-	return cur, nil
+	if cur != d {
+		return cur, nil
+	}
+	// d itself, as a Dir of the caller's own to close.
+	fd, err := unix.Openat(d.fd(), ".", unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return nil, &fs.PathError{Op: "open", Path: d.path, Err: err}
+	}
+	return &Dir{f: os.NewFile(uintptr(fd), d.path), path: d.path}, nil
 }
 
 // Sub opens the folder name, one name, in d, as OpenDir does.

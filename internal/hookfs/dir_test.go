@@ -191,3 +191,59 @@ func TestReadFileByPath(t *testing.T) {
 		t.Errorf("ReadFile over the cap = %v", err)
 	}
 }
+
+// Folder hands back a Dir of the caller's own, whatever rel is, and
+// leaves d open and usable; none of its ways out leaks a descriptor.
+func TestFolderOwnsWhatItReturns(t *testing.T) {
+	root := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(root, "a", "b"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(root, filepath.Join(root, "a", "link")); err != nil {
+		t.Fatal(err)
+	}
+	d, err := OpenDir(root, "", false, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	openFDs := func() int {
+		entries, err := os.ReadDir("/proc/self/fd")
+		if err != nil {
+			t.Skipf("cannot count descriptors: %v", err)
+		}
+		return len(entries)
+	}
+	before := openFDs()
+	for _, tc := range []struct {
+		rel, want string
+		err       bool
+	}{{"", root, false}, {".", root, false}, {"a", "a", false}, {"a/./b", "a/b", false},
+		{"missing", "", true}, {"a/missing", "", true}, {"a/link/a", "", true}} {
+		sub, err := d.Folder(tc.rel, false, 0)
+		if tc.err {
+			if err == nil {
+				sub.Close()
+				t.Errorf("Folder(%q) opened %s, want an error", tc.rel, sub.Path())
+			}
+			continue
+		}
+		want := tc.want
+		if !filepath.IsAbs(want) {
+			want = filepath.Join(root, want)
+		}
+		if err != nil || sub.Path() != want {
+			t.Errorf("Folder(%q) = %v, %v; want %s", tc.rel, sub, err, want)
+			continue
+		}
+		if err := sub.Close(); err != nil {
+			t.Errorf("closing Folder(%q): %v", tc.rel, err)
+		}
+	}
+	if after := openFDs(); after != before {
+		t.Errorf("%d descriptors open after the calls, %d before", after, before)
+	}
+	if _, err := d.ReadDir(); err != nil {
+		t.Errorf("d after Folder calls: %v", err)
+	}
+}
