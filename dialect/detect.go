@@ -20,7 +20,8 @@ var markers = &lazy.Value[map[string]*Dialect]{New: func() map[string]*Dialect {
 }}
 
 // Detect names the CLI that sent raw, where the event says so beyond doubt:
-// an event name only that CLI uses (Gemini CLI's; Cursor's lowerCamel), or,
+// an event name only that CLI uses (Gemini CLI's; OpenCode's plugin's;
+// Cursor's lowerCamel), or,
 // for an event with no name, a field only that CLI sends. Anything else is
 // Claude Code, whose events pass through untouched; Codex, whose events
 // are Claude Code's plus turn_id, is told once the event is parsed (see
@@ -31,6 +32,9 @@ func Detect(raw []byte) *Dialect {
 	name := named.Str
 	if _, ok := Gemini.events[name]; ok && name != "SessionStart" && name != "SessionEnd" && name != "Notification" {
 		return Gemini
+	}
+	if _, ok := OpenCode.events[name]; ok {
+		return OpenCode // its plugin names events after OpenCode's hooks (tool.execute.before)
 	}
 	if r, _ := utf8.DecodeRuneInString(name); unicode.IsLower(r) {
 		return Cursor // Claude Code and Gemini name events in PascalCase
