@@ -1,0 +1,247 @@
+// massgen-hook opencode plugin: massgen-hook init wrote this file; massgen-hook uninstall removes it.
+//
+// OpenCode runs no hook commands of its own. This plugin hands each tool
+// call, tool result and session or subagent moment to the massgen-hook
+// binary (one JSON object on its stdin, never in its arguments, never
+// through a shell) and applies the answer: a block, changed arguments,
+// context, a replaced result. Every judgement is the binary's; this file
+// only translates. It uses nothing but OpenCode's plugin API and node:
+// built-ins.
+import { spawn } from "node:child_process";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+const BINARY = "@MASSGEN_HOOK_BINARY@";
+const SCOPE = "@MASSGEN_HOOK_SCOPE@";
+const SUBCOMMANDS = ["@MASSGEN_HOOK_SUBCOMMANDS@"];
+
+const DIALECT = "opencode";
+const PROJECT_ENV = "OPENCODE_PROJECT_DIR";
+const TIMEOUT_MS = { tool: 60000, start: 15000, other: 10000 };
+const FIX = "Run `massgen-hook doctor` to see why, or `massgen-hook init --agent opencode` to install it again.";
+// The task tool runs a subagent in a child session and returns its answer.
+const TASK_TOOL = "task";
+
+// projectRoot is the project massgen-hook serves. In project scope it is
+// the folder two above this file (<project>/.opencode/plugins), so that
+// neither OpenCode's idea of the directory nor a cd can move it; in user
+// scope it is OpenCode's project (its worktree, "/" outside git).
+function projectRoot(directory, worktree) {
+  if (SCOPE === "project") {
+    return path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
+  }
+  return worktree && worktree !== "/" ? worktree : directory;
+}
+
+// run hands event to `massgen-hook <subcommand> --dialect opencode` and
+// reads how it ended: {answer} (exit 0, its JSON answer or null), {block}
+// (exit 2, the reason on stderr), {error} (exit 1: the hook failed and
+// chose to let the action go on), or {failed} when it could not run or
+// answer (missing, not executable, killed at the deadline, not JSON).
+function run(root, subcommand, event, timeoutMs) {
+  const binary = path.resolve(root, BINARY);
+  return new Promise((resolve) => {
+    let child;
+    try {
+      child = spawn(binary, [subcommand, "--dialect", DIALECT], {
+        cwd: root,
+        env: { ...process.env, [PROJECT_ENV]: root },
+        stdio: ["pipe", "pipe", "pipe"],
+      });
+    } catch (err) {
+      resolve({ failed: `${binary} could not be started: ${err.message}` });
+      return;
+    }
+    const out = [];
+    const errOut = [];
+    let timedOut = false;
+    let settled = false;
+    const finish = (r) => {
+      if (!settled) {
+        settled = true;
+        clearTimeout(timer);
+        resolve(r);
+      }
+    };
+    const timer = setTimeout(() => {
+      timedOut = true;
+      child.kill("SIGKILL");
+    }, timeoutMs);
+    child.stdout.on("data", (b) => out.push(b));
+    child.stderr.on("data", (b) => errOut.push(b));
+    child.on("error", (err) => finish({ failed: `${binary} could not be started: ${err.message}` }));
+    child.on("close", (code, signal) => {
+      const stdout = Buffer.concat(out).toString("utf8");
+      const stderr = Buffer.concat(errOut).toString("utf8").trim();
+      if (timedOut) return finish({ failed: `${binary} ${subcommand} did not answer within ${timeoutMs / 1000} s`, stderr });
+      if (signal) return finish({ failed: `${binary} ${subcommand} was killed (${signal})`, stderr });
+      if (code === 2) return finish({ block: stderr || `massgen-hook ${subcommand} blocked this`, stderr: "" });
+      if (code !== 0) return finish({ error: code, stderr });
+      if (stdout.trim() === "") return finish({ answer: null, stderr });
+      try {
+        finish({ answer: JSON.parse(stdout), stderr });
+      } catch {
+        finish({ failed: `${binary} ${subcommand} answered something that is not JSON`, stderr });
+      }
+    });
+    // The hook may exit before reading all of a large event.
+    child.stdin.on("error", () => {});
+    child.stdin.end(JSON.stringify(event));
+  });
+}
+
+// show tells the user what massgen-hook said to them: OpenCode shows a
+// plugin's stderr in the terminal that runs it.
+function show(text) {
+  if (text) process.stderr.write(text.endsWith("\n") ? text : text + "\n");
+}
+
+// withContext is a tool's result text with context after it.
+function withContext(output, context) {
+  if (!context) return output;
+  return output ? `${output}\n\n${context}` : context;
+}
+
+// replaceArgs makes args hold exactly next. OpenCode runs the tool with
+// the very object it handed the plugin: only a change in place counts.
+function replaceArgs(args, next) {
+  for (const key of Object.keys(args)) if (!(key in next)) delete args[key];
+  Object.assign(args, next);
+}
+
+// taskResult is the subagent's answer in the task tool's result.
+function taskResult(output) {
+  const m = /<task_result>\n?([\s\S]*?)\n?<\/task_result>/.exec(output || "");
+  return m ? m[1] : output || "";
+}
+
+export const MassgenHook = async ({ client, directory, worktree }) => {
+  const root = projectRoot(directory, worktree);
+  const wired = new Set(SUBCOMMANDS);
+  // sessions: what each session is (a child session is a subagent's),
+  // and the context its start hook gave, put in every request's system
+  // prompt, which OpenCode builds anew for each.
+  const sessions = new Map();
+  // pending: context a pre-tool-use answer gave, added to the call's result.
+  const pending = new Map();
+  // blocked: calls this plugin blocked, whose error is no tool failure.
+  const blocked = new Set();
+  const failures = new Set();
+
+  const session = async (id) => {
+    let s = sessions.get(id);
+    if (s) return s;
+    s = { parentID: undefined, agent: undefined };
+    try {
+      const got = await client.session.get({ path: { id } });
+      s.parentID = got?.data?.parentID;
+      s.agent = got?.data?.agent;
+    } catch {
+      // Unknown: taken for a main session.
+    }
+    sessions.set(id, s);
+    return s;
+  };
+  const base = async (name, sessionID) => {
+    const s = await session(sessionID);
+    const ev = { hook_event_name: name, session_id: sessionID, cwd: directory };
+    if (s.parentID) {
+      ev.parent_session_id = s.parentID;
+      ev.agent = s.agent;
+    }
+    return ev;
+  };
+
+  return {
+    event: async ({ event }) => {
+      const p = event.properties || {};
+      if (event.type === "session.created" && p.info) {
+        const s = sessions.get(p.info.id) || {};
+        sessions.set(p.info.id, { ...s, parentID: p.info.parentID, agent: p.info.agent });
+        return;
+      }
+      if (event.type === "message.part.updated" && p.part?.type === "tool" && p.part.state?.status === "error") {
+        const part = p.part;
+        if (blocked.has(part.callID) || failures.has(part.callID) || !wired.has("post-tool-use-failure")) return;
+        failures.add(part.callID);
+        const ev = await base("tool.execute.error", part.sessionID);
+        Object.assign(ev, { call_id: part.callID, tool: part.tool, args: part.state.input || {}, error: part.state.error || "" });
+        const r = await run(root, "post-tool-use-failure", ev, TIMEOUT_MS.other);
+        show(r.stderr || (r.failed ? `massgen-hook: ${r.failed}. ${FIX}` : ""));
+        return;
+      }
+      if (event.type === "session.idle" && wired.has("stop")) {
+        const s = await session(p.sessionID);
+        if (s.parentID) return; // a subagent's end is the task tool's result
+        const r = await run(root, "stop", await base("session.idle", p.sessionID), TIMEOUT_MS.other);
+        show(r.stderr);
+        if (r.failed) show(`massgen-hook: the stop hook did not run (${r.failed}). ${FIX}`);
+        if (r.block) show(`massgen-hook would have kept the agent going: ${r.block}`);
+      }
+    },
+
+    "experimental.chat.system.transform": async (input, output) => {
+      if (!input.sessionID) return;
+      const s = await session(input.sessionID);
+      if (!s.started) {
+        s.started = true;
+        const sub = s.parentID ? "subagent-start" : "session-start";
+        if (wired.has(sub)) {
+          const r = await run(root, sub, await base(s.parentID ? "subagent.start" : "session.start", input.sessionID), TIMEOUT_MS.start);
+          show(r.stderr);
+          if (r.failed) show(`massgen-hook: ${sub} did not run, so this session goes on without its context (${r.failed}). ${FIX}`);
+          s.context = r.answer?.context;
+        }
+      }
+      if (s.context) output.system.push(s.context);
+    },
+
+    "tool.execute.before": async (input, output) => {
+      if (!wired.has("pre-tool-use")) return;
+      const ev = await base("tool.execute.before", input.sessionID);
+      Object.assign(ev, { call_id: input.callID, tool: input.tool, args: output.args });
+      const r = await run(root, "pre-tool-use", ev, TIMEOUT_MS.tool);
+      show(r.stderr);
+      const refuse = (reason) => {
+        blocked.add(input.callID);
+        throw new Error(reason);
+      };
+      if (r.failed) refuse(`massgen-hook could not check this call, so it is blocked: ${r.failed}. ${FIX}`);
+      if (r.block) refuse(r.block);
+      const a = r.answer || {};
+      if (a.block) refuse(a.block);
+      if (a.args && typeof a.args === "object") replaceArgs(output.args, a.args);
+      if (a.context) pending.set(input.callID, a.context);
+    },
+
+    "tool.execute.after": async (input, output) => {
+      let context = pending.get(input.callID) || "";
+      pending.delete(input.callID);
+      const notes = [];
+      if (input.tool === TASK_TOOL && wired.has("subagent-stop") && output.metadata?.sessionId) {
+        const ev = await base("subagent.stop", output.metadata.sessionId);
+        ev.parent_session_id = input.sessionID;
+        ev.agent = ev.agent || input.args?.subagent_type;
+        ev.last_assistant_message = taskResult(output.output);
+        const r = await run(root, "subagent-stop", ev, TIMEOUT_MS.other);
+        show(r.stderr);
+        if (r.failed) notes.push(`massgen-hook: subagent-stop did not run (${r.failed}). ${FIX}`);
+        if (r.block) context = withContext(context, `The subagent stopped too early: ${r.block}`);
+        if (r.answer?.context) context = withContext(context, r.answer.context);
+      }
+      if (wired.has("post-tool-use")) {
+        const ev = await base("tool.execute.after", input.sessionID);
+        Object.assign(ev, { call_id: input.callID, tool: input.tool, args: input.args, result: output });
+        const r = await run(root, "post-tool-use", ev, TIMEOUT_MS.tool);
+        show(r.stderr);
+        if (r.failed) notes.push(`massgen-hook: post-tool-use did not run (${r.failed}). ${FIX}`);
+        if (r.block) context = withContext(context, r.block);
+        const a = r.answer || {};
+        if (typeof a.output === "string") output.output = a.output;
+        if (a.context) context = withContext(context, a.context);
+      }
+      for (const n of notes) show(n);
+      if (context) output.output = withContext(output.output, context);
+    },
+  };
+};
