@@ -35,7 +35,11 @@ func (a *app) doctorFix(project string) ([]string, error) {
 		if target, err := filepath.EvalSymlinks(f.Path); err == nil {
 			f.Path = target
 		}
-		if err := w.settings(f, want, false); err != nil {
+		write := func() error { return w.settings(f, want, false) }
+		if wf.target.plugin {
+			write = func() error { return w.writePlugin(f.Path, f.Data, want, true) }
+		}
+		if err := write(); err != nil {
 			return lines(out.String()), err
 		}
 	}

@@ -47,7 +47,7 @@ func (d *doctorRun) protections() []doctorProtection {
 }
 
 // cliOrder is the order the CLIs are listed in.
-var cliOrder = []string{"claude", "gemini", "codex", "copilot", "cursor"}
+var cliOrder = []string{"claude", "gemini", "codex", "copilot", "opencode", "pi", "cursor"}
 
 func writeProtections(w io.Writer, ps []doctorProtection) {
 	for _, p := range ps {

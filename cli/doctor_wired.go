@@ -74,6 +74,7 @@ func (d *doctorRun) wiresUserScope(name string) bool {
 var cliNames = &lazy.Value[map[string]string]{New: func() map[string]string {
 	return map[string]string{
 		"claude": "Claude Code", "codex": "Codex", "cursor": "Cursor", "gemini": "Gemini CLI", "copilot": "Copilot CLI",
+		"opencode": "OpenCode", "pi": "pi",
 	}
 }}
 
@@ -129,6 +130,9 @@ func (d *doctorRun) initCommand(wf wiredFile) string {
 // initWrites is what init would make of wf, for the parts it wires now,
 // and in words how that differs from what is there ("" when it does not).
 func (d *doctorRun) initWrites(wf wiredFile) ([]byte, string) {
+	if wf.target.plugin {
+		return pluginInitWrites(wf)
+	}
 	cmd := d.initCommand(wf)
 	if cmd == "" {
 		return nil, ""

@@ -50,6 +50,12 @@ or Copilot CLI's hook file. Only massgen-hook's own entries are added or
 updated; every other hook, key and the file's layout stay as they are, and a
 second run changes nothing. The previous file is kept as FILE.bak.
 
+OpenCode and pi run no command hooks: --agent opencode or pi writes
+massgen-hook's plugin, a small shim that hands each event to the binary
+(.opencode/plugins/massgen-hook.js, ~/.config/opencode/plugins/ for the
+user; .pi/extensions/massgen-hook.ts, ~/.pi/agent/extensions/). The file
+is massgen-hook's own: init rewrites it whole and uninstall removes it.
+
 For the project and local scopes it also copies the binary to
 .claude/hooks/massgen-hook (the hooks run it as
 "$CLAUDE_PROJECT_DIR"/.claude/hooks/massgen-hook, so a cd in the session
@@ -75,6 +81,7 @@ a --massgen file that is not a usable MassGen config.`,
   massgen-hook init                      # .claude/settings.json, committed with the project
   massgen-hook init --scope local        # .claude/settings.local.json, only for you
   massgen-hook init --agent cursor       # .cursor/hooks.json
+  massgen-hook init --agent opencode     # .opencode/plugins/massgen-hook.js
   massgen-hook init --only guards        # the guards alone
   massgen-hook init --massgen massgen.yaml  # the agent CLIs a MassGen config runs`,
 		Args: noArgs(a),
@@ -137,8 +144,9 @@ type placement struct {
 	project string
 	scope   string
 	// settings is the file to wire; binary where the binary goes ("" when
-	// the hooks run it where it is); command how the hooks name it.
-	settings, binary, command string
+	// the hooks run it where it is); command how the hooks name it, and
+	// program, in the user scope, its absolute path.
+	settings, binary, command, program string
 }
 
 func (a *app) runInstall(cmd *cobra.Command, o installOptions, uninstall bool) error {
@@ -163,6 +171,13 @@ func (a *app) runInstall(cmd *cobra.Command, o installOptions, uninstall bool) e
 	if target, err := filepath.EvalSymlinks(p.settings); err == nil {
 		p.settings = target
 	}
+	w := &installer{app: a, project: project, dryRun: o.dryRun, uninstall: uninstall}
+	if t.plugin {
+		if err := w.pluginFile(t, p, ps); err != nil {
+			return err
+		}
+		return w.afterWiring(t, p, o, ps)
+	}
 	f, err := wiring.Read(p.settings)
 	if err != nil {
 		return a.settingsError(err)
@@ -174,7 +189,6 @@ func (a *app) runInstall(cmd *cobra.Command, o installOptions, uninstall bool) e
 	} else if out, err = wiring.Install(f, t.specFor(p.command), t.entries(p.command, ps)); err != nil {
 		return a.settingsError(err)
 	}
-	w := &installer{app: a, project: project, dryRun: o.dryRun, uninstall: uninstall}
 	if t.name == "gemini" {
 		if out, err = w.projectMCP(f, out, p, o, uninstall); err != nil {
 			return err
@@ -194,6 +208,14 @@ func (a *app) runInstall(cmd *cobra.Command, o installOptions, uninstall bool) e
 	if t.name == "gemini" && o.scope == "project" && !uninstall && !o.dryRun {
 		w.say(p.settings, "%s", strings.Replace(geminiSubfolderNote, "these hooks", "its project hooks", 1))
 	}
+	return w.afterWiring(t, p, o, ps)
+}
+
+// afterWiring does what follows the hook file's wiring for every CLI: the
+// shell's confinement, and the binary and starter files in a project (or,
+// uninstalling, their removal once nothing runs them).
+func (w *installer) afterWiring(t target, p placement, o installOptions, ps partSet) error {
+	project, uninstall := w.project, w.uninstall
 	if err := w.confinement(t.name, p, o, uninstall || !ps.has("pre-tool-use")); err != nil {
 		return err
 	}
@@ -204,7 +226,7 @@ func (a *app) runInstall(cmd *cobra.Command, o installOptions, uninstall bool) e
 		return nil
 	}
 	if uninstall {
-		if users := a.binaryUsers(project, p.binary, p.settings); len(users) > 0 {
+		if users := w.binaryUsers(project, p.binary, p.settings); len(users) > 0 {
 			w.say(p.binary, "binary kept: still run by %s; uninstall there too to remove it", strings.Join(users, ", "))
 			return nil
 		}
@@ -318,16 +340,8 @@ func (a *app) place(t target, project string, o installOptions) (placement, erro
 		p.binary = filepath.Join(project, projectBinary)
 		p.command = t.projectVar + "/" + projectBinary
 	case "user":
-		home := a.getenv("HOME")
-		if home == "" {
+		if p.settings = a.hookFilePath(t, "user", project); p.settings == "" {
 			return p, errors.New("--scope user: $HOME is not set")
-		}
-		p.settings = filepath.Join(home, t.userFile)
-		if d := a.getenv("CLAUDE_CONFIG_DIR"); d != "" && t.name == "claude" {
-			p.settings = filepath.Join(d, "settings.json")
-		}
-		if t.name == "codex" {
-			p.settings = a.codexHooksPath("user", project) // $CODEX_HOME's
 		}
 		bin, err := a.binaryPath(o.binary)
 		if err != nil {
@@ -335,7 +349,7 @@ func (a *app) place(t target, project string, o installOptions) (placement, erro
 		}
 		// User-wide hooks run in every project: they name the binary
 		// where it is, by its absolute path.
-		p.command = shellQuote(bin)
+		p.program, p.command = bin, shellQuote(bin)
 	default:
 		return p, fmt.Errorf("--scope %q: use project, local or user", o.scope)
 	}

@@ -54,6 +54,9 @@ var advBinaries = []string{
 func TestAdvEveryWiredCommandIsOurs(t *testing.T) {
 	for _, name := range targetNames() {
 		tg := targets.Get()[name]
+		if tg.plugin {
+			continue // TestAdvEveryPluginBinaryReadsBack
+		}
 		bins := []string{tg.projectVar + "/" + projectBinary}
 		for _, b := range advBinaries {
 			bins = append(bins, shellQuote(b))
@@ -145,5 +148,37 @@ func TestRegression_UserScopeInitTwiceDuplicates(t *testing.T) {
 	}
 	if n := strings.Count(string(data), "pre-tool-use"); n != 1 {
 		t.Errorf("pre-tool-use wired %d times after two inits:\n%s", n, data)
+	}
+}
+
+// A plugin names its binary in JavaScript, not in a shell command: read
+// back, each wired hook runs exactly the binary init wrote, whatever its
+// path holds, and uninstall's binaryUsers and doctor's probes find it.
+func TestAdvEveryPluginBinaryReadsBack(t *testing.T) {
+	a := &app{getenv: func(string) string { return "" }}
+	for _, name := range targetNames() {
+		tg := targets.Get()[name]
+		if !tg.plugin {
+			continue
+		}
+		for _, bin := range advBinaries {
+			data, err := renderPlugin(tg, pluginWiring(tg, placement{scope: "user", program: bin}, nil))
+			if err != nil {
+				t.Fatal(err)
+			}
+			path := filepath.Join(t.TempDir(), "plugin")
+			if err := os.WriteFile(path, data, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			wf, ok := readPlugin(tg, "user", path)
+			if !ok || wf.err != nil || len(wf.ours) != len(tg.wires) {
+				t.Fatalf("%s %s: read back %d hooks (ok %v, err %v), want %d", name, bin, len(wf.ours), ok, wf.err, len(tg.wires))
+			}
+			for _, h := range wf.ours {
+				if got := a.wiredProgram(h.Command, "/project"); got != filepath.Clean(bin) {
+					t.Errorf("%s: %q runs %q, want %q", name, h.Command, got, bin)
+				}
+			}
+		}
 	}
 }

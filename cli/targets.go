@@ -21,6 +21,14 @@ type target struct {
 	// projectFile and localFile are relative to the project, userFile to
 	// $HOME; "" where the CLI has no such file.
 	projectFile, localFile, userFile string
+	// userDirVar names a variable that moves the user scope's folder, and
+	// userDirFile is the file's path below it (CLAUDE_CONFIG_DIR,
+	// settings.json); "" where nothing moves it.
+	userDirVar, userDirFile string
+	// plugin: the CLI runs no command hooks; init writes massgen-hook's
+	// plugin (package integrations) as its hook file, and wires are the
+	// events the plugin hands over, by the names its dialect reads.
+	plugin bool
 	// projectVar is how a hook command names the project root, quoted.
 	projectVar string
 	spec       wiring.Spec
@@ -137,10 +145,11 @@ var targets = &lazy.Value[map[string]target]{New: func() map[string]target {
 	return map[string]target{
 		"claude": {
 			name: "claude", projectFile: ".claude/settings.json", localFile: ".claude/settings.local.json",
-			userFile: ".claude/settings.json", projectVar: `"$CLAUDE_PROJECT_DIR"`,
-			spec:    wiring.Spec{Shape: wiring.Grouped},
-			wires:   claudeWires,
-			handler: claudeHandler,
+			userFile: ".claude/settings.json", userDirVar: "CLAUDE_CONFIG_DIR", userDirFile: "settings.json",
+			projectVar: `"$CLAUDE_PROJECT_DIR"`,
+			spec:       wiring.Spec{Shape: wiring.Grouped},
+			wires:      claudeWires,
+			handler:    claudeHandler,
 		},
 		// Codex sets no project variable and runs hooks in the session's
 		// directory: git finds the root.
@@ -218,6 +227,35 @@ var targets = &lazy.Value[map[string]target]{New: func() map[string]target {
 					Bash       string `json:"bash"`
 					TimeoutSec int    `json:"timeoutSec"`
 				}{"command", command, w.timeout}
+			},
+		},
+		// OpenCode: a plugin in its plugin folder, which hands the events of
+		// its plugin API to the binary (integrations/opencode). The plugin
+		// sets OPENCODE_PROJECT_DIR for the hooks it runs.
+		"opencode": {
+			name: "opencode", projectFile: ".opencode/plugins/massgen-hook.js", userFile: ".config/opencode/plugins/massgen-hook.js",
+			userDirVar: "XDG_CONFIG_HOME", userDirFile: "opencode/plugins/massgen-hook.js",
+			projectVar: `"$OPENCODE_PROJECT_DIR"`,
+			plugin:     true,
+			wires: []wire{
+				{"session.created", "", "session-start", 15},
+				{"tool.execute.before", "", "pre-tool-use", 60},
+				{"tool.execute.after", "", "post-tool-use", 60},
+				{"session.idle", "", "stop", 10},
+			},
+		},
+		// pi: an extension in its extensions folder (integrations/pi); the
+		// user's folder moves with PI_CODING_AGENT_DIR.
+		"pi": {
+			name: "pi", projectFile: ".pi/extensions/massgen-hook.ts", userFile: ".pi/agent/extensions/massgen-hook.ts",
+			userDirVar: "PI_CODING_AGENT_DIR", userDirFile: "extensions/massgen-hook.ts",
+			projectVar: `"$PI_PROJECT_DIR"`,
+			plugin:     true,
+			wires: []wire{
+				{"session_start", "", "session-start", 15},
+				{"tool_call", "", "pre-tool-use", 60},
+				{"tool_result", "", "post-tool-use", 60},
+				{"agent_end", "", "stop", 10},
 			},
 		},
 	}

@@ -41,6 +41,12 @@ func (a *app) wiredFiles(project string) []wiredFile {
 			if path == "" {
 				continue
 			}
+			if t.plugin {
+				if w, ok := readPlugin(t, scope, path); ok {
+					out = append(out, w)
+				}
+				continue
+			}
 			f, err := wiring.Read(path)
 			if err == nil && !f.Exists {
 				continue
@@ -70,8 +76,8 @@ func (a *app) hookFilePath(t target, scope, project string) string {
 	switch {
 	case t.name == "codex":
 		return a.codexHooksPath("user", project)
-	case t.name == "claude" && a.getenv("CLAUDE_CONFIG_DIR") != "":
-		return filepath.Join(a.getenv("CLAUDE_CONFIG_DIR"), "settings.json")
+	case t.userDirVar != "" && a.getenv(t.userDirVar) != "":
+		return filepath.Join(a.getenv(t.userDirVar), t.userDirFile)
 	case a.getenv("HOME") == "":
 		return ""
 	}
