@@ -31,7 +31,7 @@ var OpenCode = &Dialect{
 	// rewritten line: a user's "git push*": "deny" still denies when the
 	// command's words follow the exec.
 	RewriteForm: RewriteExecTail,
-	RewriteAsks: "OpenCode asks before the exec this adds to each shell command when your permission.bash rules ask about commands no rule allows",
+	RewriteAsks: "OpenCode asks before the exec and the exit 126 this adds to each shell command when your permission.bash rules ask about commands no rule allows",
 	events: map[string]string{
 		"session.start":       protocol.SessionStart,
 		"subagent.start":      protocol.SubagentStart,
