@@ -127,7 +127,12 @@ func denySuffix(suffix string) func(Block) (string, bool) {
 	return func(res Block) (string, bool) { return strings.CutSuffix(res.Text, suffix) }
 }
 
-func init() { register(opencodeCLI) }
+func init() {
+	opencodeCLI.Scenarios = []Scenario{
+		{Name: "plugin/binary-gone", Run: opencodeBinaryGone},
+	}
+	register(opencodeCLI)
+}
 
 // scribeOpenCodeAgent is an OpenCode subagent (.opencode/agents) with
 // OpenCode's default tools.
