@@ -22,8 +22,13 @@ func opencodeBinaryGone(t *testing.T, s *Session) {
 	m.On("done", All(Main, After("call_touch")), Say("could not"))
 	run := s.Run("make a file")
 
-	wantDenied(s, s.Turn("done"), "call_touch", "massgen-hook could not check this call", "massgen-hook doctor",
-		"massgen-hook init --agent opencode")
+	// The plugin's own refusal: no massgen-hook answer is behind it.
+	res := mustResult(s.Turn("done"), "call_touch")
+	for _, w := range []string{"massgen-hook could not check this call", "massgen-hook doctor", "massgen-hook init --agent opencode"} {
+		if !strings.Contains(res.Text, w) {
+			s.Errorf("the blocked call's result does not say %q: %q", w, clip(res.Text, 400))
+		}
+	}
 	if _, err := os.Stat(s.Path("made-unchecked.txt")); err == nil {
 		s.Errorf("the command ran although massgen-hook could not check it")
 	}
