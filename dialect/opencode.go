@@ -17,10 +17,10 @@ import (
 // the plugin saw (session.start: a main session's first model request;
 // subagent.start: a child session's; subagent.stop: the task tool's
 // result; session.idle: the run's end). The answer is a small object the
-// plugin applies: block (tool.execute.before throws it), args (the
-// tool's arguments, changed in place), context (the system prompt at a
-// start, the tool's result after a call) and output (the tool's result,
-// replaced).
+// plugin applies: block (tool.execute.before throws it; at subagent.stop
+// the subagent is sent back with it), args (the tool's arguments, changed
+// in place), context (the system prompt at a start, the tool's result
+// after a call) and output (the tool's result, replaced).
 var OpenCode = &Dialect{
 	Name: "opencode",
 	// Its plugin may change a shell command's arguments before the call.
@@ -191,11 +191,11 @@ func opencodeOut(n Native, o protocol.Output) (any, bool) {
 		}
 		dropped = v.block != ""
 	case "subagent.stop":
-		// The subagent has ended; its task result, which the main agent
-		// reads, carries the reason, and the main agent may resume it
-		// (the task tool's task_id).
+		// The plugin sends the subagent back with the reason as its next
+		// message (its child session, prompted again), before the task
+		// tool's result reaches the main agent.
 		if v.block != "" {
-			a.set("context", "The subagent stopped too early: "+v.block)
+			a.set("block", v.block)
 		}
 		dropped = v.context != ""
 	case "session.idle":

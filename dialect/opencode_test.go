@@ -106,8 +106,8 @@ func TestOpenCodeBeforeAnswers(t *testing.T) {
 // After the call: a replacement is the text the model reads in place of
 // the result; a block's reason and context are added to the result.
 // Context at a start goes to the system prompt; a subagent's stop block
-// goes to the task's result the main agent reads; a stop block has no
-// place (the run is over) and is told to the user.
+// is a block (the plugin sends the subagent back with it); a stop block
+// has no place (the run is over) and is told to the user.
 func TestOpenCodeOtherAnswers(t *testing.T) {
 	for _, c := range []struct {
 		native, event string
@@ -122,7 +122,7 @@ func TestOpenCodeOtherAnswers(t *testing.T) {
 		{"tool.execute.error", protocol.PostToolUseFailure, protocol.Context(protocol.PostToolUseFailure, "inbox: hi"), ``, true},
 		{"session.start", protocol.SessionStart, protocol.Context(protocol.SessionStart, "orientation"), `{"context":"orientation"}`, false},
 		{"subagent.start", protocol.SubagentStart, protocol.Context(protocol.SubagentStart, "write your pad"), `{"context":"write your pad"}`, false},
-		{"subagent.stop", protocol.SubagentStop, protocol.Block("scratchpad missing"), `{"context":"The subagent stopped too early: scratchpad missing"}`, false},
+		{"subagent.stop", protocol.SubagentStop, protocol.Block("scratchpad missing"), `{"block":"scratchpad missing"}`, false},
 		{"session.idle", protocol.Stop, protocol.Block("write the log"), ``, false},
 		{"session.idle", protocol.Stop, protocol.Context(protocol.Stop, "x"), ``, true},
 	} {

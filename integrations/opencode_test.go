@@ -19,6 +19,10 @@ printf '%s\n' "$@" > "$FAKE_LOG/args"
 pwd > "$FAKE_LOG/cwd"
 printf '%s' "$OPENCODE_PROJECT_DIR" > "$FAKE_LOG/project"
 echo run >> "$FAKE_LOG/runs"
+if [ -n "$FAKE_FIRST_STDOUT" ] && [ "$(wc -l < "$FAKE_LOG/runs")" -eq 1 ]; then
+	printf '%s' "$FAKE_FIRST_STDOUT"
+	exit 0
+fi
 printf '%s' "$FAKE_STDERR" >&2
 printf '%s' "$FAKE_STDOUT"
 exit "${FAKE_EXIT:-0}"
@@ -70,10 +74,11 @@ type step struct {
 }
 
 type driven struct {
-	Thrown string         `json:"thrown"`
-	Output map[string]any `json:"output"`
-	Same   bool           `json:"same"`
-	log    string
+	Thrown  string           `json:"thrown"`
+	Output  map[string]any   `json:"output"`
+	Same    bool             `json:"same"`
+	Prompts []map[string]any `json:"prompts"`
+	log     string
 }
 
 // drive runs the plugin's hook in node, the binary answering with
@@ -85,7 +90,11 @@ func drive(t *testing.T, plugin, project string, st step, stdout, stderr string,
 		t.Skip("node is not installed: the plugin cannot be loaded")
 	}
 	log := t.TempDir()
-	st.Env = map[string]string{"FAKE_LOG": log, "FAKE_STDOUT": stdout, "FAKE_STDERR": stderr, "FAKE_EXIT": strconv.Itoa(exit)}
+	env := map[string]string{"FAKE_LOG": log, "FAKE_STDOUT": stdout, "FAKE_STDERR": stderr, "FAKE_EXIT": strconv.Itoa(exit)}
+	for k, v := range st.Env {
+		env[k] = v
+	}
+	st.Env = env
 	st.Directory = project
 	in, _ := json.Marshal(st)
 	cmd := exec.Command(node, filepath.Join("testdata", "opencode-driver.mjs"), plugin, string(in))
@@ -233,5 +242,37 @@ func TestOpenCodePluginStartContext(t *testing.T) {
 	d = drive(t, plugin, project, st, `{"context":"orientation"}`, "", 0)
 	if logged(t, d, "runs") != "" {
 		t.Errorf("session-start ran though init wired only pre-tool-use")
+	}
+}
+
+// A subagent whose stop massgen-hook blocks is sent back (its child
+// session prompted with the reason, as its own agent), and its new answer
+// is the task's result; subagent-stop runs again on it.
+func TestOpenCodePluginSendsTheSubagentBack(t *testing.T) {
+	plugin, project := opencodePlugin(t, all, true)
+	st := step{Hook: "tool.execute.after",
+		Input: map[string]any{"tool": "task", "sessionID": "ses_main", "callID": "call_t",
+			"args": map[string]any{"prompt": "write a note", "subagent_type": "scribe"}},
+		Output: map[string]any{"title": "t", "metadata": map[string]any{"sessionId": "ses_child"},
+			"output": "<task id=\"ses_child\" state=\"completed\">\n<task_result>\nstopping here\n</task_result>\n</task>"},
+		Env: map[string]string{"FAKE_FIRST_STDOUT": `{"block":"Scratchpad missing: write it"}`}}
+	d := drive(t, plugin, project, st, "", "", 0)
+	if d.Thrown != "" {
+		t.Fatal(d.Thrown)
+	}
+	if len(d.Prompts) != 1 {
+		t.Fatalf("the subagent was sent back %d times, want 1: %v", len(d.Prompts), d.Prompts)
+	}
+	got, _ := json.Marshal(d.Prompts[0])
+	if want := `{"body":{"agent":"scribe","parts":[{"text":"Scratchpad missing: write it","type":"text"}]},"path":{"id":"ses_child"}}`; string(got) != want {
+		t.Errorf("sent back with %s, want %s", got, want)
+	}
+	if out := d.Output["output"]; out != "<task id=\"ses_child\" state=\"completed\">\n<task_result>\nnote written\n</task_result>\n</task>" {
+		t.Errorf("the task's result is %q", out)
+	}
+	// Its second subagent-stop (the last run before post-tool-use) says
+	// it was sent back, with the new answer.
+	if runs := logged(t, d, "runs"); runs != "run\nrun\nrun\n" {
+		t.Errorf("runs %q: want subagent-stop twice, then post-tool-use", runs)
 	}
 }

@@ -63,7 +63,18 @@ var opencodeCLI = &CLI{
 			return ocTask(id, "scribe", task), After(id)
 		},
 		ScribeFinishes: opencodeScribeWrites,
-		WriteNew:       func(s *Session, id, rel, content string) Reply { return ocWrite(id, s.Path(rel), content) },
+		// Its built-in explore agent reads and searches (and runs bash).
+		Explore: func(s *Session, id, task string) (Reply, When) { return ocTask(id, "explore", task), After(id) },
+		WriteTools: func(r *Request) []string {
+			var out []string
+			for _, t := range chatToolNames(r) {
+				if t == "write" || t == "edit" || t == "apply_patch" {
+					out = append(out, t)
+				}
+			}
+			return out
+		},
+		WriteNew: func(s *Session, id, rel, content string) Reply { return ocWrite(id, s.Path(rel), content) },
 		// edit replaces the last line with itself and the new lines.
 		Append: func(s *Session, id, rel, before, lines string) Reply {
 			last := lastLine(before)
@@ -100,22 +111,15 @@ var opencodeCLI = &CLI{
 			"default-guards/apply-patch-protected": "OpenCode offers apply_patch to GPT models only, which the fake provider is not",
 			"permission-request/scratchpad-writes": "OpenCode 1.18.33 never runs a plugin's permission.ask hook, and writes under .claude/ without asking",
 			"stop/block-and-cap":                   opencodeNoStop,
-			"subagent-stop/blocks-then-allows":     opencodeNoSubagentStop,
-			"subagent-stop/second-instance":        opencodeNoSubagentStop,
-			"subagent-stop/read-only-agent":        opencodeNoSubagentStop,
-			"subagent-stop/release-notice":         opencodeNoSubagentStop,
+			// Its subagent half is subagent-stop/sent-back.
+			"subagent-stop/blocks-then-allows": "it also holds the main agent's stop for the coordinator's log: " + opencodeNoStop,
 		},
 	},
 }
 
-// opencodeNoStop and opencodeNoSubagentStop are why OpenCode's stops cannot
-// be held.
-const (
-	opencodeNoStop = "OpenCode 1.18.33 has no hook before an agent stops: session.idle is an event after the turn ended, " +
-		"which a plugin cannot refuse, so a stop block is only told to the user"
-	opencodeNoSubagentStop = "OpenCode 1.18.33 has no hook before a subagent stops: its child session has ended when the task tool " +
-		"returns, so a block goes to the main agent in the task's result, and the subagent is not sent back"
-)
+// opencodeNoStop is why OpenCode's stop cannot be held.
+const opencodeNoStop = "OpenCode 1.18.33 has no hook before an agent stops: session.idle is an event after the turn ended, " +
+	"which a plugin cannot refuse, so a stop block is only told to the user"
 
 // opencodeDenied ends a call's result the plugin blocked: the thrown
 // reason is the result, and the dialect names massgen-hook after it.
@@ -130,6 +134,7 @@ func denySuffix(suffix string) func(Block) (string, bool) {
 func init() {
 	opencodeCLI.Scenarios = []Scenario{
 		{Name: "plugin/binary-gone", Run: opencodeBinaryGone},
+		{Name: "subagent-stop/sent-back", Project: quoted, Run: opencodeSubagentSentBack},
 	}
 	register(opencodeCLI)
 }

@@ -21,6 +21,8 @@ const TIMEOUT_MS = { tool: 60000, start: 15000, other: 10000 };
 const FIX = "Run `massgen-hook doctor` to see why, or `massgen-hook init --agent opencode` to install it again.";
 // The task tool runs a subagent in a child session and returns its answer.
 const TASK_TOOL = "task";
+// At most this many times is a subagent sent back before it may stop.
+const MAX_SEND_BACKS = 10;
 
 // projectRoot is the project massgen-hook serves. In project scope it is
 // the folder two above this file (<project>/.opencode/plugins), so that
@@ -109,6 +111,14 @@ function replaceArgs(args, next) {
   Object.assign(args, next);
 }
 
+// withTaskResult is the task tool's result with answer in place of the
+// subagent's answer; a result of another shape gets it after.
+function withTaskResult(output, answer) {
+  const re = /(<task_result>\n?)[\s\S]*?(\n?<\/task_result>)/;
+  if (re.test(output || "")) return output.replace(re, (_, open, close) => open + answer + close);
+  return withContext(output, answer);
+}
+
 // taskResult is the subagent's answer in the task tool's result.
 function taskResult(output) {
   const m = /<task_result>\n?([\s\S]*?)\n?<\/task_result>/.exec(output || "");
@@ -150,6 +160,42 @@ export const MassgenHook = async ({ client, directory, worktree }) => {
       ev.agent = s.agent;
     }
     return ev;
+  };
+
+  // subagentStop runs subagent-stop when the task tool's subagent has
+  // ended; while it blocks, the subagent (its child session) is sent back
+  // with the reason as its next message, and its new answer becomes the
+  // task's result. massgen-hook caps its own blocks; MAX_SEND_BACKS is
+  // only a last stop. It returns a note for the user, if any.
+  const subagentStop = async (input, output) => {
+    const child = output.metadata.sessionId;
+    const agent = input.args?.subagent_type;
+    let answer = taskResult(output.output);
+    for (let round = 0; round <= MAX_SEND_BACKS; round++) {
+      const ev = await base("subagent.stop", child);
+      ev.parent_session_id = input.sessionID;
+      ev.agent = ev.agent || agent;
+      ev.last_assistant_message = answer;
+      ev.stop_hook_active = round > 0;
+      const r = await run(root, "subagent-stop", ev, TIMEOUT_MS.other);
+      show(r.stderr);
+      if (r.failed) return `massgen-hook: subagent-stop did not run (${r.failed}). ${FIX}`;
+      const reason = r.block || r.answer?.block;
+      if (!reason) return "";
+      if (round === MAX_SEND_BACKS) return `massgen-hook: the subagent was sent back ${round} times; it stops now: ${reason}`;
+      try {
+        const sent = await client.session.prompt({
+          path: { id: child },
+          body: { agent, parts: [{ type: "text", text: reason }] },
+        });
+        const texts = (sent?.data?.parts || []).filter((p) => p.type === "text" && p.text).map((p) => p.text);
+        if (texts.length > 0) answer = texts.join("\n");
+        output.output = withTaskResult(output.output, answer);
+      } catch (err) {
+        return `massgen-hook: the subagent could not be sent back (${err.message}); its stop stands: ${reason}`;
+      }
+    }
+    return "";
   };
 
   return {
@@ -219,15 +265,8 @@ export const MassgenHook = async ({ client, directory, worktree }) => {
       pending.delete(input.callID);
       const notes = [];
       if (input.tool === TASK_TOOL && wired.has("subagent-stop") && output.metadata?.sessionId) {
-        const ev = await base("subagent.stop", output.metadata.sessionId);
-        ev.parent_session_id = input.sessionID;
-        ev.agent = ev.agent || input.args?.subagent_type;
-        ev.last_assistant_message = taskResult(output.output);
-        const r = await run(root, "subagent-stop", ev, TIMEOUT_MS.other);
-        show(r.stderr);
-        if (r.failed) notes.push(`massgen-hook: subagent-stop did not run (${r.failed}). ${FIX}`);
-        if (r.block) context = withContext(context, `The subagent stopped too early: ${r.block}`);
-        if (r.answer?.context) context = withContext(context, r.answer.context);
+        const note = await subagentStop(input, output);
+        if (note) notes.push(note);
       }
       if (wired.has("post-tool-use")) {
         const ev = await base("tool.execute.after", input.sessionID);

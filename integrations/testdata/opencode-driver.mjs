@@ -11,7 +11,17 @@ const step = JSON.parse(stepJSON);
 Object.assign(process.env, step.env || {});
 const mod = await import(pathToFileURL(plugin).href);
 const directory = step.directory;
-const client = { session: { get: async () => ({ data: step.session || {} }) } };
+const prompts = [];
+const client = {
+  session: {
+    get: async () => ({ data: step.session || {} }),
+    // A subagent sent back answers "note written".
+    prompt: async (req) => {
+      prompts.push(req);
+      return { data: { parts: [{ type: "text", text: "note written" }] } };
+    },
+  },
+};
 const hooks = await mod.MassgenHook({ client, directory, worktree: directory });
 const output = step.output || {};
 const args = output.args;
@@ -27,4 +37,5 @@ try {
 } catch (err) {
   result.thrown = err.message;
 }
+result.prompts = prompts;
 process.stdout.write(JSON.stringify(result));
