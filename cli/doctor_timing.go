@@ -61,6 +61,7 @@ var probeRead = &lazy.Value[map[string]string]{New: func() map[string]string {
 		"cursor":  `"tool_name":"Read","tool_input":{"file_path":ABSENT}`,
 		"gemini":  `"tool_name":"read_file","tool_input":{"file_path":ABSENT}`,
 		"copilot": `"toolName":"view","toolArgs":{"path":ABSENT}`,
+		"pi":      `"toolName":"read","input":{"path":ABSENT}`,
 	}
 }}
 

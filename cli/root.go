@@ -156,8 +156,6 @@ Start with "massgen-hook init" in your project, then "massgen-hook doctor".`,
 		CompletionOptions:          cobra.CompletionOptions{},
 		SuggestionsMinimumDistance: suggestionDistance,
 	}
-	// Help lists the commands in the order of subcommands, not A to Z.
-	cobra.EnableCommandSorting = false
 	root.SetIn(a.stdin)
 	root.SetOut(a.stdout)
 	root.SetErr(a.stderr)

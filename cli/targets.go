@@ -262,6 +262,8 @@ var targets = &lazy.Value[map[string]target]{New: func() map[string]target {
 				{"session_start", "", "session-start", 15},
 				{"tool_call", "", "pre-tool-use", 60},
 				{"tool_result", "", "post-tool-use", 60},
+				// A failed call (isError): a command that exited non-zero.
+				{"tool_result", "", "post-tool-use-failure", 60},
 				{"agent_end", "", "stop", 10},
 			},
 		},

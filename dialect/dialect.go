@@ -1,5 +1,5 @@
 // Package dialect lets the same hooks serve other agent CLIs: it turns an
-// event from Cursor, Gemini CLI, Codex, Copilot CLI or OpenCode into Claude Code's
+// event from Cursor, Gemini CLI, Codex, Copilot CLI, OpenCode or pi into Claude Code's
 // shape, and Claude Code's answer back into theirs, with their exit codes
 // (../shared/PROTOCOL.md §3). Everything between works on Claude Code's
 // protocol alone.
@@ -23,6 +23,10 @@ type Dialect struct {
 	// in rewrites a decoded event into Claude Code's fields, noting in n
 	// how its tool input was translated.
 	in func(ev object, n *Native) error
+	// eventOf, where one of the CLI's events is two of Claude Code's (pi's
+	// tool_result, failed or not), names the one raw is, given event (what
+	// events says) and want (what the hook handles); nil: events says.
+	eventOf func(ev object, event, want string) string
 	// out builds the CLI's answer from Claude Code's (already checked and
 	// capped). dropped reports agent-facing text it has no place for.
 	// It is an object, or a protocol.Output for Claude Code's own shape.
@@ -112,7 +116,7 @@ const (
 
 // all are the dialects, sorted by name. (A function, not a table built at
 // start-up: most hook calls never look a dialect up by name.)
-func all() []*Dialect { return []*Dialect{Claude, Codex, Copilot, Cursor, Gemini, OpenCode} }
+func all() []*Dialect { return []*Dialect{Claude, Codex, Copilot, Cursor, Gemini, OpenCode, Pi} }
 
 // Claude is Claude Code: events and answers pass through untouched.
 var Claude = &Dialect{Name: "claude", failOpenExit: protocol.ExitError, ProjectEnv: "CLAUDE_PROJECT_DIR",
@@ -149,6 +153,12 @@ type Native struct {
 	// was text, not an object (Copilot's apply_patch): a rewrite goes
 	// back as that field's text.
 	textInput string
+	// itemArgs are the renames inside each element of the input's "edits"
+	// list (pi's edit), each the CLI's name first.
+	itemArgs [][2]string
+	// canAsk: the CLI can put this call's question to a person (pi with
+	// a UI); elsewhere an ask is a deny.
+	canAsk bool
 }
 
 // Event turns raw, an event of d's CLI, into a Claude Code event for the
@@ -171,6 +181,9 @@ func (d *Dialect) Event(raw []byte, want string) ([]byte, Native, error) {
 	if !ok {
 		return nil, Native{}, &protocol.InputError{Field: "hook_event_name",
 			Msg: fmt.Sprintf("is %q, which is not a %s event massgen-hook handles", n.Event, d.Name)}
+	}
+	if d.eventOf != nil {
+		event = d.eventOf(ev, event, want)
 	}
 	if err := d.in(ev, &n); err != nil {
 		return nil, Native{}, err

@@ -40,6 +40,8 @@ func TestDetect(t *testing.T) {
 		`{"timestamp":1,"cwd":"/p","toolName":"bash","toolArgs":"{}"}`:                    Copilot,
 		`{"hook_event_name":"PreToolUse","turn_id":"t","model":"m"}`:                      Codex,
 		`{"hook_event_name":"tool.execute.before","tool":"bash"}`:                         OpenCode,
+		`{"hook_event_name":"tool_call","toolName":"bash","input":{}}`:                    Pi,
+		`{"hook_event_name":"agent_end","stop_hook_active":false}`:                        Pi,
 		`not json`: Claude,
 	} {
 		got := Detect([]byte(raw))
@@ -58,7 +60,7 @@ func TestExit(t *testing.T) {
 		in, want int
 	}{
 		{Claude, 1, 1}, {Claude, 2, 2}, {Cursor, 1, 1}, {Gemini, 0, 0},
-		{Copilot, 1, 0}, {Copilot, 2, 2}, {Copilot, 0, 0}, {Codex, 1, 1},
+		{Copilot, 1, 0}, {Copilot, 2, 2}, {Copilot, 0, 0}, {Codex, 1, 1}, {Pi, 1, 1}, {Pi, 2, 2},
 		{OpenCode, 1, 1}, {OpenCode, 2, 2}, {OpenCode, 0, 0},
 	} {
 		if got := c.d.Exit(c.in, protocol.PreToolUse); got != c.want {
@@ -96,6 +98,11 @@ func TestAnswerDropsOnlyWhatHasNoPlace(t *testing.T) {
 		{Copilot, "postToolUseFailure", protocol.PostToolUseFailure, `{"additionalContext":"hello"}`, false},
 		{Copilot, "preToolUse", protocol.PreToolUse, `{"additionalContext":"hello"}`, false},
 		{Codex, protocol.PostToolUse, protocol.PostToolUse, `{"hookSpecificOutput":{"hookEventName":"PostToolUse","additionalContext":"hello"}}`, false},
+		{Pi, "tool_result", protocol.PostToolUse, `{"context":"hello"}`, false},
+		{Pi, "tool_result", protocol.PostToolUseFailure, `{"context":"hello"}`, false},
+		{Pi, "tool_call", protocol.PreToolUse, `{"context":"hello"}`, false},
+		{Pi, "session_start", protocol.SessionStart, `{"context":"hello"}`, false},
+		{Pi, "agent_end", protocol.Stop, ``, true},
 		{Claude, protocol.PostToolUse, protocol.PostToolUse, `{"hookSpecificOutput":{"hookEventName":"PostToolUse","additionalContext":"hello"}}`, false},
 	} {
 		got, dropped := answer(t, c.d, c.native, c.event, ctx(c.event))
@@ -111,7 +118,7 @@ func TestDeferIsNoOpinionElsewhere(t *testing.T) {
 	for _, c := range []struct {
 		d      *Dialect
 		native string
-	}{{Cursor, "preToolUse"}, {Gemini, "BeforeTool"}, {Copilot, "preToolUse"}, {Codex, protocol.PreToolUse}} {
+	}{{Cursor, "preToolUse"}, {Gemini, "BeforeTool"}, {Copilot, "preToolUse"}, {Codex, protocol.PreToolUse}, {Pi, "tool_call"}} {
 		if got, _ := answer(t, c.d, c.native, protocol.PreToolUse, o); got != "" {
 			t.Errorf("%s: defer became %s", c.d.Name, got)
 		}
@@ -128,6 +135,7 @@ func TestAsk(t *testing.T) {
 	}{
 		{Cursor, "beforeShellExecution", "ask"}, {Cursor, "preToolUse", "deny"},
 		{Copilot, "preToolUse", "ask"}, {Gemini, "BeforeTool", "deny"}, {Codex, protocol.PreToolUse, "deny"},
+		{Pi, "tool_call", "block"},
 	} {
 		got, _ := answer(t, c.d, c.native, protocol.PreToolUse, o)
 		var v map[string]any

@@ -137,5 +137,14 @@ func (n Native) cliInput(input json.RawMessage) any {
 	for _, p := range n.args {
 		args.rename(p[1], p[0])
 	}
+	if len(n.itemArgs) > 0 {
+		back := make([][2]string, len(n.itemArgs))
+		for i, p := range n.itemArgs {
+			back[i] = [2]string{p[1], p[0]}
+		}
+		if items, ok := renameItems(args["edits"], back); ok {
+			args.set("edits", items)
+		}
+	}
 	return args
 }

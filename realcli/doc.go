@@ -1,5 +1,5 @@
 // Package realcli is the end-to-end suite that drives the real agent CLIs
-// (Claude Code, Gemini CLI, Codex CLI, GitHub Copilot CLI), installed from
+// (Claude Code, Gemini CLI, Codex CLI, GitHub Copilot CLI, pi), installed from
 // npm at pinned versions, against a scripted fake model API on 127.0.0.1, in
 // temporary git projects wired by `massgen-hook init`, as a user would wire
 // them. Only the real CLIs can show whether a hook's answer takes effect:

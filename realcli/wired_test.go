@@ -17,6 +17,7 @@ var wiredScenario = Scenario{Name: "install/wire", Project: quoted, Run: func(t 
 		"gemini":  ".gemini/settings.json",
 		"codex":   ".codex/hooks.json",
 		"copilot": ".github/hooks/massgen-hook.json",
+		"pi":      piExtension,
 	}[s.CLI.Agent]
 	if _, err := os.Stat(s.Path(file)); err != nil {
 		s.Errorf("init --agent %s did not write %s: %v", s.CLI.Agent, file, err)

@@ -651,7 +651,7 @@ func TestProtectedWiring(t *testing.T) {
 	g := checktest.NewGuardEnv(t)
 	checktest.WriteFiles(t, g.Project, ".claude/settings.json", ".claude/massgen-hook.yaml", ".claude/hooks/massgen-hook",
 		".claude/scratchpad/coder/2026-11-26.md", ".gemini/settings.json", ".codex/hooks.json", ".codex/config.toml",
-		".cursor/hooks.json", ".github/hooks/massgen-hook.json", ".github/workflows/ci.yml",
+		".cursor/hooks.json", ".github/hooks/massgen-hook.json", ".github/workflows/ci.yml", ".pi/extensions/massgen-hook.ts",
 		".opencode/plugins/massgen-hook.js", ".opencode/agents/scribe.md", "opencode.json")
 	p := newProtected(t, "")
 	settings := holdsDenial(".claude", ".claude/massgen-hook.yaml", ".claude/massgen-hook.yaml")
@@ -666,6 +666,8 @@ func TestProtectedWiring(t *testing.T) {
 		{"rm -rf .gemini", holdsDenial(".gemini", ".gemini/settings.json", ".gemini/settings.json")},
 		{"mv .codex .codex.off", holdsDenial(".codex", ".codex/hooks.json", ".codex/hooks.json")},
 		{"rm .cursor/hooks.json", protectedDenial(true, ".cursor/hooks.json", ".cursor/hooks.json")},
+		{"rm -rf .pi", holdsDenial(".pi", ".pi/extensions", ".pi/extensions/**")},
+		{"echo 'export default () => {}' > .pi/extensions/off.ts", protectedDenial(true, ".pi/extensions/off.ts", ".pi/extensions/**")},
 		{"ln .claude/massgen-hook.yaml x", protectedDenial(true, ".claude/massgen-hook.yaml", ".claude/massgen-hook.yaml")},
 		{"cp -r /tmp/evil/. .claude", settings},
 		{"echo x > .codex/config.toml", protectedDenial(true, ".codex/config.toml", ".codex/config.toml")},
@@ -696,6 +698,9 @@ func TestProtectedWiring(t *testing.T) {
 		{"Write", ".gemini/settings.json", protectedDenial(true, ".gemini/settings.json", ".gemini/settings.json")},
 		{"Edit", ".github/hooks/massgen-hook.json", protectedDenial(true, ".github/hooks/massgen-hook.json", ".github/hooks/**")},
 		{"Write", ".opencode/plugins/massgen-hook.js", protectedDenial(true, ".opencode/plugins/massgen-hook.js", ".opencode/plugins/**")},
+		// Every file in pi's extensions folder runs at pi's start, unguarded.
+		{"Write", ".pi/extensions/evil.ts", protectedDenial(true, ".pi/extensions/evil.ts", ".pi/extensions/**")},
+		{"Write", ".pi/settings.json", protectedDenial(true, ".pi/settings.json", ".pi/settings.json")},
 		{"Write", ".claude/scratchpad/coder/2026-11-26.md", ""},
 	} {
 		checkVerdict(t, p, g.MakeCall(t, checktest.CallSpec{Tool: tc.tool, Input: checktest.JsonInput("file_path", tc.path)}), tc.want)

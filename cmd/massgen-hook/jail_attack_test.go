@@ -137,12 +137,15 @@ func TestAttacksHeldUnderConfinement(t *testing.T) {
 	}
 	var report []string
 	totalRun, totalStatic, totalKernel := 0, 0, 0
+	// The control's jail and the confined one, each reset to the fixture
+	// before every attack.
+	c, j := newJail(t, attackFixture(t)), newJail(t, attackFixture(t))
 	for _, class := range attackClasses {
 		static, kernel := 0, 0
 		for _, a := range class.attacks {
 			// The control: unconfined, in a jail of its own, the attack
 			// must do harm, or its "held" below would prove nothing.
-			c := newJail(t, attackFixture(t))
+			c.reset()
 			for rel, content := range a.written {
 				c.write(rel, content, 0o755)
 			}
@@ -152,7 +155,7 @@ func TestAttacksHeldUnderConfinement(t *testing.T) {
 				t.Errorf("%s: %s does no harm even unconfined; it tests nothing:\n%s", class.name, a.command, cOut)
 			}
 
-			j := newJail(t, attackFixture(t))
+			j.reset()
 			for rel, content := range a.written {
 				j.write(rel, content, 0o755)
 			}

@@ -180,12 +180,14 @@ func TestEscapesHeld(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs attacks in a bubblewrap jail; skipped in -short mode")
 	}
+	j := newJail(t, attackFixture(t)) // reset to the fixture for each attempt
 	for _, a := range escapeAttempts {
 		t.Run(a.name, func(t *testing.T) {
 			if a.skip != "" {
 				t.Skip(a.skip)
 			}
-			j := newJail(t, attackFixture(t))
+			j.t = t
+			j.reset()
 			j.env = a.env
 			if a.setup != nil {
 				a.setup(j)

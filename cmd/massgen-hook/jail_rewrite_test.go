@@ -43,6 +43,11 @@ var rewriteCLIs = []rewriteCLI{
 	{"cursor", func(c string) string {
 		return `{"conversation_id":"jail","hook_event_name":"preToolUse","cwd":"` + jailProject + `","tool_name":"Shell","tool_input":{"command":` + jsonString(c) + `},"workspace_roots":["` + jailProject + `"]}`
 	}, []string{"/bin/bash", "-c"}, nil},
+	// pi's extension names the project in PI_PROJECT_DIR alone, and pi
+	// runs the call's command with /bin/bash -c.
+	{"pi", func(c string) string {
+		return `{"session_id":"jail","cwd":"` + jailProject + `","hook_event_name":"tool_call","toolName":"bash","toolCallId":"c1","input":{"command":` + jsonString(c) + `},"hasUI":false}`
+	}, []string{"/bin/bash", "-c"}, []string{"-CLAUDE_PROJECT_DIR", "PI_PROJECT_DIR=" + jailProject}},
 }
 
 // jailWrapper is where init installs the wrapper for the jail's HOME.
@@ -108,12 +113,16 @@ func TestRewrittenLinesHold(t *testing.T) {
 		t.Skip("runs attacks in a bubblewrap jail; skipped in -short mode")
 	}
 	for _, cli := range rewriteCLIs {
+		// One jail and one init per CLI; each attack starts from what
+		// init left (reset).
+		j := rewriteJail(t, cli.dialect)
 		for _, a := range rewriteAttacks {
 			t.Run(cli.dialect+"/"+a.name, func(t *testing.T) {
 				if a.skip != "" {
 					t.Skip(a.skip)
 				}
-				j := rewriteJail(t, cli.dialect)
+				j.t = t
+				j.reset()
 				j.env = append(append([]string{}, cli.env...), a.env...)
 				before := hashTree(t, j.scratch)
 				var out strings.Builder
@@ -173,6 +182,7 @@ func rewriteJail(t *testing.T, dialect string) *jail {
 		t.Fatalf("init --agent %s installed no wrapper at %s:\n%s", dialect, jailWrapper, out)
 	}
 	j.write("proj/tools/harm", harmScript, 0o755)
+	j.keep()
 	return j
 }
 
@@ -216,7 +226,7 @@ func refused(v any) bool {
 		switch s, _ := x.(string); {
 		case (k == "permissionDecision" || k == "decision" || k == "permission") && (s == "deny" || s == "block"):
 			return true
-		case k == "continue" && x == false:
+		case k == "continue" && x == false, k == "block" && x == true:
 			return true
 		case refused(x):
 			return true
@@ -226,13 +236,13 @@ func refused(v any) bool {
 }
 
 // answerCommand is the rewritten command in an answer of any CLI's shape
-// (updatedInput, modifiedArgs, tool_input, updated_input).
+// (updatedInput, modifiedArgs, tool_input, updated_input, pi's input).
 func answerCommand(v any) (string, bool) {
 	m, ok := v.(map[string]any)
 	if !ok {
 		return "", false
 	}
-	for _, k := range []string{"updatedInput", "modifiedArgs", "tool_input", "updated_input"} {
+	for _, k := range []string{"updatedInput", "modifiedArgs", "tool_input", "updated_input", "input"} {
 		if in, ok := m[k].(map[string]any); ok {
 			if c, ok := in["command"].(string); ok {
 				return c, true

@@ -43,6 +43,9 @@ type jail struct {
 	network bool
 	// env changes the jail's environment: "K=V" sets K, "-K" unsets it.
 	env []string
+	// kept is a copy of the project and HOME as keep found them, which
+	// reset puts back.
+	kept string
 }
 
 // newJail makes a scratch folder holding the built massgen-hook (as
@@ -68,7 +71,54 @@ func newJail(t *testing.T, setup func(proj, home string)) *jail {
 		j.write("bin/"+name, string(data), 0o755)
 	}
 	setup(filepath.Join(j.scratch, "proj"), filepath.Join(j.scratch, "home"))
+	j.keep()
 	return j
+}
+
+// jailTrees are the scratch folder's trees an attack may change.
+var jailTrees = []string{"proj", "home"}
+
+// keep records the jail's project and HOME as they are now (after init,
+// say); reset puts them back. Tests that run many attacks share one jail
+// this way, one init and one copy of the binary, and no attack's files
+// meet the next one's. Copying on the host runs nothing of an attack's.
+func (j *jail) keep() {
+	j.t.Helper()
+	if j.kept == "" {
+		j.kept = j.t.TempDir()
+	}
+	for _, tree := range jailTrees {
+		j.copyTree(filepath.Join(j.scratch, tree), filepath.Join(j.kept, tree))
+	}
+}
+
+// reset puts the project and HOME back as keep found them.
+func (j *jail) reset() {
+	j.t.Helper()
+	for _, tree := range jailTrees {
+		j.copyTree(filepath.Join(j.kept, tree), filepath.Join(j.scratch, tree))
+	}
+}
+
+// copyTree makes to a copy of from (modes, links and all), removing what
+// was at to first, folders an attack made read-only included.
+func (j *jail) copyTree(from, to string) {
+	j.t.Helper()
+	_ = filepath.WalkDir(to, func(p string, d fs.DirEntry, err error) error {
+		if err == nil && d.IsDir() {
+			_ = os.Chmod(p, 0o755)
+		}
+		return nil
+	})
+	if err := os.RemoveAll(to); err != nil {
+		j.t.Fatal(err)
+	}
+	if _, err := os.Lstat(from); errors.Is(err, fs.ErrNotExist) {
+		return
+	}
+	if out, err := exec.Command("cp", "-a", from, to).CombinedOutput(); err != nil {
+		j.t.Fatalf("copying %s: %v\n%s", from, err, out)
+	}
 }
 
 // write puts a file in the scratch folder (path relative to it).
