@@ -18,6 +18,7 @@ cat > "$FAKE_LOG/stdin"
 printf '%s\n' "$@" > "$FAKE_LOG/args"
 pwd > "$FAKE_LOG/cwd"
 printf '%s' "$OPENCODE_PROJECT_DIR" > "$FAKE_LOG/project"
+printf '%s' "${CLAUDE_PROJECT_DIR-unset}" > "$FAKE_LOG/claude-project"
 echo run >> "$FAKE_LOG/runs"
 if [ -n "$FAKE_FIRST_STDOUT" ] && [ "$(wc -l < "$FAKE_LOG/runs")" -eq 1 ]; then
 	printf '%s' "$FAKE_FIRST_STDOUT"
@@ -126,10 +127,18 @@ func before(args map[string]any) step {
 
 // The plugin runs the binary directly with the subcommand and the
 // dialect, in the project (two folders above the plugin, whatever
-// OpenCode's directory), with the project variable, the event on stdin.
+// OpenCode's directory), with the project variable and without an
+// inherited CLAUDE_PROJECT_DIR, the event on stdin.
 func TestOpenCodePluginRunsTheBinary(t *testing.T) {
 	plugin, project := opencodePlugin(t, all, true)
-	d := drive(t, plugin, project, before(map[string]any{"command": "ls $(whoami)", "description": "d"}), "", "", 0)
+	st := before(map[string]any{"command": "ls $(whoami)", "description": "d"})
+	// An outer Claude Code session's project, which the hooks would take
+	// first, is not handed on.
+	st.Env = map[string]string{"CLAUDE_PROJECT_DIR": "/elsewhere"}
+	d := drive(t, plugin, project, st, "", "", 0)
+	if got := logged(t, d, "claude-project"); got != "unset" {
+		t.Errorf("the hook got CLAUDE_PROJECT_DIR=%q", got)
+	}
 	if d.Thrown != "" {
 		t.Fatalf("an empty answer blocked the call: %s", d.Thrown)
 	}

@@ -42,12 +42,16 @@ function projectRoot(directory, worktree) {
 // answer (missing, not executable, killed at the deadline, not JSON).
 function run(root, subcommand, event, timeoutMs) {
   const binary = path.resolve(root, BINARY);
+  // The hooks take CLAUDE_PROJECT_DIR first: one inherited from an outer
+  // Claude Code session must not name another project.
+  const env = { ...process.env, [PROJECT_ENV]: root };
+  delete env.CLAUDE_PROJECT_DIR;
   return new Promise((resolve) => {
     let child;
     try {
       child = spawn(binary, [subcommand, "--dialect", DIALECT], {
         cwd: root,
-        env: { ...process.env, [PROJECT_ENV]: root },
+        env,
         stdio: ["pipe", "pipe", "pipe"],
       });
     } catch (err) {
