@@ -39,7 +39,7 @@ func TestKeptRewriteIsExact(t *testing.T) {
 func TestAgentCommandReadsExactlyTheRewrittenLine(t *testing.T) {
 	const wrapper, project = "/h/bin/massgen-hook-shell", "/p r/o'j"
 	commands := []string{"ls", "echo \"it's\"; exit 3", "cat <<'EOF'\nx\nEOF", "echo '\\''", "", "a\n"}
-	for _, d := range []*dialect.Dialect{dialect.Gemini, dialect.Codex, dialect.Copilot} {
+	for _, d := range []*dialect.Dialect{dialect.Gemini, dialect.Codex, dialect.Copilot, dialect.OpenCode} {
 		for _, c := range commands {
 			line := rewrittenCommand(d, wrapper, project, c)
 			if got, ok := agentCommand(d, line, wrapper, project); !ok || got != c {

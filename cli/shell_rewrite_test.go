@@ -32,7 +32,7 @@ func TestRewrittenCommandKeepsTheAgentsWordsWhereTheCLIsRulesReadTheLine(t *test
 
 func TestIsRewrittenTakesOnlyTheExactLine(t *testing.T) {
 	const w, p = "/w/massgen-hook-shell", "/p"
-	for _, d := range []*dialect.Dialect{dialect.Codex, dialect.Gemini, dialect.Copilot, dialect.Cursor} {
+	for _, d := range []*dialect.Dialect{dialect.Codex, dialect.Gemini, dialect.Copilot, dialect.Cursor, dialect.OpenCode} {
 		for _, cmd := range []string{"ls", "echo 'a'\\''b' \"$x\"", "cat <<EOF\nx'y\nEOF", "'"} {
 			line := rewrittenCommand(d, w, p, cmd)
 			if !isRewritten(d, line, w, p) {

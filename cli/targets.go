@@ -237,10 +237,17 @@ var targets = &lazy.Value[map[string]target]{New: func() map[string]target {
 			userDirVar: "XDG_CONFIG_HOME", userDirFile: "opencode/plugins/massgen-hook.js",
 			projectVar: `"$OPENCODE_PROJECT_DIR"`,
 			plugin:     true,
+			// The plugin's own event names (dialect/opencode.go): the
+			// starts are its first model request of a main session and of a
+			// child (subagent) session; a subagent's stop is the task
+			// tool's result; a failure is a tool part that ended in error.
 			wires: []wire{
-				{"session.created", "", "session-start", 15},
+				{"session.start", "", "session-start", 15},
+				{"subagent.start", "", "subagent-start", 15},
 				{"tool.execute.before", "", "pre-tool-use", 60},
 				{"tool.execute.after", "", "post-tool-use", 60},
+				{"tool.execute.error", "", "post-tool-use-failure", 10},
+				{"subagent.stop", "", "subagent-stop", 10},
 				{"session.idle", "", "stop", 10},
 			},
 		},

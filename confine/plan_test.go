@@ -123,7 +123,7 @@ func TestPlanWritesOnlyTheProjectTempAndCaches(t *testing.T) {
 
 func TestPlanKeepsTheWiringReadOnly(t *testing.T) {
 	f := newFixture(t)
-	for _, d := range []string{"proj/.github/hooks", "proj/.gemini", "home/.claude"} {
+	for _, d := range []string{"proj/.github/hooks", "proj/.gemini", "home/.claude", "proj/.opencode/plugins"} {
 		if err := os.MkdirAll(filepath.Join(f.root, d), 0o755); err != nil {
 			t.Fatal(err)
 		}
@@ -138,7 +138,8 @@ func TestPlanKeepsTheWiringReadOnly(t *testing.T) {
 		t.Fatal(err)
 	}
 	got := f.rel(p.Plan().ReadOnly)
-	want := []string{"home/.claude", "massgen.yaml", "proj/.claude", "proj/.gemini", "proj/.github/hooks"}
+	// .opencode whole: an opencode.json created there would name plugins.
+	want := []string{"home/.claude", "massgen.yaml", "proj/.claude", "proj/.gemini", "proj/.github/hooks", "proj/.opencode"}
 	if !slices.Equal(got, want) {
 		t.Errorf("read-only\n got %q\nwant %q", got, want)
 	}

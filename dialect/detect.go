@@ -20,17 +20,21 @@ var markers = &lazy.Value[map[string]*Dialect]{New: func() map[string]*Dialect {
 }}
 
 // Detect names the CLI that sent raw, where the event says so beyond doubt:
-// an event name only that CLI uses (Gemini CLI's; pi's snake_case; Cursor's
-// lowerCamel), or, for an event with no name, a field only that CLI sends.
-// Anything else is Claude Code, whose events pass through untouched;
-// Codex, whose events are Claude Code's plus turn_id, is told once the
-// event is parsed (see Refine). The event's name comes first in real
-// events, so a megabyte of tool output after it is never scanned here.
+// an event name only that CLI uses (Gemini CLI's; OpenCode's plugin's,
+// dotted; pi's snake_case; Cursor's lowerCamel), or, for an event with no
+// name, a field only that CLI sends. Anything else is Claude Code, whose
+// events pass through untouched; Codex, whose events are Claude Code's
+// plus turn_id, is told once the event is parsed (see Refine). The event's
+// name comes first in real events, so a megabyte of tool output after it
+// is never scanned here.
 func Detect(raw []byte) *Dialect {
 	named := gjson.GetBytes(raw, "hook_event_name")
 	name := named.Str
 	if _, ok := Gemini.events[name]; ok && name != "SessionStart" && name != "SessionEnd" && name != "Notification" {
 		return Gemini
+	}
+	if _, ok := OpenCode.events[name]; ok {
+		return OpenCode // its plugin names events after OpenCode's hooks (tool.execute.before)
 	}
 	if _, ok := Pi.events[name]; ok {
 		return Pi // snake_case names: pi's own event types

@@ -1,5 +1,5 @@
 // Package dialect lets the same hooks serve other agent CLIs: it turns an
-// event from Cursor, Gemini CLI, Codex, Copilot CLI or pi into Claude Code's
+// event from Cursor, Gemini CLI, Codex, Copilot CLI, OpenCode or pi into Claude Code's
 // shape, and Claude Code's answer back into theirs, with their exit codes
 // (../shared/PROTOCOL.md §3). Everything between works on Claude Code's
 // protocol alone.
@@ -116,7 +116,7 @@ const (
 
 // all are the dialects, sorted by name. (A function, not a table built at
 // start-up: most hook calls never look a dialect up by name.)
-func all() []*Dialect { return []*Dialect{Claude, Codex, Copilot, Cursor, Gemini, Pi} }
+func all() []*Dialect { return []*Dialect{Claude, Codex, Copilot, Cursor, Gemini, OpenCode, Pi} }
 
 // Claude is Claude Code: events and answers pass through untouched.
 var Claude = &Dialect{Name: "claude", failOpenExit: protocol.ExitError, ProjectEnv: "CLAUDE_PROJECT_DIR",

@@ -39,6 +39,7 @@ func TestDetect(t *testing.T) {
 		`{"hook_event_name":"SessionStart","source":"startup","timestamp":"x"}`:           Claude,
 		`{"timestamp":1,"cwd":"/p","toolName":"bash","toolArgs":"{}"}`:                    Copilot,
 		`{"hook_event_name":"PreToolUse","turn_id":"t","model":"m"}`:                      Codex,
+		`{"hook_event_name":"tool.execute.before","tool":"bash"}`:                         OpenCode,
 		`{"hook_event_name":"tool_call","toolName":"bash","input":{}}`:                    Pi,
 		`{"hook_event_name":"agent_end","stop_hook_active":false}`:                        Pi,
 		`not json`: Claude,
@@ -60,6 +61,7 @@ func TestExit(t *testing.T) {
 	}{
 		{Claude, 1, 1}, {Claude, 2, 2}, {Cursor, 1, 1}, {Gemini, 0, 0},
 		{Copilot, 1, 0}, {Copilot, 2, 2}, {Copilot, 0, 0}, {Codex, 1, 1}, {Pi, 1, 1}, {Pi, 2, 2},
+		{OpenCode, 1, 1}, {OpenCode, 2, 2}, {OpenCode, 0, 0},
 	} {
 		if got := c.d.Exit(c.in, protocol.PreToolUse); got != c.want {
 			t.Errorf("%s: Exit(%d) = %d, want %d", c.d.Name, c.in, got, c.want)

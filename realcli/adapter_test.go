@@ -109,6 +109,10 @@ type Adapter struct {
 	// denying the shell commands that start with words (nil: the CLI has
 	// no such rule).
 	ShellDeny func(s *Session, words string)
+	// ShellExit is the exit code the CLI itself recorded for shell call
+	// id, where the result the model reads does not say it (nil: the
+	// model's text carries it).
+	ShellExit func(r *Run, id string) (code int, ok bool)
 	// CarriesCwd: a cd in one shell call carries over to the next.
 	CarriesCwd bool
 	// RuleDenied reports whether the model read a shell call's result as

@@ -111,6 +111,6 @@ func (sc Scenario) rootParent(t *testing.T) string {
 var clis []*CLI
 
 // cliOrder fixes the table's columns whatever order the init functions ran.
-var cliOrder = []string{"claude-code", "gemini-cli", "codex", "copilot-cli", "pi"}
+var cliOrder = []string{"claude-code", "gemini-cli", "codex", "copilot-cli", "opencode", "pi"}
 
 func register(c *CLI) { clis = append(clis, c) }

@@ -651,7 +651,8 @@ func TestProtectedWiring(t *testing.T) {
 	g := checktest.NewGuardEnv(t)
 	checktest.WriteFiles(t, g.Project, ".claude/settings.json", ".claude/massgen-hook.yaml", ".claude/hooks/massgen-hook",
 		".claude/scratchpad/coder/2026-11-26.md", ".gemini/settings.json", ".codex/hooks.json", ".codex/config.toml",
-		".cursor/hooks.json", ".github/hooks/massgen-hook.json", ".github/workflows/ci.yml", ".pi/extensions/massgen-hook.ts")
+		".cursor/hooks.json", ".github/hooks/massgen-hook.json", ".github/workflows/ci.yml", ".pi/extensions/massgen-hook.ts",
+		".opencode/plugins/massgen-hook.js", ".opencode/agents/scribe.md", "opencode.json")
 	p := newProtected(t, "")
 	settings := holdsDenial(".claude", ".claude/massgen-hook.yaml", ".claude/massgen-hook.yaml")
 	for _, tc := range []struct{ command, want string }{
@@ -670,6 +671,12 @@ func TestProtectedWiring(t *testing.T) {
 		{"ln .claude/massgen-hook.yaml x", protectedDenial(true, ".claude/massgen-hook.yaml", ".claude/massgen-hook.yaml")},
 		{"cp -r /tmp/evil/. .claude", settings},
 		{"echo x > .codex/config.toml", protectedDenial(true, ".codex/config.toml", ".codex/config.toml")},
+		// OpenCode runs every file of its plugin folders as a plugin, and
+		// its config names more plugins and the user's permission rules.
+		{"echo 'export const X = 1' > .opencode/plugins/evil.js", protectedDenial(true, ".opencode/plugins/evil.js", ".opencode/plugins/**")},
+		{"rm -rf .opencode", holdsDenial(".opencode", ".opencode/plugins", ".opencode/plugins/**")},
+		{"rm opencode.json", protectedDenial(true, "opencode.json", "opencode.json")},
+		{"rm -rf .opencode/agents", ""},
 		// Near misses: the scratchpads, other .github files, copies out.
 		{"rm -rf .claude/scratchpad/coder", ""},
 		{"mv .claude/scratchpad/coder/2026-11-26.md .claude/scratchpad/coder/old.md", ""},
@@ -690,6 +697,7 @@ func TestProtectedWiring(t *testing.T) {
 	for _, tc := range []struct{ tool, path, want string }{
 		{"Write", ".gemini/settings.json", protectedDenial(true, ".gemini/settings.json", ".gemini/settings.json")},
 		{"Edit", ".github/hooks/massgen-hook.json", protectedDenial(true, ".github/hooks/massgen-hook.json", ".github/hooks/**")},
+		{"Write", ".opencode/plugins/massgen-hook.js", protectedDenial(true, ".opencode/plugins/massgen-hook.js", ".opencode/plugins/**")},
 		// Every file in pi's extensions folder runs at pi's start, unguarded.
 		{"Write", ".pi/extensions/evil.ts", protectedDenial(true, ".pi/extensions/evil.ts", ".pi/extensions/**")},
 		{"Write", ".pi/settings.json", protectedDenial(true, ".pi/settings.json", ".pi/settings.json")},

@@ -10,9 +10,10 @@ import (
 )
 
 // defaultWiring are the files that switch the guards on: every agent CLI's
-// hook wiring (project and user scope; pi's is its extensions folder,
-// whose every file pi runs at start-up with the user's rights, and the
-// settings.json that can name more), massgen-hook's own configuration,
+// hook wiring (project and user scope; OpenCode's plugin folders and pi's
+// extensions folder, whose every file the CLI runs with the user's rights,
+// and the config files that can name more: OpenCode's also holds the
+// user's permission rules), massgen-hook's own configuration,
 // state and installed binary; Cursor's sandbox.json, which sets what
 // Cursor's own sandbox lets the agent's commands read and reach; and the
 // files that name the MCP servers a CLI starts (a program run with the
@@ -25,10 +26,12 @@ var defaultWiring = []string{
 	".claude/settings.json", ".claude/settings.local.json", ".claude/hooks/**",
 	".gemini/settings.json", ".codex/hooks.json", ".codex/config.toml", ".cursor/hooks.json", ".cursor/sandbox.json",
 	".github/hooks/**", ".pi/extensions/**", ".pi/settings.json",
+	".opencode/plugins/**", ".opencode/opencode.json", ".opencode/opencode.jsonc", "opencode.json", "opencode.jsonc",
 	".mcp.json", ".cursor/mcp.json",
 	"~/.claude/settings.json", "~/.gemini/settings.json", "~/.codex/hooks.json", "~/.codex/config.toml",
 	"~/.cursor/hooks.json", "~/.cursor/sandbox.json", "~/.copilot/hooks/**",
 	"~/.pi/agent/extensions/**", "~/.pi/agent/settings.json",
+	"~/.config/opencode/plugins/**", "~/.config/opencode/opencode.json", "~/.config/opencode/opencode.jsonc",
 	"~/.claude.json", "~/.cursor/mcp.json", "~/.copilot/mcp-config.json",
 }
 

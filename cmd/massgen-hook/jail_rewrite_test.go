@@ -48,6 +48,12 @@ var rewriteCLIs = []rewriteCLI{
 	{"pi", func(c string) string {
 		return `{"session_id":"jail","cwd":"` + jailProject + `","hook_event_name":"tool_call","toolName":"bash","toolCallId":"c1","input":{"command":` + jsonString(c) + `},"hasUI":false}`
 	}, []string{"/bin/bash", "-c"}, []string{"-CLAUDE_PROJECT_DIR", "PI_PROJECT_DIR=" + jailProject}},
+	// OpenCode's plugin names the project in OPENCODE_PROJECT_DIR alone,
+	// and OpenCode runs the call's command with bash -c (its shell where
+	// SHELL names none it takes).
+	{"opencode", func(c string) string {
+		return `{"hook_event_name":"tool.execute.before","session_id":"jail","call_id":"c1","cwd":"` + jailProject + `","tool":"bash","args":{"command":` + jsonString(c) + `,"description":"d"}}`
+	}, []string{"/bin/bash", "-c"}, []string{"-CLAUDE_PROJECT_DIR", "OPENCODE_PROJECT_DIR=" + jailProject}},
 }
 
 // jailWrapper is where init installs the wrapper for the jail's HOME.
@@ -226,7 +232,7 @@ func refused(v any) bool {
 		switch s, _ := x.(string); {
 		case (k == "permissionDecision" || k == "decision" || k == "permission") && (s == "deny" || s == "block"):
 			return true
-		case k == "continue" && x == false, k == "block" && x == true:
+		case k == "continue" && x == false, k == "block" && (x == true || s != ""): // pi's flag, OpenCode's reason
 			return true
 		case refused(x):
 			return true
@@ -236,13 +242,14 @@ func refused(v any) bool {
 }
 
 // answerCommand is the rewritten command in an answer of any CLI's shape
-// (updatedInput, modifiedArgs, tool_input, updated_input, pi's input).
+// (updatedInput, modifiedArgs, tool_input, updated_input, pi's input,
+// OpenCode's args).
 func answerCommand(v any) (string, bool) {
 	m, ok := v.(map[string]any)
 	if !ok {
 		return "", false
 	}
-	for _, k := range []string{"updatedInput", "modifiedArgs", "tool_input", "updated_input", "input"} {
+	for _, k := range []string{"updatedInput", "modifiedArgs", "tool_input", "updated_input", "input", "args"} {
 		if in, ok := m[k].(map[string]any); ok {
 			if c, ok := in["command"].(string); ok {
 				return c, true
