@@ -13,12 +13,15 @@ import (
 	"time"
 )
 
-// opencodeModel is the fake provider's model, as OpenCode names it
-// (provider/model). Its name has no "gpt": OpenCode offers GPT models
-// apply_patch in place of edit and write.
+// opencodeModel is the fake provider's model a run uses, as OpenCode names
+// it (provider/model), unless a scenario picks opencodeGPT. OpenCode
+// 1.18.33 offers apply_patch in place of edit and write to a model whose id
+// has "gpt-" in it and neither "gpt-4" nor "oss" (its tool registry), of
+// any provider: opencodeModel has none, opencodeGPT has.
 const (
 	opencodeProvider = "realcli"
 	opencodeModel    = "claude-fake"
+	opencodeGPT      = "gpt-fake"
 )
 
 // opencodeCLI is OpenCode, run headless (`opencode run`) against the fake
@@ -42,9 +45,10 @@ var opencodeCLI = &CLI{
 	NewWire: func() Wire { return opencodeWire{} },
 	Setup:   opencodeSetup,
 	// `run` allows every tool unless a permission rule says otherwise:
-	// the headless user's default.
+	// the headless user's default. The model is the config's (the user's
+	// opencode.json, or a scenario's choice over it).
 	Command: func(s *Session, prompt string) ([]string, []string) {
-		return []string{"run", "--format", "json", "-m", opencodeProvider + "/" + opencodeModel, prompt}, nil
+		return []string{"run", "--format", "json", prompt}, nil
 	},
 	Final:   opencodeFinal,
 	Timeout: 4 * time.Minute,
@@ -55,6 +59,8 @@ var opencodeCLI = &CLI{
 		Overwrite: func(s *Session, id, rel, old, new string) (Reply, string) {
 			return ocEdit(id, s.Path(rel), old, new), "Edit"
 		},
+		Patch:      ocPatch,
+		PatchReady: opencodeUseGPT,
 		Search: func(id, pattern, dir string) Reply {
 			return Use(id, "grep", map[string]any{"pattern": pattern, "path": dir})
 		},
@@ -107,8 +113,6 @@ var opencodeCLI = &CLI{
 
 		NA: map[string]string{
 			"plugin/first-use":                     "massgen-hook ships as a plugin of Claude Code alone; here init writes OpenCode's plugin",
-			"default-guards/apply-patch-add":       "OpenCode offers apply_patch to GPT models only, which the fake provider is not",
-			"default-guards/apply-patch-protected": "OpenCode offers apply_patch to GPT models only, which the fake provider is not",
 			"permission-request/scratchpad-writes": "OpenCode 1.18.33 never runs a plugin's permission.ask hook, and writes under .claude/ without asking",
 			"stop/block-and-cap":                   opencodeNoStop,
 			// Its subagent half is subagent-stop/sent-back.
@@ -165,7 +169,10 @@ func opencodeConfig(s *Session, permission map[string]any) string {
 			"npm":     "@ai-sdk/openai-compatible",
 			"name":    "realcli",
 			"options": map[string]any{"baseURL": s.Model.URL() + "/v1", "apiKey": "sk-realcli-fake"},
-			"models":  map[string]any{opencodeModel: map[string]any{"name": opencodeModel, "tool_call": true}},
+			"models": map[string]any{
+				opencodeModel: map[string]any{"name": opencodeModel, "tool_call": true},
+				opencodeGPT:   map[string]any{"name": opencodeGPT, "tool_call": true},
+			},
 		}},
 		"model":       opencodeProvider + "/" + opencodeModel,
 		"small_model": opencodeProvider + "/" + opencodeModel,
@@ -177,6 +184,13 @@ func opencodeConfig(s *Session, permission map[string]any) string {
 	}
 	b, _ := json.MarshalIndent(cfg, "", "  ")
 	return string(b)
+}
+
+// opencodeUseGPT makes the scenario's runs use opencodeGPT, offered
+// apply_patch in place of edit and write: OPENCODE_CONFIG_CONTENT is
+// merged over every config file.
+func opencodeUseGPT(s *Session) {
+	s.Env = append(s.Env, `OPENCODE_CONFIG_CONTENT={"model":"`+opencodeProvider+"/"+opencodeGPT+`"}`)
 }
 
 // opencodeSetup writes the user's config, marks OpenCode's plugin package
@@ -330,6 +344,12 @@ func ocWrite(id, path, content string) Reply {
 
 func ocEdit(id, path, old, new string) Reply {
 	return Use(id, "edit", map[string]any{"filePath": path, "oldString": old, "newString": new})
+}
+
+// ocPatch is apply_patch, offered to GPT models: a function tool whose
+// one argument, patchText, is the patch.
+func ocPatch(id, patch string) Reply {
+	return Use(id, "apply_patch", map[string]any{"patchText": patch})
 }
 
 func ocTask(id, agent, task string) Reply {
