@@ -544,9 +544,7 @@ func (g gen) file(a advSpec) jv {
 // against 5). It skips itself under -race; `make test` runs it without.
 func TestRegression_GeneratedSettingsFiles(t *testing.T) {
 	t.Parallel()
-	if testrace.Enabled {
-		t.Skip("runs without the race detector (make test's NORACE): it starts no goroutine that shares state")
-	}
+	testrace.Skip(t)
 	iterations := 3000
 	if testing.Short() {
 		iterations = 300
