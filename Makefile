@@ -52,8 +52,15 @@ unit:
 unit-race:
 	sh scripts/with-tmpfs.sh go test -race -count=1 -timeout 25m $$(go list ./... | grep -v -E '$(E2E_RE)|$(GUARDS_RE)')
 
+# Tests that start no goroutine sharing state skip themselves under the race detector, which has
+# nothing to find in them and slows them several times over (testrace.Skip; each says why in its
+# comment): they run here without it, beside the guards' tests, the lightest job. Every test that
+# calls testrace.Skip is named here (internal/testrace's TestMakefileRunsEverySkippedTest).
+NORACE_PKGS := ./install/wiring ./analysis/shellcmd ./dialect ./protocol
+NORACE_RUN := ^(TestRegression_GeneratedSettingsFiles|TestScanCodeLinear|TestAdvHugeOutput|TestParseEventHugeToolResponse)$$
 unit-guards:
 	go test -race -count=1 -timeout 25m $(GUARDS)
+	go test -count=1 -timeout 25m -run '$(NORACE_RUN)' $(NORACE_PKGS)
 
 unit-e2e:
 	go test -count=1 -timeout 25m -parallel 8 $(E2E)

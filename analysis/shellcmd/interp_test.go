@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/massgen/massgen-hook/internal/testrace"
 )
 
 func TestLangOf(t *testing.T) {
@@ -475,7 +477,11 @@ func pathological(n int) map[string]struct {
 // Pathological inputs stay within the scan's linear work budget: none is
 // reported as too complex. (The budget itself is what bounds the time;
 // this shows that it is not what ordinary worst cases hit.)
+//
+// It starts no goroutine, and shellcmd none: it skips itself under -race,
+// which made it six times slower, and make test runs it without.
 func TestScanCodeLinear(t *testing.T) {
+	testrace.Skip(t)
 	for name, p := range pathological(20000) {
 		s := ScanCode(p.lang, p.code)
 		for _, o := range s.Opaque {

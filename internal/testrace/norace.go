@@ -1,0 +1,6 @@
+//go:build !race
+
+package testrace
+
+// Enabled: built without -race.
+const Enabled = false

@@ -1,0 +1,6 @@
+//go:build race
+
+package testrace
+
+// Enabled: built with -race.
+const Enabled = true
