@@ -17,7 +17,7 @@ func TestAuditLineIsMarshals(t *testing.T) {
 		{},
 		{Time: "2026-11-20T10:00:00Z", Event: "PreToolUse", Tool: "Bash", Decision: "none"},
 		{Time: "t", Event: "e", Session: "s1", Agent: "a/b", Tool: "Write", ToolUseID: "toolu_1",
-			Input: json.RawMessage("{ \"command\" :\n \"ls <a> && echo \\u2028\" ,\"n\": [1, 2.50, {}] }"),
+			Input:    json.RawMessage("{ \"command\" :\n \"ls <a> && echo \\u2028\" ,\"n\": [1, 2.50, {}] }"),
 			Decision: Deny, Reason: "⚠️ BLOCKED: no", Hooks: []HookRecord{full, {Name: "quiet", DurationMS: 1e-9}, {DurationMS: 2e21}}},
 		{Time: "t", InputBytes: 1 << 20, Hooks: []HookRecord{}},
 		{Input: json.RawMessage(`"[unparseable input redacted]"`), Hooks: []HookRecord{{Notes: []string{}}}},
