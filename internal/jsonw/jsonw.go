@@ -14,13 +14,19 @@ import (
 
 const hex = "0123456789abcdef"
 
-// String appends s as a JSON string.
-func String(b []byte, s string) []byte {
+// String appends s as a JSON string, as Marshal writes it.
+func String(b []byte, s string) []byte { return appendString(b, s, true) }
+
+// StringNoHTML appends s as a JSON string as an Encoder with
+// SetEscapeHTML(false) writes it: <, > and & as they are.
+func StringNoHTML(b []byte, s string) []byte { return appendString(b, s, false) }
+
+func appendString(b []byte, s string, html bool) []byte {
 	b = append(b, '"')
 	start := 0
 	for i := 0; i < len(s); {
 		if c := s[i]; c < utf8.RuneSelf {
-			if c >= 0x20 && c != '"' && c != '\\' && c != '<' && c != '>' && c != '&' {
+			if c >= 0x20 && c != '"' && c != '\\' && (!html || c != '<' && c != '>' && c != '&') {
 				i++
 				continue
 			}

@@ -1,6 +1,7 @@
 package jsonw
 
 import (
+	"bytes"
 	"encoding/json"
 	"math"
 	"testing"
@@ -32,6 +33,15 @@ func checkString(t *testing.T, s string) {
 	}
 	if got := String([]byte("x"), s); string(got) != "x"+string(want) {
 		t.Errorf("String(%q) = %s, want %s", s, got[1:], want)
+	}
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(s); err != nil {
+		t.Fatal(err)
+	}
+	if got := StringNoHTML([]byte("x"), s); string(got)+"\n" != "x"+buf.String() {
+		t.Errorf("StringNoHTML(%q) = %s, want %s", s, got[1:], buf.String())
 	}
 }
 
