@@ -59,6 +59,14 @@ func TestSubcommandNames(t *testing.T) {
 	if n := len((&app{}).rootCommand([]string{"help", "check"}).Commands()); n != len(all) {
 		t.Errorf("help check: built %d commands, want the whole tree (%d)", n, len(all))
 	}
+	// --version alone needs no command; anything after it is a usage the
+	// whole tree judges.
+	if n := len((&app{}).rootCommand([]string{"--version"}).Commands()); n != 0 {
+		t.Errorf("--version: built %d commands, want none", n)
+	}
+	if n := len((&app{}).rootCommand([]string{"--version", "chek"}).Commands()); n != len(all) {
+		t.Errorf("--version chek: built %d commands, want the whole tree (%d)", n, len(all))
+	}
 }
 
 // Root help introduces the tool and lists every command in its group:

@@ -171,6 +171,12 @@ Start with "massgen-hook init" in your project, then "massgen-hook doctor".`,
 		}
 		return a.usage(cmd, withFlagSuggestion(cmd, err))
 	})
+	if len(args) == 1 && args[0] == "--version" {
+		// The version is all it prints: the tree (every command's flags,
+		// help and completion) would be built for nothing.
+		a.versionFlag(root)
+		return root
+	}
 	for _, sc := range subcommands() {
 		if len(args) > 0 && sc.name == args[0] {
 			root.AddGroup(commandGroups()...)

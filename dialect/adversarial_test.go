@@ -233,7 +233,7 @@ func TestAdvAnswersUseOnlyDocumentedFields(t *testing.T) {
 	for name, natives := range documented {
 		d, _ := Named(name)
 		for native, fields := range natives {
-			event := d.events[native]
+			event, _ := d.events.get(native)
 			for i, o := range outputs(event) {
 				if o.Validate(event) != nil {
 					continue // not an answer this event can give

@@ -19,16 +19,16 @@ var Codex = &Dialect{
 	// Codex 0.169 hands PreToolUse, as cwd, the call's workdir, and runs
 	// the hook in the session's folder.
 	ProjectFromHookDir: true,
-	events: map[string]string{
-		protocol.SessionStart:      protocol.SessionStart,
-		protocol.SubagentStart:     protocol.SubagentStart,
-		protocol.PreToolUse:        protocol.PreToolUse,
-		protocol.PermissionRequest: protocol.PermissionRequest,
-		protocol.PostToolUse:       protocol.PostToolUse,
-		protocol.PreCompact:        protocol.PreCompact,
-		protocol.UserPromptSubmit:  protocol.UserPromptSubmit,
-		protocol.SubagentStop:      protocol.SubagentStop,
-		protocol.Stop:              protocol.Stop,
+	events: eventNames{
+		{protocol.SessionStart, protocol.SessionStart},
+		{protocol.SubagentStart, protocol.SubagentStart},
+		{protocol.PreToolUse, protocol.PreToolUse},
+		{protocol.PermissionRequest, protocol.PermissionRequest},
+		{protocol.PostToolUse, protocol.PostToolUse},
+		{protocol.PreCompact, protocol.PreCompact},
+		{protocol.UserPromptSubmit, protocol.UserPromptSubmit},
+		{protocol.SubagentStop, protocol.SubagentStop},
+		{protocol.Stop, protocol.Stop},
 	},
 	in:           func(object, *Native) error { return nil },
 	out:          codexOut,

@@ -30,13 +30,13 @@ var markers = &lazy.Value[map[string]*Dialect]{New: func() map[string]*Dialect {
 func Detect(raw []byte) *Dialect {
 	named := gjson.GetBytes(raw, "hook_event_name")
 	name := named.Str
-	if _, ok := Gemini.events[name]; ok && name != "SessionStart" && name != "SessionEnd" && name != "Notification" {
+	if _, ok := Gemini.events.get(name); ok && name != "SessionStart" && name != "SessionEnd" && name != "Notification" {
 		return Gemini
 	}
-	if _, ok := OpenCode.events[name]; ok {
+	if _, ok := OpenCode.events.get(name); ok {
 		return OpenCode // its plugin names events after OpenCode's hooks (tool.execute.before)
 	}
-	if _, ok := Pi.events[name]; ok {
+	if _, ok := Pi.events.get(name); ok {
 		return Pi // snake_case names: pi's own event types
 	}
 	if r, _ := utf8.DecodeRuneInString(name); unicode.IsLower(r) {

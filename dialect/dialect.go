@@ -19,7 +19,7 @@ import (
 type Dialect struct {
 	Name string
 	// events maps the CLI's event names to Claude Code's.
-	events map[string]string
+	events eventNames
 	// in rewrites a decoded event into Claude Code's fields, noting in n
 	// how its tool input was translated.
 	in func(ev object, n *Native) error
@@ -40,7 +40,7 @@ type Dialect struct {
 	// failOpenOnly are the events (Claude Code's names) where a failure
 	// fails open even when the config says fail_closed, because the CLI
 	// would take the block as a reason to go round again, without end.
-	failOpenOnly map[string]bool
+	failOpenOnly []string
 	// ProjectEnv names the variable the CLI sets to the project root.
 	ProjectEnv string
 	// ProjectFromHookDir: the event's cwd is the folder the call runs in,
@@ -123,6 +123,21 @@ var Claude = &Dialect{Name: "claude", failOpenExit: protocol.ExitError, ProjectE
 	PlainContext: true, JudgesRewrites: true, ShapesOutput: true, FileToolScratchpad: true,
 	ConfinesBy: ConfineByPrefix}
 
+// eventNames pairs a CLI's event names with Claude Code's. A list, not a
+// map: the dialects are package variables, and a map in one is built when
+// the program starts, by every hook, whichever dialect it speaks.
+type eventNames [][2]string
+
+// get is Claude Code's name for the CLI's event name.
+func (e eventNames) get(name string) (string, bool) {
+	for _, pair := range e {
+		if pair[0] == name {
+			return pair[1], true
+		}
+	}
+	return "", false
+}
+
 // Named returns the dialect called name.
 func Named(name string) (*Dialect, error) {
 	for _, d := range all() {
@@ -177,7 +192,7 @@ func (d *Dialect) Event(raw []byte, want string) ([]byte, Native, error) {
 	if n.Event == "" {
 		n.Event = d.nativeName(want)
 	}
-	event, ok := d.events[n.Event]
+	event, ok := d.events.get(n.Event)
 	if !ok {
 		return nil, Native{}, &protocol.InputError{Field: "hook_event_name",
 			Msg: fmt.Sprintf("is %q, which is not a %s event massgen-hook handles", n.Event, d.Name)}
@@ -201,7 +216,8 @@ func (d *Dialect) Event(raw []byte, want string) ([]byte, Native, error) {
 // the narrower events that also map there (beforeMCPExecution).
 func (d *Dialect) nativeName(event string) string {
 	var names []string
-	for n, e := range d.events {
+	for _, pair := range d.events {
+		n, e := pair[0], pair[1]
 		if strings.EqualFold(n, event) {
 			return n
 		}
@@ -252,7 +268,7 @@ func (d *Dialect) ShowsWarnings() bool { return d.out == nil || d.systemMessage 
 // Exit maps the exit status of a failed hook run for event (1 fail open,
 // 2 fail closed) to d's CLI.
 func (d *Dialect) Exit(code int, event string) int {
-	if code == protocol.ExitError || (code == protocol.ExitBlock && d.failOpenOnly[event]) {
+	if code == protocol.ExitError || (code == protocol.ExitBlock && slices.Contains(d.failOpenOnly, event)) {
 		return d.failOpenExit
 	}
 	return code

@@ -19,15 +19,15 @@ var Gemini = &Dialect{
 	// Its policy rules see the rewritten command.
 	RewriteForm:   RewriteBashC,
 	OwnSandboxVar: "SANDBOX",
-	events: map[string]string{
-		"BeforeTool":   protocol.PreToolUse,
-		"AfterTool":    protocol.PostToolUse,
-		"AfterAgent":   protocol.Stop,
-		"BeforeAgent":  protocol.UserPromptSubmit,
-		"SessionStart": protocol.SessionStart,
-		"SessionEnd":   protocol.SessionEnd,
-		"PreCompress":  protocol.PreCompact,
-		"Notification": protocol.Notification,
+	events: eventNames{
+		{"BeforeTool", protocol.PreToolUse},
+		{"AfterTool", protocol.PostToolUse},
+		{"AfterAgent", protocol.Stop},
+		{"BeforeAgent", protocol.UserPromptSubmit},
+		{"SessionStart", protocol.SessionStart},
+		{"SessionEnd", protocol.SessionEnd},
+		{"PreCompress", protocol.PreCompact},
+		{"Notification", protocol.Notification},
 	},
 	in:            geminiIn,
 	out:           geminiOut,
@@ -36,7 +36,7 @@ var Gemini = &Dialect{
 	// A block on AfterAgent sends Gemini CLI round again with the reason as
 	// the prompt, with no cap of its own: a stop hook that failed must not
 	// do that, fail_closed or not.
-	failOpenOnly: map[string]bool{protocol.Stop: true},
+	failOpenOnly: []string{protocol.Stop},
 	ProjectEnv:   "GEMINI_PROJECT_DIR",
 	// Gemini CLI 0.61 runs its policy check after BeforeTool, on the
 	// input the hook rewrote: a rewrite goes without a decision.

@@ -32,14 +32,14 @@ var OpenCode = &Dialect{
 	// command's words follow the exec.
 	RewriteForm: RewriteExecTail,
 	RewriteAsks: "OpenCode asks before the exec and the exit 126 this adds to each shell command when your permission.bash rules ask about commands no rule allows",
-	events: map[string]string{
-		"session.start":       protocol.SessionStart,
-		"subagent.start":      protocol.SubagentStart,
-		"tool.execute.before": protocol.PreToolUse,
-		"tool.execute.after":  protocol.PostToolUse,
-		"tool.execute.error":  protocol.PostToolUseFailure,
-		"subagent.stop":       protocol.SubagentStop,
-		"session.idle":        protocol.Stop,
+	events: eventNames{
+		{"session.start", protocol.SessionStart},
+		{"subagent.start", protocol.SubagentStart},
+		{"tool.execute.before", protocol.PreToolUse},
+		{"tool.execute.after", protocol.PostToolUse},
+		{"tool.execute.error", protocol.PostToolUseFailure},
+		{"subagent.stop", protocol.SubagentStop},
+		{"session.idle", protocol.Stop},
 	},
 	in:           opencodeIn,
 	out:          opencodeOut,

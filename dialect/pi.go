@@ -23,11 +23,11 @@ var Pi = &Dialect{
 	ConfinesBy: ConfineByRewrite,
 	// pi 0.73 has no permission rules of its own to read the line.
 	RewriteForm: RewritePlain,
-	events: map[string]string{
-		"session_start": protocol.SessionStart,
-		"tool_call":     protocol.PreToolUse,
-		"tool_result":   protocol.PostToolUse,
-		"agent_end":     protocol.Stop,
+	events: eventNames{
+		{"session_start", protocol.SessionStart},
+		{"tool_call", protocol.PreToolUse},
+		{"tool_result", protocol.PostToolUse},
+		{"agent_end", protocol.Stop},
 	},
 	eventOf: piEventOf,
 	in:      piIn,
@@ -38,7 +38,7 @@ var Pi = &Dialect{
 	// The extension sends the reason of a block at agent_end as the next
 	// user message, which pi answers, without a cap of its own: a stop
 	// hook that failed must not do that, fail_closed or not.
-	failOpenOnly: map[string]bool{protocol.Stop: true},
+	failOpenOnly: []string{protocol.Stop},
 	ProjectEnv:   "PI_PROJECT_DIR",
 	// pi 0.73 asks nobody before any call: a rewritten call runs as the
 	// agent's own would, which is what a rewrite with no decision means.

@@ -1,9 +1,12 @@
 package engine
 
 import (
+	"bytes"
 	"encoding/json"
+	"fmt"
 	"time"
 
+	"github.com/massgen/massgen-hook/internal/jsonw"
 	"github.com/massgen/massgen-hook/internal/redact"
 )
 
@@ -98,4 +101,95 @@ func (res *Result) quietAudit(call *Call) AuditRecord {
 		rec.Input = redact.JSON(in)
 	}
 	return rec
+}
+
+// AuditLine is the record as json.Marshal writes it from its field tags (a
+// test holds the two equal), written without the encoder Marshal builds by
+// reflection the first time it meets a type: an audit line is written on
+// every tool call, by a process that writes only one (200,000 instructions
+// of a pre-tool-use). state.Dir.Audit takes it as the line.
+func (r AuditRecord) AuditLine() ([]byte, error) {
+	b := make([]byte, 0, 256+len(r.Input)+len(r.Reason))
+	b = append(b, `{"time":`...)
+	b = jsonw.String(b, r.Time)
+	b = append(b, `,"event":`...)
+	b = jsonw.String(b, r.Event)
+	b = optString(b, `,"session_id":`, r.Session)
+	b = optString(b, `,"agent":`, r.Agent)
+	b = append(b, `,"tool":`...)
+	b = jsonw.String(b, r.Tool)
+	b = optString(b, `,"tool_use_id":`, r.ToolUseID)
+	if len(r.Input) > 0 {
+		// Compacted and HTML-escaped, as Marshal writes a RawMessage: a
+		// line holds no newline.
+		var compact bytes.Buffer
+		if err := json.Compact(&compact, r.Input); err != nil {
+			return nil, fmt.Errorf("json: error calling MarshalJSON for type json.RawMessage: %w", err)
+		}
+		buf := bytes.NewBuffer(append(b, `,"tool_input":`...))
+		json.HTMLEscape(buf, compact.Bytes())
+		b = buf.Bytes()
+	}
+	if r.InputBytes != 0 {
+		b = jsonw.Int(append(b, `,"tool_input_bytes":`...), int64(r.InputBytes))
+	}
+	b = append(b, `,"decision":`...)
+	b = jsonw.String(b, r.Decision)
+	b = optString(b, `,"reason":`, r.Reason)
+	if len(r.Hooks) > 0 {
+		b = append(b, `,"hooks":[`...)
+		for i, h := range r.Hooks {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			var err error
+			if b, err = h.appendJSON(b); err != nil {
+				return nil, err
+			}
+		}
+		b = append(b, ']')
+	}
+	return append(b, '}'), nil
+}
+
+// appendJSON appends h as encoding/json would from its field tags.
+func (h HookRecord) appendJSON(b []byte) ([]byte, error) {
+	b = append(b, `{"name":`...)
+	b = jsonw.String(b, h.Name)
+	b = append(b, `,"type":`...)
+	b = jsonw.String(b, h.Type)
+	b = append(b, `,"scope":`...)
+	b = jsonw.String(b, h.Scope)
+	b = append(b, `,"decision":`...)
+	b = jsonw.String(b, h.Decision)
+	b = optString(b, `,"reason":`, h.Reason)
+	b = append(b, `,"duration_ms":`...)
+	b, ok := jsonw.Float(b, h.DurationMS)
+	if !ok {
+		return nil, fmt.Errorf("json: unsupported value: %v", h.DurationMS)
+	}
+	b = optString(b, `,"error":`, h.Error)
+	b = optString(b, `,"injection_preview":`, h.Injection)
+	if h.Rewrote {
+		b = append(b, `,"rewrote_input":true`...)
+	}
+	if len(h.Notes) > 0 {
+		b = append(b, `,"notes":[`...)
+		for i, n := range h.Notes {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = jsonw.String(b, n)
+		}
+		b = append(b, ']')
+	}
+	return append(b, '}'), nil
+}
+
+// optString appends key and s, unless s is empty (omitempty).
+func optString(b []byte, key, s string) []byte {
+	if s == "" {
+		return b
+	}
+	return jsonw.String(append(b, key...), s)
 }

@@ -1,8 +1,6 @@
 package protocol
 
 import (
-	"bytes"
-	"encoding/json"
 	"fmt"
 	"io"
 	"strings"
@@ -25,13 +23,11 @@ func Write(w io.Writer, event string, o Output) error {
 	if err != nil {
 		return err
 	}
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(o); err != nil {
+	line, err := o.appendJSON(make([]byte, 0, 256))
+	if err != nil {
 		return fmt.Errorf("encoding hook output: %w", err)
 	}
-	_, err = w.Write(buf.Bytes())
+	_, err = w.Write(append(line, '\n'))
 	return err
 }
 

@@ -201,7 +201,7 @@ func TestGitTablesMatchGit(t *testing.T) {
 			t.Errorf("git %s: %v", strings.Join(args, " "), err)
 			continue
 		}
-		table.compile()
+		table.compileLong()
 		gits := map[string]bool{}
 		for _, f := range strings.Fields(string(help)) {
 			if f == "--" {

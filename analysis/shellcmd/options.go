@@ -34,10 +34,11 @@ type OptionTable struct {
 	// operand ends the options (POSIX, and commands that run commands).
 	Permute bool
 
-	once  sync.Once
-	short [256]arity
-	long  map[string]arity
-	names []string // long names in table order, for prefix search
+	once     sync.Once // short, read
+	short    [256]arity
+	longOnce sync.Once // long and names, read
+	long     map[string]arity
+	names    []string // long names in table order, for prefix search
 }
 
 type arity uint8
@@ -49,7 +50,7 @@ const (
 	attachedArg // takes an argument only when attached
 )
 
-// compile reads the table's notation once.
+// compile reads the table's short options once.
 func (o *OptionTable) compile() {
 	o.once.Do(func() {
 		for i := 0; i < len(o.Short); i++ {
@@ -63,6 +64,15 @@ func (o *OptionTable) compile() {
 			}
 			o.short[c] = a
 		}
+	})
+}
+
+// compileLong reads the table's long options once, when a command line
+// first holds one: most lines hold none, and a table of a hundred long
+// options (grep's, git's) is a map of a hundred entries to build, in a
+// process that judges one command.
+func (o *OptionTable) compileLong() {
+	o.longOnce.Do(func() {
 		o.long = map[string]arity{}
 		add := func(name string, a arity) {
 			if _, dup := o.long[name]; !dup {
@@ -242,6 +252,7 @@ func (o *OptionTable) Parse(args []Word) Line {
 // longOpt reads the long option a (args[i] is the word after it) and
 // returns it with the index of the next word.
 func (o *OptionTable) longOpt(a Word, args []Word, i int) (Opt, int) {
+	o.compileLong()
 	name, val, eq := strings.Cut(a.Value[2:], "=")
 	opt := Opt{Long: name}
 	ar, ok := o.long[name]

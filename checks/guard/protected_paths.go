@@ -292,6 +292,9 @@ type guard struct {
 	lits   *[]literal // literalStarts, once computed
 	// expanded are the patterns fullPatterns has expanded.
 	expanded map[string][]string
+	// homeGlob says whether the home, as written or resolved, holds glob
+	// characters: 0 not known yet, 1 no, 2 yes (see homeSure).
+	homeGlob int8
 	// expired says when the call's folder walks have taken their time.
 	expired func() bool
 	// notes say what could not be checked (see hardLinked).
@@ -504,7 +507,19 @@ func (g *guard) matchAny(patterns []string, path string, fold bool) string {
 	if fold {
 		path = strings.ToLower(path)
 	}
+	homeReach := -1 // whether path may match a home pattern: unknown yet
 	for _, pat := range patterns {
+		if rest, ok := strings.CutPrefix(pat, "~/"); ok && g.homeSure(rest) {
+			if homeReach < 0 {
+				homeReach = 0
+				if g.Home != "" && filepath.IsAbs(path) && (fspath.Within(path, g.Home, fold) || fspath.Within(path, g.realHome(), fold)) {
+					homeReach = 1
+				}
+			}
+			if homeReach == 0 {
+				continue
+			}
+		}
 		full := g.fullPatterns(pat)
 		for _, f := range full {
 			if fold {
@@ -516,6 +531,31 @@ func (g *guard) matchAny(patterns []string, path string, fold bool) string {
 		}
 	}
 	return ""
+}
+
+// homeSure reports whether every absolute form of the home pattern ~/rest
+// (see fullPatterns) lies in the home, as written or resolved, and matches
+// only paths there: rest has no ".." that Join would climb out by, and the
+// home no glob characters that would match more than itself. Then a path
+// outside the home is not matched against it, and the pattern need not be
+// expanded (two joins, each cleaning the path: a third of the
+// protected_paths guard's work on a Bash call, for the 34 home patterns
+// among the defaults). Without a home the pattern has no forms at all.
+func (g *guard) homeSure(rest string) bool {
+	if g.Home == "" {
+		return true
+	}
+	if g.homeGlob == 0 {
+		const glob = "*?[{\\"
+		g.homeGlob = 1
+		if strings.ContainsAny(g.Home, glob) || strings.ContainsAny(g.realHome(), glob) {
+			g.homeGlob = 2
+		}
+	}
+	if g.homeGlob == 2 || strings.Contains(rest, `\`) {
+		return false
+	}
+	return rest != ".." && !strings.HasPrefix(rest, "../") && !strings.HasSuffix(rest, "/..") && !strings.Contains(rest, "/../")
 }
 
 // fullPatterns are the absolute forms of pat that matchAny tries: pat

@@ -4,7 +4,6 @@ import (
 	"context"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"testing"
 
@@ -199,42 +198,6 @@ func TestToolSchemaNoOpinion(t *testing.T) {
 	on := mustSchemaCheck(t, "builtin_tools: true\n")
 	if v := checkSchema(t, on, "", "Bash", `{}`); v.Decision != engine.Deny {
 		t.Errorf("builtin_tools: true: got %+v, want deny", v)
-	}
-}
-
-// TestToolSchemaLazy: an unknown tool builds no schema; a known one builds
-// only its own.
-func TestToolSchemaLazy(t *testing.T) {
-	builtinSchemas.Lock()
-	saved := builtinSchemas.m
-	builtinSchemas.m = nil
-	builtinSchemas.Unlock()
-	t.Cleanup(func() {
-		builtinSchemas.Lock()
-		builtinSchemas.m = saved
-		builtinSchemas.Unlock()
-	})
-	c := mustSchemaCheck(t, "")
-	checkSchema(t, c, "", "mcp__x__y", `{}`)
-	builtinSchemas.Lock()
-	n := len(builtinSchemas.m)
-	builtinSchemas.Unlock()
-	if n != 0 {
-		t.Fatalf("an unknown tool built %d schemas", n)
-	}
-	checkSchema(t, c, "", "Bash", `{"command":"ls"}`)
-	checkSchema(t, c, "", "Bash", `{}`)
-	builtinSchemas.Lock()
-	keys := slices.Sorted(func(yield func(string) bool) {
-		for k := range builtinSchemas.m {
-			if !yield(k) {
-				return
-			}
-		}
-	})
-	builtinSchemas.Unlock()
-	if !slices.Equal(keys, []string{"Bash"}) {
-		t.Fatalf("built %v, want only Bash", keys)
 	}
 }
 
@@ -433,22 +396,6 @@ func BenchmarkToolSchemaBash(b *testing.B) {
 	call := guardCall("Bash", `{"command":"go test ./...","description":"Run the tests","timeout":120000,"run_in_background":false}`)
 	ctx := context.Background()
 	for b.Loop() {
-		if v, err := c.Check(ctx, call); err != nil || v.Decision != "" {
-			b.Fatal(v, err)
-		}
-	}
-}
-
-// BenchmarkToolSchemaBashFirstCall is what one hook process pays: the
-// Bash schema built and resolved, then one validation.
-func BenchmarkToolSchemaBashFirstCall(b *testing.B) {
-	c := mustSchemaCheck(b, "")
-	call := guardCall("Bash", `{"command":"go test ./...","description":"Run the tests","timeout":120000,"run_in_background":false}`)
-	ctx := context.Background()
-	for b.Loop() {
-		builtinSchemas.Lock()
-		builtinSchemas.m = nil
-		builtinSchemas.Unlock()
 		if v, err := c.Check(ctx, call); err != nil || v.Decision != "" {
 			b.Fatal(v, err)
 		}

@@ -13,6 +13,7 @@ import (
 // Claude Code's CLAUDE_CODE_SHELL_PREFIX: it runs the one shell command it
 // is given, confined (see package confine).
 func main() {
+	growStack(len(os.Args))
 	if filepath.Base(os.Args[0]) == cli.ShellPrefixName {
 		os.Exit(cli.ShellPrefixMain(os.Args[1:]))
 	}
