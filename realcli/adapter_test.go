@@ -123,6 +123,10 @@ type Adapter struct {
 	// (`nohup sleep 30 &`) does not outlive the call in this CLI, with or
 	// without massgen-hook ("": it does).
 	EndsShellJobs string
+	// NoStopGate says why the CLI cannot hold its main agent's stop ("":
+	// it can): scenarios that delegate then leave out the coordinator's
+	// log, which only a held stop asks for.
+	NoStopGate string
 	// HookSettings is the project file init wires the CLI's hooks in
 	// (default .claude/settings.json).
 	HookSettings string

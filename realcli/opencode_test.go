@@ -115,8 +115,10 @@ var opencodeCLI = &CLI{
 			"plugin/first-use":                     "massgen-hook ships as a plugin of Claude Code alone; here init writes OpenCode's plugin",
 			"permission-request/scratchpad-writes": "OpenCode 1.18.33 never runs a plugin's permission.ask hook, and writes under .claude/ without asking",
 			"stop/block-and-cap":                   opencodeNoStop,
-			// Its subagent half is subagent-stop/sent-back.
-			"subagent-stop/blocks-then-allows": "it also holds the main agent's stop for the coordinator's log: " + opencodeNoStop,
+		},
+		NoStopGate: opencodeNoStop,
+		Also: map[string]func(*Session, *Run){
+			"subagent-stop/blocks-then-allows": opencodeSentBack,
 		},
 	},
 }
@@ -138,7 +140,6 @@ func denySuffix(suffix string) func(Block) (string, bool) {
 func init() {
 	opencodeCLI.Scenarios = []Scenario{
 		{Name: "plugin/binary-gone", Run: opencodeBinaryGone},
-		{Name: "subagent-stop/sent-back", Project: quoted, Run: opencodeSubagentSentBack},
 	}
 	register(opencodeCLI)
 }
