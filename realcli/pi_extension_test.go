@@ -24,6 +24,20 @@ func init() {
 	}
 }
 
+// scriptLateNote scripts the model to answer at once while a message,
+// mark: text, is sent with a 1 ms time to live just before that answer, so
+// no tool call can deliver it: only the stop can; and to acknowledge the
+// note when it arrives (step "read-late").
+func scriptLateNote(s *Session, mark, text string) {
+	m := s.Model
+	first := m.On("answer", All(Main, First), Say("all done"))
+	first.Before = func(*Request) error {
+		_, err := s.Hook("send", "--to", "coordinator", "--ttl", "1ms", mark+": "+text)
+		return err
+	}
+	m.On("read-late", All(Main, Arrived(mark)), Say("noted"))
+}
+
 // piStopSendsOn: a message for the main thread expires while the model
 // answers without a tool call, so no tool call delivers it; the stop hook
 // blocks the stop with it, and the extension sends pi on with the reason
@@ -32,17 +46,11 @@ func init() {
 // passes.
 func piStopSendsOn(t *testing.T, s *Session) {
 	s.Wire()
-	m := s.Model
-	first := m.On("answer", All(Main, First), Say("all done"))
-	first.Before = func(*Request) error {
-		_, err := s.Hook("send", "--to", "coordinator", "--ttl", "1ms", "LATE-NOTE-4411: the staging database moved")
-		return err
-	}
-	m.On("read-late", All(Main, Arrived("LATE-NOTE-4411")), Say("noted the move"))
+	scriptLateNote(s, "LATE-NOTE-4411", "the staging database moved")
 	run := s.Run("finish up")
 
-	if len(m.Answered("read-late")) != 1 {
-		s.Errorf("the model was not sent on with the late message once; it answered read-late %d times", len(m.Answered("read-late")))
+	if len(s.Model.Answered("read-late")) != 1 {
+		s.Errorf("the model was not sent on with the late message once; it answered read-late %d times", len(s.Model.Answered("read-late")))
 	}
 	if !run.Final.OK {
 		s.Errorf("the run did not end as a success: %s", run.Final.Raw)

@@ -131,17 +131,11 @@ func piAsks(t *testing.T, s *Session) {
 // there for the next prompt.
 func piStopSendsOnRPC(t *testing.T, s *Session) {
 	s.Wire()
-	m := s.Model
-	first := m.On("answer", All(Main, First), Say("all done"))
-	first.Before = func(*Request) error {
-		_, err := s.Hook("send", "--to", "coordinator", "--ttl", "1ms", "LATE-NOTE-7702: the release is frozen")
-		return err
-	}
-	m.On("read-late", All(Main, Arrived("LATE-NOTE-7702")), Say("noted the freeze"))
+	scriptLateNote(s, "LATE-NOTE-7702", "the release is frozen")
 	run := piRPC(s, "finish up", 2, func(int) bool { return false })
 
-	if len(m.Answered("read-late")) != 1 {
-		s.Errorf("the model was not sent on with the late message once; it answered read-late %d times", len(m.Answered("read-late")))
+	if len(s.Model.Answered("read-late")) != 1 {
+		s.Errorf("the model was not sent on with the late message once; it answered read-late %d times", len(s.Model.Answered("read-late")))
 	}
 	if len(run.Confirm) != 0 {
 		s.Errorf("the stop asked the user something: %q", run.Confirm)
