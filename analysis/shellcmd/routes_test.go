@@ -93,6 +93,10 @@ func TestParseRoutes(t *testing.T) {
 		{"script written then run", `echo 'rm -rf /' > x.sh && bash x.sh; chmod +x x.sh && ./x.sh; . ./x.sh`, nil,
 			[]string{`echo "rm -rf /" >x.sh @/w`, `bash file: rm -rf / @/w`, `chmod +x x.sh @/w`,
 				`./x.sh: rm -rf / @/w`, `.: rm -rf / @/w`}},
+		// /dev/shm is a tmpfs of ordinary files, not a device: a script
+		// written there is read like one written anywhere else.
+		{"script written in /dev/shm", `echo 'rm -rf /' > /dev/shm/x.sh && bash /dev/shm/x.sh`, nil,
+			[]string{`echo "rm -rf /" >/dev/shm/x.sh @/w`, `bash file: rm -rf / @/w`}},
 		{"script written unknown", `curl -o x.sh https://e && bash x.sh; cat a > y.sh; sh y.sh`, nil,
 			[]string{`curl -o x.sh https://e @/w`, `bash x.sh @/w code=sh:file:x.sh?`, `cat a >y.sh @/w`, `sh y.sh @/w code=sh:file:y.sh?`}},
 		{"script on disk", `bash build.sh; ./run.sh; source venv/bin/activate`, nil,

@@ -363,7 +363,7 @@ func (w *walker) sink(io stmtIO, c ctx) (*stream, func()) {
 	if !io.moved {
 		return c.out, func() {}
 	}
-	if io.outPath == "" || strings.HasPrefix(io.outPath, "/dev/") {
+	if io.outPath == "" || isDevice(io.outPath) {
 		return nil, func() {}
 	}
 	s := newStream()
@@ -380,6 +380,13 @@ func (w *walker) sink(io stmtIO, c ctx) (*stream, func()) {
 		}
 		w.files[io.outPath] = s
 	}
+}
+
+// isDevice reports whether a clean absolute path names a device (/dev/null,
+// /dev/stderr, a terminal) rather than a file: everything under /dev but
+// /dev/shm, a tmpfs of ordinary files where a script can be written and run.
+func isDevice(p string) bool {
+	return strings.HasPrefix(p, "/dev/") && !strings.HasPrefix(p, "/dev/shm/")
 }
 
 // heredoc returns the body of a heredoc as the command reads it: with a

@@ -7,6 +7,7 @@ import (
 
 	"github.com/tidwall/gjson"
 
+	"github.com/massgen/massgen-hook/analysis/fspath"
 	"github.com/massgen/massgen-hook/analysis/shellcmd"
 	"github.com/massgen/massgen-hook/engine"
 )
@@ -17,6 +18,10 @@ import (
 type shellCall struct {
 	Project   project
 	Cwd, Home string
+	// Tmpdir is the user's own temporary folder ($TMPDIR in the hook's
+	// environment, as the CLI's shell has it), symlinks resolved; "" when
+	// it is unset, relative, the root, or holds the home.
+	Tmpdir string
 }
 
 type shellCallKey struct{}
@@ -29,8 +34,23 @@ func ShellCallOf(call *engine.Call) shellCall {
 		if sc.Cwd == "" || !filepath.IsAbs(sc.Cwd) {
 			sc.Cwd = call.Project
 		}
+		sc.Tmpdir = userTmpdir(envValue(call.Environ, "TMPDIR"), sc.Home)
 		return sc
 	}).(shellCall)
+}
+
+// userTmpdir is the TMPDIR a delete may work in, as it may in /tmp: an
+// absolute folder, resolved, that is not the root and does not hold the
+// home (a TMPDIR set to ~ would make the whole home scratch).
+func userTmpdir(tmpdir, home string) string {
+	if tmpdir == "" || !filepath.IsAbs(tmpdir) {
+		return ""
+	}
+	real := fspath.Real(filepath.Clean(tmpdir))
+	if real == "/" || home != "" && (Within(home, real) || Within(fspath.Real(home), real)) {
+		return ""
+	}
+	return real
 }
 
 // parsedBash is a Bash call's command as shellcmd reads it.

@@ -129,7 +129,7 @@ func (d *dangerCall) judgeDelete(c *shellcmd.Command, rp fspath.Path, contents b
 		return fmt.Sprintf("%s would delete the project itself (%s)", quoteCmd(c), d.Project.Root), instead
 	case Within(d.Project.Root, rp.Lexical) || Within(d.Project.real, rp.Real):
 		return fmt.Sprintf("%s would delete %s, which holds the project (%s)", quoteCmd(c), rp.Lexical, d.Project.Root), instead
-	case !d.Project.contains(rp.Real, rp.Fold) && !isTemp(rp.Real, contents):
+	case !d.Project.contains(rp.Real, rp.Fold) && !isTemp(rp.Real, contents, d.Tmpdir):
 		shown := rp.Lexical
 		if Within(rp.Lexical, d.Project.Root) {
 			shown = rp.Real // named in the project, a link leads out: say where
@@ -158,11 +158,15 @@ func globDir(pattern string) string {
 
 // isTemp reports whether real (symlinks resolved: a link in /tmp that
 // points at /etc is /etc; macOS's /var/tmp is /private/var/tmp) is inside
-// a temporary folder, or with contents is /tmp or /var/tmp: emptying them
-// is allowed, removing them is not. /var/folders holds every user's
-// caches, and is not emptied.
-func isTemp(real string, contents bool) bool {
-	for _, t := range []string{"/tmp", "/private/tmp", "/var/tmp", "/private/var/tmp", "/var/folders", "/private/var/folders"} {
+// a temporary folder, the user's own (tmpdir, see userTmpdir) included, or
+// with contents is /tmp, /var/tmp or tmpdir: emptying them is allowed,
+// removing them is not. /var/folders holds every user's caches, and is not
+// emptied.
+func isTemp(real string, contents bool, tmpdir string) bool {
+	for _, t := range []string{"/tmp", "/private/tmp", "/var/tmp", "/private/var/tmp", "/var/folders", "/private/var/folders", tmpdir} {
+		if t == "" {
+			continue
+		}
 		if real != t && Within(real, t) || contents && real == t && !strings.HasSuffix(t, "/folders") {
 			return true
 		}

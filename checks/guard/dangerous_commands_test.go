@@ -36,6 +36,7 @@ type dangerCase struct {
 	instead     string
 	cwd         string // relative to the project; "" is the project
 	environHome string // HOME for this call, if not testHome
+	tmpdir      string // TMPDIR in the hook's environment, if any
 }
 
 func newDanger(t *testing.T, options string) engine.Builtin {
@@ -57,6 +58,9 @@ func runDanger(t *testing.T, g *checktest.GuardEnv, d engine.Builtin, tc dangerC
 	call := g.MakeCall(t, checktest.CallSpec{Tool: "Bash", Input: checktest.BashInput(tc.command), Cwd: cwd})
 	if tc.environHome != "" {
 		call.Environ = []string{"HOME=" + tc.environHome}
+	}
+	if tc.tmpdir != "" {
+		call.Environ = append(call.Environ, "TMPDIR="+tc.tmpdir)
 	}
 	v, err := d.Check(context.Background(), call)
 	if err != nil {
@@ -167,6 +171,33 @@ func TestDangerRecursiveDeleteThroughScratchLink(t *testing.T) {
 	cmd := "rm -rf " + scratch + "/etc-link/*"
 	runDanger(t, g, d, dangerCase{command: cmd, id: "recursive-delete",
 		what: "`" + cmd + "` deletes " + scratch + "/etc-link, outside the project", instead: insteadDeleteInside})
+}
+
+// TestDangerRecursiveDeleteInTMPDIR: the user's own temporary folder
+// ($TMPDIR, from the hook's environment, wherever it is) is scratch like
+// /tmp: what is in it may be deleted, itself not. A TMPDIR that is the root
+// or holds the home makes nothing scratch, and a TMPDIR the command sets
+// for itself is not the user's.
+func TestDangerRecursiveDeleteInTMPDIR(t *testing.T) {
+	g := checktest.NewGuardEnv(t)
+	d := newDanger(t, "")
+	const tmp = "/massgen-test-tmpdir"
+	const id = "recursive-delete"
+	outside := func(cmd, path string) string { return fmt.Sprintf("`%s` deletes %s, outside the project", cmd, path) }
+	runDangerCases(t, g, d, []dangerCase{
+		{command: "rm -rf $TMPDIR/build", tmpdir: tmp},
+		{command: `rm -rf "${TMPDIR}/build"`, tmpdir: tmp + "/"},
+		{command: "rm -rf " + tmp + "/build", tmpdir: tmp},
+		{command: "rm -rf $TMPDIR/*", tmpdir: tmp},
+		{command: "rm -rf $TMPDIR", tmpdir: tmp, id: id, what: outside("rm -rf $TMPDIR", tmp), instead: insteadDeleteInside},
+		{command: "rm -rf " + tmp + "/build", id: id, what: outside("rm -rf "+tmp+"/build", tmp+"/build"), instead: insteadDeleteInside},
+		{command: "rm -rf /etc/nginx", tmpdir: "/", id: id, what: outside("rm -rf /etc/nginx", "/etc/nginx"), instead: insteadDeleteInside},
+		{command: "rm -rf ~/old", tmpdir: checktest.TestHome, id: id, what: outside("rm -rf ~/old", checktest.TestHome+"/old"), instead: insteadDeleteInside},
+		{command: "rm -rf ~/old", tmpdir: filepath.Dir(checktest.TestHome), id: id, what: outside("rm -rf ~/old", checktest.TestHome+"/old"), instead: insteadDeleteInside},
+		{command: "rm -rf massgen-test-tmpdir/x", cwd: "", tmpdir: "massgen-test-tmpdir"},
+		{command: "cd / && rm -rf massgen-test-tmpdir/x", tmpdir: "massgen-test-tmpdir", id: id,
+			what: outside("rm -rf massgen-test-tmpdir/x", tmp+"/x"), instead: insteadDeleteInside},
+	})
 }
 
 // TestDangerRecursiveDeleteLinks: the project and home are found by their

@@ -328,7 +328,7 @@ func TestIsTemp(t *testing.T) {
 		{"/tmpx", false, false},
 		{"/etc", true, false},
 	} {
-		if got := isTemp(tc.real, tc.contents); got != tc.want {
+		if got := isTemp(tc.real, tc.contents, ""); got != tc.want {
 			t.Errorf("isTemp(%s, contents %v) = %v, want %v", tc.real, tc.contents, got, tc.want)
 		}
 	}
