@@ -194,6 +194,7 @@ func TestDangerRecursiveDeleteInTMPDIR(t *testing.T) {
 		{command: "rm -rf /etc/nginx", tmpdir: "/", id: id, what: outside("rm -rf /etc/nginx", "/etc/nginx"), instead: insteadDeleteInside},
 		{command: "rm -rf ~/old", tmpdir: checktest.TestHome, id: id, what: outside("rm -rf ~/old", checktest.TestHome+"/old"), instead: insteadDeleteInside},
 		{command: "rm -rf ~/old", tmpdir: filepath.Dir(checktest.TestHome), id: id, what: outside("rm -rf ~/old", checktest.TestHome+"/old"), instead: insteadDeleteInside},
+		{command: "export TMPDIR=/etc; rm -rf $TMPDIR/x", tmpdir: tmp, id: id, what: outside("rm -rf $TMPDIR/x", "/etc/x"), instead: insteadDeleteInside},
 		{command: "rm -rf massgen-test-tmpdir/x", cwd: "", tmpdir: "massgen-test-tmpdir"},
 		{command: "cd / && rm -rf massgen-test-tmpdir/x", tmpdir: "massgen-test-tmpdir", id: id,
 			what: outside("rm -rf massgen-test-tmpdir/x", tmp+"/x"), instead: insteadDeleteInside},
