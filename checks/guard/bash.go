@@ -40,8 +40,9 @@ func ShellCallOf(call *engine.Call) shellCall {
 }
 
 // userTmpdir is the TMPDIR a delete may work in, as it may in /tmp: an
-// absolute folder, resolved, that is not the root and does not hold the
-// home (a TMPDIR set to ~ would make the whole home scratch).
+// absolute folder, resolved, that is not the root, does not hold the home
+// (a TMPDIR set to ~ would make the whole home scratch), and is not one of
+// the shared temporary folders themselves (isTemp judges those).
 func userTmpdir(tmpdir, home string) string {
 	if tmpdir == "" || !filepath.IsAbs(tmpdir) {
 		return ""
@@ -49,6 +50,11 @@ func userTmpdir(tmpdir, home string) string {
 	real := fspath.Real(filepath.Clean(tmpdir))
 	if real == "/" || home != "" && (Within(home, real) || Within(fspath.Real(home), real)) {
 		return ""
+	}
+	for _, t := range sharedTemp {
+		if real == t {
+			return "" // judged as the folder every program shares
+		}
 	}
 	return real
 }

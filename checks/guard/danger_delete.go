@@ -156,17 +156,21 @@ func globDir(pattern string) string {
 	return dir
 }
 
+// sharedTemp are the temporary folders every program shares.
+var sharedTemp = []string{"/tmp", "/private/tmp", "/var/tmp", "/private/var/tmp", "/var/folders", "/private/var/folders"}
+
 // isTemp reports whether real (symlinks resolved: a link in /tmp that
 // points at /etc is /etc; macOS's /var/tmp is /private/var/tmp) is inside
-// a temporary folder, the user's own (tmpdir, see userTmpdir) included, or
-// with contents is /tmp, /var/tmp or tmpdir: emptying them is allowed,
-// removing them is not. /var/folders holds every user's caches, and is not
-// emptied.
+// a temporary folder, or with contents is /tmp or /var/tmp: emptying them
+// is allowed, removing them is not. /var/folders holds every user's
+// caches, and is not emptied. The user's own temporary folder (tmpdir, see
+// userTmpdir) may go whole, as it may where it lies in /tmp or /var/folders
+// (macOS's $TMPDIR).
 func isTemp(real string, contents bool, tmpdir string) bool {
-	for _, t := range []string{"/tmp", "/private/tmp", "/var/tmp", "/private/var/tmp", "/var/folders", "/private/var/folders", tmpdir} {
-		if t == "" {
-			continue
-		}
+	if tmpdir != "" && Within(real, tmpdir) {
+		return true
+	}
+	for _, t := range sharedTemp {
 		if real != t && Within(real, t) || contents && real == t && !strings.HasSuffix(t, "/folders") {
 			return true
 		}

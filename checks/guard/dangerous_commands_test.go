@@ -174,8 +174,8 @@ func TestDangerRecursiveDeleteThroughScratchLink(t *testing.T) {
 }
 
 // TestDangerRecursiveDeleteInTMPDIR: the user's own temporary folder
-// ($TMPDIR, from the hook's environment, wherever it is) is scratch like
-// /tmp: what is in it may be deleted, itself not. A TMPDIR that is the root
+// ($TMPDIR, from the hook's environment, wherever it is) is scratch: it and
+// what is in it may be deleted, unless it is /var/tmp or /tmp itself. A TMPDIR that is the root
 // or holds the home makes nothing scratch, and a TMPDIR the command sets
 // for itself is not the user's.
 func TestDangerRecursiveDeleteInTMPDIR(t *testing.T) {
@@ -189,7 +189,9 @@ func TestDangerRecursiveDeleteInTMPDIR(t *testing.T) {
 		{command: `rm -rf "${TMPDIR}/build"`, tmpdir: tmp + "/"},
 		{command: "rm -rf " + tmp + "/build", tmpdir: tmp},
 		{command: "rm -rf $TMPDIR/*", tmpdir: tmp},
-		{command: "rm -rf $TMPDIR", tmpdir: tmp, id: id, what: outside("rm -rf $TMPDIR", tmp), instead: insteadDeleteInside},
+		{command: "rm -rf $TMPDIR", tmpdir: tmp},
+		{command: "rm -rf $TMPDIR", tmpdir: "/var/tmp", id: id, what: outside("rm -rf $TMPDIR", "/var/tmp"), instead: insteadDeleteInside},
+		{command: "rm -rf $TMPDIR/x", tmpdir: "/var/tmp"},
 		{command: "rm -rf " + tmp + "/build", id: id, what: outside("rm -rf "+tmp+"/build", tmp+"/build"), instead: insteadDeleteInside},
 		{command: "rm -rf /etc/nginx", tmpdir: "/", id: id, what: outside("rm -rf /etc/nginx", "/etc/nginx"), instead: insteadDeleteInside},
 		{command: "rm -rf ~/old", tmpdir: checktest.TestHome, id: id, what: outside("rm -rf ~/old", checktest.TestHome+"/old"), instead: insteadDeleteInside},
