@@ -40,10 +40,12 @@ lint:
 
 E2E := ./cmd/massgen-hook ./bench/peer ./bench/python ./bench/natslatency
 E2E_RE := /(cmd/massgen-hook|bench/peer|bench/python|bench/natslatency)$$
-# The guards treat /tmp as scratch space, and their tests (checks and its sub-packages, and the
-# testscripts) build their projects in the temporary folder expecting just that; so do confine's,
-# whose sandbox makes $TMPDIR writable (a fake HOME on a tmpfs $TMPDIR would be too). Every other
-# package's tests get their temporary folders on a tmpfs (scripts/with-tmpfs.sh, TEST_TMPFS).
+# The guards treat /tmp as scratch space, and their own tests (checks and its sub-packages) make
+# folders under /tmp expecting just that; so do confine's, whose sandbox makes $TMPDIR writable (a
+# fake HOME on a tmpfs $TMPDIR would be too). Every other package's tests, the whole-process ones
+# included, get their temporary folders on a tmpfs (scripts/with-tmpfs.sh, TEST_TMPFS): the hook
+# processes they start create and remove files by the hundred thousand, and on a disk that is
+# work for the file system's allocator, not for the hook.
 GUARDS := ./checks/... ./confine
 GUARDS_RE := /(checks(/.*)?|confine)$$
 unit:
@@ -63,7 +65,7 @@ unit-guards:
 	go test -count=1 -timeout 25m -run '$(NORACE_RUN)' $(NORACE_PKGS)
 
 unit-e2e:
-	go test -count=1 -timeout 25m -parallel 8 $(E2E)
+	sh scripts/with-tmpfs.sh go test -count=1 -timeout 25m -parallel 8 $(E2E)
 
 ## test-real: the real agent CLIs, installed from npm at pinned versions into
 ## a cache kept between runs, driven headless against a scripted fake model
