@@ -596,8 +596,10 @@ func generatedSettingsFiles(t *testing.T, a advSpec, iterations int) {
 }
 
 // A very long file: every promise holds and an install is not quadratic in
-// the file's other hooks.
+// the file's other hooks. Like the generated files' test, it starts no
+// goroutine: it skips itself under -race (6 s there, 1 s without).
 func TestAdvInstallLongFile(t *testing.T) {
+	testrace.Skip(t)
 	var b strings.Builder
 	b.WriteString("{\n  \"hooks\": {\n    \"PreToolUse\": [\n")
 	for i := range 3000 {
@@ -613,8 +615,10 @@ func TestAdvInstallLongFile(t *testing.T) {
 	}
 }
 
-// Many stale handlers of ours are pruned in one Install.
+// Many stale handlers of ours are pruned in one Install. No goroutine:
+// it skips itself under -race (2.7 s there, 0.8 s without).
 func TestAdvInstallPrunesManyDuplicates(t *testing.T) {
+	testrace.Skip(t)
 	var b strings.Builder
 	b.WriteString(`{"hooks":{"Stop":[`)
 	for i := range 200 {
