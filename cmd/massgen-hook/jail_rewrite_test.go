@@ -119,41 +119,44 @@ func TestRewrittenLinesHold(t *testing.T) {
 		t.Skip("runs attacks in a bubblewrap jail; skipped in -short mode")
 	}
 	for _, cli := range rewriteCLIs {
-		// One jail and one init per CLI; each attack starts from what
-		// init left (reset).
-		j := rewriteJail(t, cli.dialect)
-		for _, a := range rewriteAttacks {
-			t.Run(cli.dialect+"/"+a.name, func(t *testing.T) {
-				if a.skip != "" {
-					t.Skip(a.skip)
-				}
-				j.t = t
-				j.reset()
-				j.env = append(append([]string{}, cli.env...), a.env...)
-				before := hashTree(t, j.scratch)
-				var out strings.Builder
-				ran := 0
-				for i, step := range a.steps {
-					line, denied := j.rewrite(cli, step)
-					fmt.Fprintf(&out, "step %d: denied=%v line=%.300q\n", i+1, denied, line)
-					if denied {
-						continue
+		t.Run(cli.dialect, func(t *testing.T) {
+			t.Parallel() // a jail of its own
+			// One jail and one init per CLI; each attack starts from what
+			// init left (reset).
+			j := rewriteJail(t, cli.dialect)
+			for _, a := range rewriteAttacks {
+				t.Run(a.name, func(t *testing.T) {
+					if a.skip != "" {
+						t.Skip(a.skip)
 					}
-					ran++
-					if line == step {
-						t.Errorf("step %d (%.80q) is left as written: the CLI's shell runs it outside the sandbox", i+1, step)
+					j.t = t
+					j.reset()
+					j.env = append(append([]string{}, cli.env...), a.env...)
+					before := hashTree(t, j.scratch)
+					var out strings.Builder
+					ran := 0
+					for i, step := range a.steps {
+						line, denied := j.rewrite(cli, step)
+						fmt.Fprintf(&out, "step %d: denied=%v line=%.300q\n", i+1, denied, line)
+						if denied {
+							continue
+						}
+						ran++
+						if line == step {
+							t.Errorf("step %d (%.80q) is left as written: the CLI's shell runs it outside the sandbox", i+1, step)
+						}
+						_, o := j.run(jailProject, "", append(cli.shell, line)...)
+						out.WriteString(o)
+						if broken := j.broken(before, o); broken != "" {
+							t.Fatalf("the sandbox did not hold at step %d (%.80q): %s\n%s", i+1, step, broken, out.String())
+						}
 					}
-					_, o := j.run(jailProject, "", append(cli.shell, line)...)
-					out.WriteString(o)
-					if broken := j.broken(before, o); broken != "" {
-						t.Fatalf("the sandbox did not hold at step %d (%.80q): %s\n%s", i+1, step, broken, out.String())
+					if ran == 0 {
+						t.Errorf("every step was denied: the attack tests nothing\n%s", out.String())
 					}
-				}
-				if ran == 0 {
-					t.Errorf("every step was denied: the attack tests nothing\n%s", out.String())
-				}
-			})
-		}
+				})
+			}
+		})
 	}
 }
 
@@ -275,6 +278,7 @@ func TestRewrittenLineSentAsIsHolds(t *testing.T) {
 	}
 	for _, cli := range rewriteCLIs {
 		t.Run(cli.dialect, func(t *testing.T) {
+			t.Parallel() // jails of their own
 			j := rewriteJail(t, cli.dialect)
 			j.env = cli.env
 			j.write("proj/w/.git/HEAD", "ref: refs/heads/main\n", 0o644)
