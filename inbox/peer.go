@@ -64,8 +64,28 @@ func (e *limitError) Error() string { return e.what }
 // copyTree copies the regular files and folders of src into dst (which
 // exists), owner-only, and counts what it left out. The folder leave (the
 // runtime directory, when a peer shares the whole project) is not copied:
-// it holds the inbox itself, and the snapshot being written.
+// it holds the inbox itself, and the snapshot being written. The tree is
+// measured first, so a folder over the limits is refused at once, not
+// after twenty thousand copies; the copy checks the limits again, for a
+// tree that grew in between.
 func copyTree(src, dst, leave string) (skipped int, err error) {
+	if _, err := walkTree(src, leave, nil); err != nil {
+		return 0, err
+	}
+	return walkTree(src, leave, func(path, rel string, d fs.DirEntry, info fs.FileInfo) error {
+		target := filepath.Join(dst, rel)
+		if d.IsDir() {
+			return os.Mkdir(target, 0o700)
+		}
+		return copyFile(path, target, info.Mode().Perm()&0o700|0o600)
+	})
+}
+
+// walkTree walks src as copyTree copies it, calling each (when not nil)
+// on every folder (info nil) and regular file, and stops with a
+// *limitError when the files pass the snapshot limits. It counts the
+// symbolic links, special files and the folder leave it passes over.
+func walkTree(src, leave string, each func(path, rel string, d fs.DirEntry, info fs.FileInfo) error) (skipped int, err error) {
 	files, bytes := 0, int64(0)
 	leaveInfo, _ := os.Stat(leave)
 	err = filepath.WalkDir(src, func(path string, d fs.DirEntry, err error) error {
@@ -73,7 +93,6 @@ func copyTree(src, dst, leave string) (skipped int, err error) {
 			return err
 		}
 		rel, _ := filepath.Rel(src, path)
-		target := filepath.Join(dst, rel)
 		switch {
 		case rel == ".":
 			return nil
@@ -82,7 +101,10 @@ func copyTree(src, dst, leave string) (skipped int, err error) {
 				skipped++
 				return filepath.SkipDir
 			}
-			return os.Mkdir(target, 0o700)
+			if each == nil {
+				return nil
+			}
+			return each(path, rel, d, nil)
 		case !d.Type().IsRegular():
 			skipped++
 			return nil
@@ -95,7 +117,10 @@ func copyTree(src, dst, leave string) (skipped int, err error) {
 		if files > maxSnapshotFiles || bytes > maxSnapshotBytes {
 			return &limitError{fmt.Sprintf("more than %d files or %d MiB; send a smaller folder", maxSnapshotFiles, maxSnapshotBytes>>20)}
 		}
-		return copyFile(path, target, info.Mode().Perm()&0o700|0o600)
+		if each == nil {
+			return nil
+		}
+		return each(path, rel, d, info)
 	})
 	return skipped, err
 }

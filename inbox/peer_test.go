@@ -184,6 +184,30 @@ func TestSnapshotFileLimit(t *testing.T) {
 	}
 }
 
+// TestCopyTreeRefusesBeforeCopying: a tree over the limits is refused
+// before anything of it is copied. The destination does not exist, so a
+// copy begun would fail on its first file with another error.
+func TestCopyTreeRefusesBeforeCopying(t *testing.T) {
+	src := t.TempDir()
+	if err := os.WriteFile(filepath.Join(src, "a.txt"), []byte("a"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	big, err := os.Create(filepath.Join(src, "big"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Sparse: the size counts, no disk is used.
+	if err := big.Truncate(maxSnapshotBytes + 1); err != nil {
+		t.Fatal(err)
+	}
+	big.Close()
+	_, err = copyTree(src, filepath.Join(t.TempDir(), "missing"), "")
+	var lim *limitError
+	if !errors.As(err, &lim) {
+		t.Fatalf("copyTree: %v, want the limit refused before any copy", err)
+	}
+}
+
 func itoa(i int) string {
 	if i == 0 {
 		return "0"
