@@ -182,7 +182,7 @@ func TestAttacksHeldUnderConfinement(t *testing.T) {
 // broken says which invariant an attack broke: a protected file changed,
 // a file written in the wiring folder, a secret in the output, a file of
 // HOME gone.
-func (j *jail) broken(before map[string][32]byte, out string) string {
+func (j *jail) broken(before map[string]uint64, out string) string {
 	for _, s := range jailSecrets {
 		if strings.Contains(out, s) {
 			return "the secret " + s + " is in the output"
