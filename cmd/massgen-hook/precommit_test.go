@@ -53,6 +53,12 @@ func (r *release) testPreCommit(t *testing.T) {
 		"GIT_AUTHOR_NAME=test", "GIT_AUTHOR_EMAIL=test@example.com",
 		"GIT_COMMITTER_NAME=test", "GIT_COMMITTER_EMAIL=test@example.com",
 	)
+	// The system hook runs the binary on PATH and needs nothing of the
+	// repository but .pre-commit-hooks.yaml: it is tried from a repository
+	// holding only that file (the same bytes), which pre-commit clones in a
+	// fifth of the time it takes to clone this one. The golang hook builds
+	// massgen-hook from the repository itself.
+	hooksRepo := map[string]string{"massgen-hook-check": r.repo, "massgen-hook-check-system": hooksOnlyRepo(t, r.repo, env)}
 	for _, hook := range hooks {
 		t.Run(hook, func(t *testing.T) {
 			project := t.TempDir()
@@ -66,7 +72,7 @@ func (r *release) testPreCommit(t *testing.T) {
 			}
 			try := func() (string, int) {
 				var out bytes.Buffer
-				cmd := exec.Command(preCommit, "try-repo", r.repo, hook, "--all-files")
+				cmd := exec.Command(preCommit, "try-repo", hooksRepo[hook], hook, "--all-files")
 				cmd.Dir, cmd.Env = project, env
 				cmd.Stdout, cmd.Stderr = &out, &out
 				res := finish(cmd.Run(), &out, &bytes.Buffer{})
@@ -96,4 +102,24 @@ func (r *release) testPreCommit(t *testing.T) {
 			}
 		})
 	}
+}
+
+// hooksOnlyRepo is a git repository whose one commit holds repo's
+// .pre-commit-hooks.yaml.
+func hooksOnlyRepo(t *testing.T, repo string, env []string) string {
+	t.Helper()
+	dir := t.TempDir()
+	data, err := os.ReadFile(filepath.Join(repo, ".pre-commit-hooks.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, dir, ".pre-commit-hooks.yaml", string(data))
+	for _, args := range [][]string{{"init", "-q"}, {"add", "-A"}, {"commit", "-q", "-m", "hooks"}} {
+		cmd := exec.Command("git", args...)
+		cmd.Dir, cmd.Env = dir, env
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
+	return dir
 }
