@@ -40,15 +40,20 @@ func ShellCallOf(call *engine.Call) shellCall {
 }
 
 // userTmpdir is the TMPDIR a delete may work in, as it may in /tmp: an
-// absolute folder, resolved, that is not the root, does not hold the home
-// (a TMPDIR set to ~ would make the whole home scratch), and is not one of
-// the shared temporary folders themselves (isTemp judges those).
+// absolute folder with no symbolic link on its way, that is not the root,
+// does not hold the home (a TMPDIR set to ~ would make the whole home
+// scratch), and is not one of the shared temporary folders themselves
+// (isTemp judges those). The links matter because the agent may write in
+// TMPDIR: `rm -rf $TMPDIR; ln -s /etc $TMPDIR` in one call must not make
+// /etc scratch for the next. (macOS's TMPDIR, under /var/folders, goes
+// through the /var link; the shared folders' rules cover it.)
 func userTmpdir(tmpdir, home string) string {
 	if tmpdir == "" || !filepath.IsAbs(tmpdir) {
 		return ""
 	}
-	real := fspath.Real(filepath.Clean(tmpdir))
-	if real == "/" || home != "" && (Within(home, real) || Within(fspath.Real(home), real)) {
+	clean := filepath.Clean(tmpdir)
+	real := fspath.Real(clean)
+	if real != clean || real == "/" || home != "" && (Within(home, real) || Within(fspath.Real(home), real)) {
 		return ""
 	}
 	for _, t := range sharedTemp {

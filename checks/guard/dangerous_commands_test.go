@@ -197,9 +197,26 @@ func TestDangerRecursiveDeleteInTMPDIR(t *testing.T) {
 		{command: "rm -rf ~/old", tmpdir: checktest.TestHome, id: id, what: outside("rm -rf ~/old", checktest.TestHome+"/old"), instead: insteadDeleteInside},
 		{command: "rm -rf ~/old", tmpdir: filepath.Dir(checktest.TestHome), id: id, what: outside("rm -rf ~/old", checktest.TestHome+"/old"), instead: insteadDeleteInside},
 		{command: "export TMPDIR=/etc; rm -rf $TMPDIR/x", tmpdir: tmp, id: id, what: outside("rm -rf $TMPDIR/x", "/etc/x"), instead: insteadDeleteInside},
-		{command: "rm -rf massgen-test-tmpdir/x", cwd: "", tmpdir: "massgen-test-tmpdir"},
-		{command: "cd / && rm -rf massgen-test-tmpdir/x", tmpdir: "massgen-test-tmpdir", id: id,
-			what: outside("rm -rf massgen-test-tmpdir/x", tmp+"/x"), instead: insteadDeleteInside},
+	})
+	// A relative TMPDIR names no folder: "." is not the hook's working
+	// folder made scratch.
+	wd, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	runDanger(t, g, d, dangerCase{command: "rm -rf " + wd + "/x", tmpdir: ".", id: id,
+		what: outside("rm -rf "+wd+"/x", wd+"/x"), instead: insteadDeleteInside})
+	// A TMPDIR that is, or passes through, a symbolic link (one the agent
+	// made in an earlier call, say) makes nothing scratch.
+	links := checktest.RealTempDir(t)
+	checktest.Symlink(t, "/etc", filepath.Join(links, "tmp"))
+	runDangerCases(t, g, d, []dangerCase{
+		{command: "rm -rf /etc/ssh", tmpdir: filepath.Join(links, "tmp"), id: id, what: outside("rm -rf /etc/ssh", "/etc/ssh"), instead: insteadDeleteInside},
+		{command: "rm -rf $TMPDIR/ssh", tmpdir: filepath.Join(links, "tmp"), id: id, what: outside("rm -rf $TMPDIR/ssh", links+"/tmp/ssh"), instead: insteadDeleteInside},
+		{command: "rm -rf /etc/ssh", tmpdir: filepath.Join(links, "tmp", "ssh"), id: id, what: outside("rm -rf /etc/ssh", "/etc/ssh"), instead: insteadDeleteInside},
+		{command: "rm -rf $TMPDIR", tmpdir: filepath.Join(links, "tmp", "ssh"), id: id, what: outside("rm -rf $TMPDIR", links+"/tmp/ssh"), instead: insteadDeleteInside},
+		// The link itself is a file in /tmp: removing it removes only it.
+		{command: "rm -rf $TMPDIR", tmpdir: filepath.Join(links, "tmp")},
 	})
 }
 
