@@ -48,9 +48,11 @@ func ShellCallOf(call *engine.Call) shellCall {
 // /etc scratch for the next. (macOS's TMPDIR, under /var/folders, goes
 // through the /var link; the shared folders' rules cover it.)
 func userTmpdir(tmpdir, home string) string {
-	if tmpdir == "" || !filepath.IsAbs(tmpdir) {
+	if tmpdir == "" {
 		return ""
 	}
+	// A relative path or a link resolves to another name: either way,
+	// no folder of the user's.
 	clean := filepath.Clean(tmpdir)
 	real := fspath.Real(clean)
 	if real != clean || real == "/" || home != "" && (Within(home, real) || Within(fspath.Real(home), real)) {

@@ -198,14 +198,11 @@ func TestDangerRecursiveDeleteInTMPDIR(t *testing.T) {
 		{command: "rm -rf ~/old", tmpdir: filepath.Dir(checktest.TestHome), id: id, what: outside("rm -rf ~/old", checktest.TestHome+"/old"), instead: insteadDeleteInside},
 		{command: "export TMPDIR=/etc; rm -rf $TMPDIR/x", tmpdir: tmp, id: id, what: outside("rm -rf $TMPDIR/x", "/etc/x"), instead: insteadDeleteInside},
 	})
-	// A relative TMPDIR names no folder: "." is not the hook's working
-	// folder made scratch.
-	wd, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	runDanger(t, g, d, dangerCase{command: "rm -rf " + wd + "/x", tmpdir: ".", id: id,
-		what: outside("rm -rf "+wd+"/x", wd+"/x"), instead: insteadDeleteInside})
+	// A relative TMPDIR names no folder: "etc", in a hook started in /, does
+	// not make /etc scratch.
+	t.Chdir("/")
+	runDanger(t, g, d, dangerCase{command: "rm -rf /etc/x", tmpdir: "etc", id: id,
+		what: outside("rm -rf /etc/x", "/etc/x"), instead: insteadDeleteInside})
 	// A TMPDIR that is, or passes through, a symbolic link (one the agent
 	// made in an earlier call, say) makes nothing scratch.
 	links := checktest.RealTempDir(t)
