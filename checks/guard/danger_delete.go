@@ -56,6 +56,10 @@ func (d *dangerCall) deleteOperand(c *shellcmd.Command, w shellcmd.Word) (string
 			"cd to a literal directory first, or give the path in full."
 	}
 	for _, target := range deleteTargets(w, c.Dir) {
+		if link := d.linkMadeBefore(c, target); link != "" {
+			return fmt.Sprintf("%s deletes %s, through %s, where this command line makes a symbolic link first: where it leads is only known when it runs", quoteCmd(c), target.path, link),
+				"Delete by the path the link leads to, in a command of its own, so it can be checked."
+		}
 		// rm removes a symlink itself unless a trailing slash (which
 		// deleteTargets gives a folder's contents) makes it follow.
 		rp := fspath.ResolveNoFollow(target.path, c.Dir)
@@ -68,6 +72,51 @@ func (d *dangerCall) deleteOperand(c *shellcmd.Command, w shellcmd.Word) (string
 		}
 	}
 	return "", ""
+}
+
+// linkMadeBefore is the name an ln of the same command line, run before
+// c, gives a link on the way to target: a folder the target is in, or the
+// target itself when its contents go (a trailing slash, dir/*). The delete
+// then goes where that link leads, which the files as they are now do not
+// show (`ln -s /etc /tmp/x; rm -rf /tmp/x/ssh`). ln's name is its only
+// write, and a hard link is a file, never a folder on the way, so every
+// ln counts. "" when there is none.
+func (d *dangerCall) linkMadeBefore(c *shellcmd.Command, target deleteTarget) string {
+	p, ok := absolute(target.path, c.Dir)
+	if !ok {
+		return ""
+	}
+	follows := target.contents || strings.HasSuffix(target.path, "/")
+	for _, prev := range d.script.Commands {
+		if prev == c {
+			break
+		}
+		if prev.Base() != "ln" {
+			continue
+		}
+		for _, e := range prev.Effects() {
+			name, ok := absolute(e.Path.Value, prev.Dir)
+			if e.Op != shellcmd.Write || !e.Path.Known || !ok {
+				continue
+			}
+			if p != name && Within(p, name) || follows && p == name {
+				return name
+			}
+		}
+	}
+	return ""
+}
+
+// absolute is p made absolute against dir, cleaned; false when p is
+// relative and dir is not known.
+func absolute(p, dir string) (string, bool) {
+	if filepath.IsAbs(p) {
+		return filepath.Clean(p), true
+	}
+	if dir == "" {
+		return "", false
+	}
+	return filepath.Join(dir, p), true
 }
 
 // climbs reports whether a path goes up with "..": outside the project,

@@ -26,6 +26,7 @@ const (
 	insteadNoVerify       = "Run it without --no-verify and fix what the hooks report."
 	insteadExtra          = "Find another way, or ask the user to run it."
 	insteadUnknownRepo    = "Use a literal directory (cd DIR first, or git -C DIR)."
+	insteadThroughLink    = "Delete by the path the link leads to, in a command of its own, so it can be checked."
 )
 
 // dangerCase is one command and the denial it should get (id "" passes).
@@ -214,6 +215,36 @@ func TestDangerRecursiveDeleteInTMPDIR(t *testing.T) {
 		{command: "rm -rf $TMPDIR", tmpdir: filepath.Join(links, "tmp", "ssh"), id: id, what: outside("rm -rf $TMPDIR", links+"/tmp/ssh"), instead: insteadDeleteInside},
 		// The link itself is a file in /tmp: removing it removes only it.
 		{command: "rm -rf $TMPDIR", tmpdir: filepath.Join(links, "tmp")},
+	})
+}
+
+// TestDangerRecursiveDeleteThroughLinkMadeEarlier: a delete through a
+// symbolic link the same command line makes first goes where the link
+// leads, which is only known when it runs; the path as it is now (a folder
+// under /tmp, or nothing) says nothing.
+func TestDangerRecursiveDeleteThroughLinkMadeEarlier(t *testing.T) {
+	g := checktest.NewGuardEnv(t)
+	scratch := checktest.RealTempDir(t) // under /tmp
+	checktest.WriteFiles(t, scratch, "dir/keep")
+	d := newDanger(t, "")
+	const id = "recursive-delete"
+	through := func(cmd, target, link string) string {
+		return fmt.Sprintf("`%s` deletes %s, through %s, where this command line makes a symbolic link first: where it leads is only known when it runs", cmd, target, link)
+	}
+	x, dir := scratch+"/x", scratch+"/dir"
+	runDangerCases(t, g, d, []dangerCase{
+		{command: "ln -s /etc " + x + "; rm -rf " + x + "/ssh", id: id,
+			what: through("rm -rf "+x+"/ssh", x+"/ssh", x), instead: insteadThroughLink},
+		{command: "rm -rf " + x + " && ln -sfn /etc " + x + " && rm -rf " + x + "/", id: id,
+			what: through("rm -rf "+x+"/", x+"/", x), instead: insteadThroughLink},
+		// ln -s into an existing folder makes the link inside it.
+		{command: "ln -s /etc " + dir + " && rm -rf " + dir + "/etc/ssh", id: id,
+			what: through("rm -rf "+dir+"/etc/ssh", dir+"/etc/ssh", dir), instead: insteadThroughLink},
+		// The link itself, and a delete before the link is made, are fine.
+		{command: "ln -s /etc " + x + " && rm -rf " + x},
+		{command: "rm -rf " + x + "/old; ln -s /etc " + x},
+		// A folder the line makes is no link.
+		{command: "mkdir -p " + x + "/a && rm -rf " + x + "/a/old"},
 	})
 }
 
