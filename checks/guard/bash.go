@@ -18,9 +18,9 @@ import (
 type shellCall struct {
 	Project   project
 	Cwd, Home string
-	// Tmpdir is the user's own temporary folder ($TMPDIR in the hook's
-	// environment, as the CLI's shell has it), symlinks resolved; "" when
-	// it is unset, relative, the root, or holds the home.
+	// Tmpdir is $TMPDIR in the hook's environment, as the CLI's shell has
+	// it, as written; userTmpdir says whether it is a folder of the user's.
+	// It is resolved only when a delete asks: most calls delete nothing.
 	Tmpdir string
 }
 
@@ -34,7 +34,7 @@ func ShellCallOf(call *engine.Call) shellCall {
 		if sc.Cwd == "" || !filepath.IsAbs(sc.Cwd) {
 			sc.Cwd = call.Project
 		}
-		sc.Tmpdir = userTmpdir(envValue(call.Environ, "TMPDIR"), sc.Home)
+		sc.Tmpdir = envValue(call.Environ, "TMPDIR")
 		return sc
 	}).(shellCall)
 }

@@ -178,7 +178,7 @@ func (d *dangerCall) judgeDelete(c *shellcmd.Command, rp fspath.Path, contents b
 		return fmt.Sprintf("%s would delete the project itself (%s)", quoteCmd(c), d.Project.Root), instead
 	case Within(d.Project.Root, rp.Lexical) || Within(d.Project.real, rp.Real):
 		return fmt.Sprintf("%s would delete %s, which holds the project (%s)", quoteCmd(c), rp.Lexical, d.Project.Root), instead
-	case !d.Project.contains(rp.Real, rp.Fold) && !isTemp(rp.Real, contents, d.Tmpdir):
+	case !d.Project.contains(rp.Real, rp.Fold) && !isTemp(rp.Real, contents, userTmpdir(d.Tmpdir, d.Home)):
 		shown := rp.Lexical
 		if Within(rp.Lexical, d.Project.Root) {
 			shown = rp.Real // named in the project, a link leads out: say where
