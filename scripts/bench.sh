@@ -7,7 +7,8 @@
 # against the file inbox (bench/natslatency). Writes the tables to
 # BENCHMARKS.md.
 # RUNS=200 by default (the slowest cases take fewer, never more than RUNS);
-# ONLY=name runs one case. KEEP=1 keeps the work directory (specs, results
+# ONLY=name runs one case and prints its table rather than rewriting
+# BENCHMARKS.md. KEEP=1 keeps the work directory (specs, results
 # as JSON, fixtures) and names it on stderr.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -319,6 +320,10 @@ if [ -z "$ran" ]; then
   "$work/harness" -only "$ONLY" "$work/floor.json" # fails: no such case
 fi
 
+# A full run rewrites BENCHMARKS.md; a run of ONLY one case prints its table
+# instead, so that a single case's figures never replace the whole page.
+report=BENCHMARKS.md
+if [ -n "${ONLY:-}" ]; then report=/dev/stdout; fi
 bin_size=$(stat -c %s bin/massgen-hook)
 {
   echo "# Benchmarks"
@@ -401,4 +406,4 @@ bin_size=$(stat -c %s bin/massgen-hook)
     echo
     cat "$work/$s.md"
   done
-} > BENCHMARKS.md
+} > "$report"
