@@ -3,16 +3,14 @@ package cli
 import (
 	"context"
 
-	"github.com/spf13/cobra"
-
 	"github.com/massgen/massgen-hook/checks"
 	"github.com/massgen/massgen-hook/checks/hookenv"
 	"github.com/massgen/massgen-hook/checks/lifecycle"
 	"github.com/massgen/massgen-hook/protocol"
 )
 
-func (a *app) sessionStartCommand() *cobra.Command {
-	return a.hookCommand(hookSpec{
+func sessionStartHook() hookSpec {
+	return hookSpec{
 		use:   "session-start",
 		short: "SessionStart hook: open a fresh session already oriented",
 		long: `On source "startup" only, adds to the session's context the newest coordinator
@@ -21,11 +19,11 @@ git log --oneline -5. Resume, clear and compact get no output. Fails open.`,
 		example: `  echo '{"hook_event_name":"SessionStart","source":"startup"}' | massgen-hook session-start`,
 		event:   protocol.SessionStart,
 		decide:  lifecycle.SessionStart,
-	})
+	}
 }
 
-func (a *app) subagentStartCommand() *cobra.Command {
-	return a.hookCommand(hookSpec{
+func subagentStartHook() hookSpec {
+	return hookSpec{
 		use:   "subagent-start",
 		short: "SubagentStart hook: tell a new subagent where and what to write",
 		long: `Adds to the subagent's context today's date, its scratchpad path, the
@@ -34,11 +32,11 @@ scratchpads.`,
 		example: `  echo '{"hook_event_name":"SubagentStart","agent_type":"spec-writer"}' | massgen-hook subagent-start`,
 		event:   protocol.SubagentStart,
 		decide:  withoutContext(lifecycle.SubagentStart),
-	})
+	}
 }
 
-func (a *app) subagentStopCommand() *cobra.Command {
-	return a.hookCommand(hookSpec{
+func subagentStopHook() hookSpec {
+	return hookSpec{
 		use:   "subagent-stop",
 		short: "SubagentStop hook: block until the subagent's scratchpad is complete",
 		long: `Blocks the subagent from finishing until .claude/scratchpad/<agent>/<today>.md
@@ -47,11 +45,11 @@ go with a warning, so it can never trap the session.`,
 		example: `  echo '{"hook_event_name":"SubagentStop","agent_type":"spec-writer"}' | massgen-hook subagent-stop`,
 		event:   protocol.SubagentStop,
 		decide:  withoutContext(lifecycle.SubagentStop),
-	})
+	}
 }
 
-func (a *app) stopCommand() *cobra.Command {
-	return a.hookCommand(hookSpec{
+func stopHook() hookSpec {
+	return hookSpec{
 		use:   "stop",
 		short: "Stop hook: block until the coordinator logged what it delegated",
 		long: `If any subagent wrote a scratchpad today (coordinator/ and ego/ excluded), the
@@ -60,11 +58,11 @@ After 3 blocks in a row it lets the session end with a warning.`,
 		example: `  echo '{"hook_event_name":"Stop"}' | massgen-hook stop`,
 		event:   protocol.Stop,
 		decide:  withoutContext(lifecycle.Stop),
-	})
+	}
 }
 
-func (a *app) permissionRequestCommand() *cobra.Command {
-	return a.hookCommand(hookSpec{
+func permissionRequestHook() hookSpec {
+	return hookSpec{
 		use:   "permission-request",
 		short: "PermissionRequest hook: let an agent write its own scratchpad without a prompt",
 		long: `Claude Code asks before every write under .claude/, even for an allowed tool;
@@ -76,11 +74,11 @@ other request gets no opinion, so Claude Code asks as usual.`,
 		example: `  echo '{"hook_event_name":"PermissionRequest","agent_id":"a1","agent_type":"spec-writer","tool_name":"Write","tool_input":{"file_path":"'$PWD'/.claude/scratchpad/spec-writer/'$(date +%F)'.md"}}' | massgen-hook permission-request`,
 		event:   protocol.PermissionRequest,
 		decide:  withoutContext(lifecycle.PermissionRequest),
-	})
+	}
 }
 
-func (a *app) preToolUseCommand() *cobra.Command {
-	return a.hookCommand(hookSpec{
+func preToolUseHook() hookSpec {
+	return hookSpec{
 		use:   "pre-tool-use",
 		short: "PreToolUse hook: run the configured rules before a tool call",
 		long: `Runs the PreToolUse rules that match the tool (global ones, then the agent's
@@ -92,11 +90,11 @@ rule it gives no opinion: silence, never "allow". See "massgen-hook explain".`,
 		event:     protocol.PreToolUse,
 		decide:    checks.ToolUse,
 		toolRules: true,
-	})
+	}
 }
 
-func (a *app) postToolUseCommand() *cobra.Command {
-	return a.hookCommand(hookSpec{
+func postToolUseHook() hookSpec {
+	return hookSpec{
 		use:   "post-tool-use",
 		short: "PostToolUse hook: run the configured rules after a tool call",
 		long: `Runs every PostToolUse rule that matches the tool, in order, and passes on
@@ -106,11 +104,11 @@ however large its tool_response.`,
 		event:     protocol.PostToolUse,
 		decide:    checks.ToolUse,
 		toolRules: true,
-	})
+	}
 }
 
-func (a *app) postToolUseFailureCommand() *cobra.Command {
-	return a.hookCommand(hookSpec{
+func postToolUseFailureHook() hookSpec {
+	return hookSpec{
 		use:   "post-tool-use-failure",
 		short: "PostToolUseFailure hook: run the configured rules after a failed tool call",
 		long: `Runs every PostToolUseFailure rule that matches the tool, in order (smart_retry
@@ -120,7 +118,7 @@ context; a failed call has nothing left to block.`,
 		event:     protocol.PostToolUseFailure,
 		decide:    checks.ToolUse,
 		toolRules: true,
-	})
+	}
 }
 
 func withoutContext(f func(*hookenv.Env, *protocol.Event) (protocol.Output, error)) func(context.Context, *hookenv.Env, *protocol.Event) (protocol.Output, error) {

@@ -4,6 +4,7 @@
 package cli
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"os"
@@ -52,9 +53,18 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 }
 
 func (a *app) run(args []string) int {
-	root := a.rootCommand(args)
-	root.SetArgs(args)
-	err := root.Execute()
+	var err error
+	if s, ok := hookAlone(args); ok {
+		// A hook runs on every tool call, and cobra's command, flags and
+		// parse cost it a tenth of a millisecond with nothing to parse:
+		// the hook runs as its command's RunE would, and a test holds the
+		// two ways equal.
+		err = a.runHook(context.Background(), s)
+	} else {
+		root := a.rootCommand(args)
+		root.SetArgs(args)
+		err = root.Execute()
+	}
 	a.closeAuditSink()
 	report(a.stderr, err)
 	return exitCode(err)
@@ -66,27 +76,27 @@ func (a *app) run(args []string) int {
 // function, not a variable: replay builds a root of its own.)
 func subcommands() []subcommand {
 	return []subcommand{
-		{"init", setupGroup, (*app).initCommand},
-		{"uninstall", setupGroup, (*app).uninstallCommand},
-		{"doctor", setupGroup, (*app).doctorCommand},
-		{"config", setupGroup, (*app).configCommand},
-		{"version", setupGroup, (*app).versionCommand},
-		{"send", operatingGroup, (*app).sendCommand},
-		{"inbox", operatingGroup, (*app).inboxCommand},
-		{"round", operatingGroup, (*app).roundCommand},
-		{"explain", operatingGroup, (*app).explainCommand},
-		{"check", operatingGroup, (*app).checkCommand},
-		{"audit", operatingGroup, (*app).auditCommand},
-		{"replay", operatingGroup, (*app).replayCommand},
-		{"session-start", hooksGroup, (*app).sessionStartCommand},
-		{"subagent-start", hooksGroup, (*app).subagentStartCommand},
-		{"subagent-stop", hooksGroup, (*app).subagentStopCommand},
-		{"stop", hooksGroup, (*app).stopCommand},
-		{"permission-request", hooksGroup, (*app).permissionRequestCommand},
-		{"pre-tool-use", hooksGroup, (*app).preToolUseCommand},
-		{"post-tool-use", hooksGroup, (*app).postToolUseCommand},
-		{"post-tool-use-failure", hooksGroup, (*app).postToolUseFailureCommand},
-		{"observe-run", hooksGroup, (*app).observeRunCommand},
+		{"init", setupGroup, (*app).initCommand, nil},
+		{"uninstall", setupGroup, (*app).uninstallCommand, nil},
+		{"doctor", setupGroup, (*app).doctorCommand, nil},
+		{"config", setupGroup, (*app).configCommand, nil},
+		{"version", setupGroup, (*app).versionCommand, nil},
+		{"send", operatingGroup, (*app).sendCommand, nil},
+		{"inbox", operatingGroup, (*app).inboxCommand, nil},
+		{"round", operatingGroup, (*app).roundCommand, nil},
+		{"explain", operatingGroup, (*app).explainCommand, nil},
+		{"check", operatingGroup, (*app).checkCommand, nil},
+		{"audit", operatingGroup, (*app).auditCommand, nil},
+		{"replay", operatingGroup, (*app).replayCommand, nil},
+		{"session-start", hooksGroup, nil, sessionStartHook},
+		{"subagent-start", hooksGroup, nil, subagentStartHook},
+		{"subagent-stop", hooksGroup, nil, subagentStopHook},
+		{"stop", hooksGroup, nil, stopHook},
+		{"permission-request", hooksGroup, nil, permissionRequestHook},
+		{"pre-tool-use", hooksGroup, nil, preToolUseHook},
+		{"post-tool-use", hooksGroup, nil, postToolUseHook},
+		{"post-tool-use-failure", hooksGroup, nil, postToolUseFailureHook},
+		{"observe-run", hooksGroup, (*app).observeRunCommand, nil},
 	}
 }
 
@@ -106,17 +116,41 @@ func commandGroups() []*cobra.Group {
 	}
 }
 
+// subcommand is one of massgen-hook's commands: a hook is given by its
+// hookSpec (hook), every other command by the function that builds it
+// (make).
 type subcommand struct {
 	name  string
 	group string
 	make  func(*app) *cobra.Command
+	hook  func() hookSpec
 }
 
 // build makes the command and puts it in its group.
 func (sc subcommand) build(a *app) *cobra.Command {
-	cmd := sc.make(a)
+	var cmd *cobra.Command
+	if sc.hook != nil {
+		cmd = a.hookCommand(sc.hook())
+	} else {
+		cmd = sc.make(a)
+	}
 	cmd.GroupID = sc.group
 	return cmd
+}
+
+// hookAlone is the hook args name when they are that name and nothing
+// else, as init wires every hook: with no flag to parse, no command tree
+// is needed (see run).
+func hookAlone(args []string) (hookSpec, bool) {
+	if len(args) != 1 {
+		return hookSpec{}, false
+	}
+	for _, sc := range subcommands() {
+		if sc.hook != nil && sc.name == args[0] {
+			return sc.hook(), true
+		}
+	}
+	return hookSpec{}, false
 }
 
 // rootCommand builds the command tree for args. When args begin with a
