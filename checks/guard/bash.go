@@ -18,6 +18,12 @@ import (
 type shellCall struct {
 	Project   project
 	Cwd, Home string
+	// paths resolves every path of the call, for every guard that judges
+	// it: each name on the way is asked about once per call (the
+	// project's folders come before every word of a command, the home
+	// before thirty-odd patterns), and the guards judge one view of the
+	// filesystem. nil (in a test's shellCall) remembers nothing.
+	paths *fspath.Cache
 	// Tmpdir is $TMPDIR in the hook's environment, as the CLI's shell has
 	// it, as written; userTmpdir says whether it is a folder of the user's.
 	// It is resolved only when a delete asks: most calls delete nothing.
@@ -27,10 +33,12 @@ type shellCall struct {
 type shellCallKey struct{}
 
 // ShellCallOf derives a call's shellCall once, however many guards ask
-// (resolving the project's symlinks is a system call or more).
+// (resolving the project's symlinks is a system call or more), with the
+// paths cache they share.
 func ShellCallOf(call *engine.Call) shellCall {
 	return call.Memo(shellCallKey{}, func() any {
-		sc := shellCall{Project: newProject(call.Project), Cwd: call.Event.Cwd, Home: envValue(call.Environ, "HOME")}
+		paths := &fspath.Cache{}
+		sc := shellCall{Project: newProject(call.Project, paths), Cwd: call.Event.Cwd, Home: envValue(call.Environ, "HOME"), paths: paths}
 		if sc.Cwd == "" || !filepath.IsAbs(sc.Cwd) {
 			sc.Cwd = call.Project
 		}

@@ -62,7 +62,7 @@ func (d *dangerCall) deleteOperand(c *shellcmd.Command, w shellcmd.Word) (string
 		}
 		// rm removes a symlink itself unless a trailing slash (which
 		// deleteTargets gives a folder's contents) makes it follow.
-		rp := fspath.ResolveNoFollow(target.path, c.Dir)
+		rp := d.paths.ResolveNoFollow(target.path, c.Dir)
 		if what, instead := d.judgeDelete(c, rp, target.contents); what != "" {
 			return what, instead
 		}
@@ -172,7 +172,7 @@ func (d *dangerCall) judgeDelete(c *shellcmd.Command, rp fspath.Path, contents b
 	switch {
 	case rp.Real == "/" || rp.Lexical == "/":
 		return fmt.Sprintf("%s would delete the whole filesystem", quoteCmd(c)), instead
-	case d.Home != "" && (rp.Lexical == filepath.Clean(d.Home) || rp.Real == fspath.Real(d.Home)):
+	case d.Home != "" && (rp.Lexical == filepath.Clean(d.Home) || rp.Real == d.paths.Real(d.Home)):
 		return fmt.Sprintf("%s would delete the home directory", quoteCmd(c)), instead
 	case rp.Lexical == d.Project.Root || rp.Real == d.Project.real:
 		return fmt.Sprintf("%s would delete the project itself (%s)", quoteCmd(c), d.Project.Root), instead

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"path/filepath"
 
-	"github.com/massgen/massgen-hook/analysis/fspath"
 	"github.com/massgen/massgen-hook/analysis/shellcmd"
 	"github.com/massgen/massgen-hook/checks/hookenv"
 )
@@ -28,7 +27,7 @@ func deleteUncommitted(ctx context.Context, d *dangerCall, c *shellcmd.Command) 
 			continue
 		}
 		// rm removes a symlink itself: only the folders above it are followed.
-		rp := fspath.ResolveNoFollow(w.Value, d.dir(c))
+		rp := d.paths.ResolveNoFollow(w.Value, d.dir(c))
 		if !d.Project.contains(rp.Real, rp.Fold) || rp.Real == d.Project.real {
 			continue // outside, or the project itself: the recursive-delete rule's
 		}

@@ -297,7 +297,7 @@ func BenchmarkHardLinkSearch(b *testing.B) {
 		b.Fatal(err)
 	}
 	p := pp.(*protectedPaths)
-	g := &guard{protectedPaths: p, shellCall: shellCall{Project: newProject(project), Cwd: project}}
+	g := &guard{protectedPaths: p, shellCall: shellCall{Project: newProject(project, nil), Cwd: project}}
 	rp := fspath.Resolve("x", project)
 	for b.Loop() {
 		if same, _ := g.hardLinked(rp, p.read); same != "" || len(g.notes) > 0 {

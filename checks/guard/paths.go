@@ -12,9 +12,11 @@ type project struct {
 	Root, real string
 }
 
-func newProject(root string) project {
+// newProject is the project at root, resolved through paths (nil: asking
+// the system).
+func newProject(root string, paths *fspath.Cache) project {
 	root = filepath.Clean(root)
-	return project{Root: root, real: fspath.Real(root)}
+	return project{Root: root, real: paths.Real(root)}
 }
 
 // Within reports whether p is root or inside it, by name.

@@ -20,7 +20,7 @@ func TestNewProject(t *testing.T) {
 		{root + "/link/../real", root + "/real", root + "/real"},
 		{"/nonexistent-massgen-test/p", "/nonexistent-massgen-test/p", "/nonexistent-massgen-test/p"},
 	} {
-		if got := newProject(tc.given); got.Root != tc.root || got.real != tc.real {
+		if got := newProject(tc.given, nil); got.Root != tc.root || got.real != tc.real {
 			t.Errorf("newProject(%q) = %+v, want {%q %q}", tc.given, got, tc.root, tc.real)
 		}
 	}
@@ -36,7 +36,7 @@ func TestProjectInsideFormsDisplay(t *testing.T) {
 	checktest.Symlink(t, proj, filepath.Join(base, "projlink"))
 	checktest.Symlink(t, filepath.Join(proj, "sub"), filepath.Join(outside, "back"))
 
-	pr := newProject(proj)
+	pr := newProject(proj, nil)
 	for _, tc := range []struct {
 		p       string
 		inside  bool
@@ -75,7 +75,7 @@ func TestProjectInsideFormsDisplay(t *testing.T) {
 
 	// A project given through a link: paths written through the link and
 	// through the real directory are both inside, and relative forms.
-	linked := newProject(filepath.Join(base, "projlink"))
+	linked := newProject(filepath.Join(base, "projlink"), nil)
 	for _, tc := range []struct {
 		p     string
 		forms []string
@@ -107,7 +107,7 @@ func TestGuardResolvesOncePerCall(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	g := &guard{shellCall: shellCall{Home: home}}
+	g := &guard{shellCall: shellCall{Home: home, paths: &fspath.Cache{}}}
 	if got := g.realHome(); got != home {
 		t.Fatalf("realHome = %s, want %s", got, home)
 	}
@@ -123,8 +123,36 @@ func TestGuardResolvesOncePerCall(t *testing.T) {
 	if got := g.fullPatterns("~/.kube/config"); len(got) != 2 || got[1] != filepath.Join(home, ".kube/config") {
 		t.Errorf("fullPatterns(~/.kube/config) = %q, want the home resolved once, as the call started", got)
 	}
-	next := &guard{shellCall: shellCall{Home: home}}
+	next := &guard{shellCall: shellCall{Home: home, paths: &fspath.Cache{}}}
 	if got := next.realHome(); got != elsewhere {
 		t.Errorf("a new call's realHome = %s, want %s (the link followed)", got, elsewhere)
+	}
+}
+
+// TestGuardsShareTheCallsPaths: the guards of one call (protected_paths,
+// dangerous_commands) resolve through the one cache ShellCallOf gives, the
+// project's folders with the rest: each name is asked about once per call,
+// and every guard sees the filesystem as the call's first look found it.
+func TestGuardsShareTheCallsPaths(t *testing.T) {
+	env := checktest.NewGuardEnv(t)
+	checktest.WriteFiles(t, env.Project, "a/f", "b/f")
+	link := filepath.Join(env.Project, "link")
+	checktest.Symlink(t, "a", link)
+	call := env.MakeCall(t, checktest.CallSpec{Tool: "Bash", Input: checktest.BashInput("cat link/f")})
+	p := newProtected(t, "")
+	checkVerdict(t, p, call, "")
+	if err := os.Remove(link); err != nil {
+		t.Fatal(err)
+	}
+	checktest.Symlink(t, "b", link)
+	sc := ShellCallOf(call)
+	if sc.paths == nil || p.(*protectedPaths).guardFor(call).paths != sc.paths {
+		t.Fatal("protected_paths does not resolve through the call's shared paths cache")
+	}
+	if got, want := sc.paths.Real(link), filepath.Join(env.Project, "a"); got != want {
+		t.Errorf("the call's paths resolve link to %s after it changed, want %s: what protected_paths saw", got, want)
+	}
+	if got, want := sc.Project.real, env.Project; got != want {
+		t.Errorf("Project.real = %s, want %s", got, want)
 	}
 }

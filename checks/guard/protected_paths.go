@@ -299,11 +299,6 @@ type guard struct {
 	expired func() bool
 	// notes say what could not be checked (see hardLinked).
 	notes []string
-	// paths resolves every path of the call: each name on the way is asked
-	// about once per call (the project's folders come before every word of
-	// a command, the home before thirty-odd patterns), and the call judges
-	// one view of the filesystem.
-	paths fspath.Cache
 }
 
 // real is fspath.Real(p), through the call's paths.
@@ -314,7 +309,7 @@ func (g *guard) realHome() string { return g.real(g.Home) }
 
 func (p *protectedPaths) guardFor(call *engine.Call) *guard {
 	g := &guard{protectedPaths: p, shellCall: ShellCallOf(call), tmpdir: envValue(call.Environ, "TMPDIR")}
-	if files := namedConfig(call.Environ, call.Project); files != nil {
+	if files := namedConfig(call.Environ, call.Project, g.paths); files != nil {
 		// The config the hooks read is their wiring wherever it is: a
 		// MassGen config named by $MASSGEN_HOOK_CONFIG sits beside the
 		// agents' work, not under .claude/.
@@ -329,7 +324,7 @@ func (p *protectedPaths) guardFor(call *engine.Call) *guard {
 // names, as the kernel resolves it: absolute, and relative to project
 // when it is inside (patterns match a path in the project by its relative
 // form); nil when the variable is unset.
-func namedConfig(environ []string, project string) []string {
+func namedConfig(environ []string, project string, paths *fspath.Cache) []string {
 	v := envValue(environ, "MASSGEN_HOOK_CONFIG")
 	if v == "" {
 		return nil
@@ -338,9 +333,9 @@ func namedConfig(environ []string, project string) []string {
 	if err != nil {
 		return nil
 	}
-	abs = fspath.Real(abs)
+	abs = paths.Real(abs)
 	out := []string{escapeGlob(abs)}
-	if rel, err := filepath.Rel(fspath.Real(project), abs); err == nil && rel != "." && !strings.HasPrefix(rel, "..") {
+	if rel, err := filepath.Rel(paths.Real(project), abs); err == nil && rel != "." && !strings.HasPrefix(rel, "..") {
 		out = append(out, escapeGlob(filepath.ToSlash(rel)))
 	}
 	return out
