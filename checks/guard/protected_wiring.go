@@ -35,10 +35,14 @@ var defaultWiring = []string{
 	"~/.claude.json", "~/.cursor/mcp.json", "~/.copilot/mcp-config.json",
 }
 
-// ownBinary is the running massgen-hook, wherever it is installed: a
-// user-scope binary lives outside the project, but replacing it turns
-// every hook off just the same. "" when the system cannot say.
+// ownBinary is the running massgen-hook, wherever it is installed, with
+// its symlinks resolved: a user-scope binary lives outside the project,
+// but replacing it turns every hook off just the same. "" when the system
+// cannot say.
 func ownBinary() string {
+	if exe, ok := kernelExe(); ok {
+		return escapeGlob(exe)
+	}
 	exe, err := os.Executable()
 	if err != nil {
 		return ""
@@ -47,6 +51,15 @@ func ownBinary() string {
 		exe = real
 	}
 	return escapeGlob(exe)
+}
+
+// kernelNamed reports whether exe, what /proc/self/exe reads, is already
+// the binary's path with its symlinks resolved: the kernel names the file
+// it runs by the folders it is in, never by a link. A binary deleted or
+// replaced since it started is named with " (deleted)" after it; what its
+// path holds now is another file, which only resolving it can tell.
+func kernelNamed(exe string) bool {
+	return filepath.IsAbs(exe) && filepath.Clean(exe) == exe && !strings.HasSuffix(exe, " (deleted)")
 }
 
 // holdsOp reports whether an effect of c on a folder reaches what is
