@@ -47,6 +47,11 @@ type Path struct {
 // Exists reports whether Real names an existing file or folder.
 func (p Path) Exists() bool { return p.final != nil }
 
+// Info is what Real names, as the walk found it (lstat: a symlink the
+// walk did not follow, at the end of ResolveNoFollow's path or where a
+// loop stopped it, is the link itself); nil when Real does not exist.
+func (p Path) Info() fs.FileInfo { return p.final }
+
 // Resolve resolves p, relative to dir unless absolute, as open, stat,
 // chmod or a write does: a symlink at the end is followed too.
 func Resolve(p, dir string) Path { return (*Cache)(nil).Resolve(p, dir) }

@@ -3,6 +3,7 @@ package fspath
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -265,6 +266,50 @@ func TestResolveExists(t *testing.T) {
 		}
 		if got.Exists() != tc.want {
 			t.Errorf("%s (follow %v): Exists = %v, want %v", tc.p, tc.follow, got.Exists(), tc.want)
+		}
+	}
+}
+
+// TestResolveInfo: Info is what the walk found at Real: the file or folder
+// a followed link leads to, the link itself when it is not followed or a
+// loop stopped the walk, nil for nothing there.
+func TestResolveInfo(t *testing.T) {
+	root := tree(t, []string{"a/x"}, map[string]string{"dirlink": "a", "filelink": "a/x", "loop": "loop", "dangle": "nothing"})
+	for _, tc := range []struct {
+		p      string
+		follow bool
+		want   string // "dir", "file", "link", "" for nil
+	}{
+		{"a", true, "dir"},
+		{"a/x", true, "file"},
+		{"a/x/..", true, "dir"},
+		{"dirlink", true, "dir"},
+		{"dirlink/", false, "dir"},
+		{"dirlink", false, "link"},
+		{"filelink", true, "file"},
+		{"loop", true, "link"},
+		{"dangle", true, ""},
+		{"a/y", true, ""},
+		{"a/x/y", true, ""},
+	} {
+		var got Path
+		if tc.follow {
+			got = Resolve(tc.p, root)
+		} else {
+			got = ResolveNoFollow(tc.p, root)
+		}
+		kind := ""
+		switch info := got.Info(); {
+		case info == nil:
+		case info.Mode()&fs.ModeSymlink != 0:
+			kind = "link"
+		case info.IsDir():
+			kind = "dir"
+		default:
+			kind = "file"
+		}
+		if kind != tc.want {
+			t.Errorf("%s (follow %v): Info is a %q, want %q", tc.p, tc.follow, kind, tc.want)
 		}
 	}
 }

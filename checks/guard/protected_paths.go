@@ -396,9 +396,11 @@ func (g *guard) judge(p, dir string, write, follow bool) *finding {
 	if strings.HasPrefix(p, "~/") && g.Home != "" {
 		p = filepath.Join(g.Home, p[2:])
 	}
-	rp := g.paths.ResolveNoFollow(p, dir)
+	var rp fspath.Path
 	if follow {
 		rp = g.paths.Resolve(p, dir)
+	} else {
+		rp = g.paths.ResolveNoFollow(p, dir)
 	}
 	shown := g.Project.Display(rp)
 	patterns := g.read

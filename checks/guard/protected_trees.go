@@ -87,8 +87,7 @@ type candidate struct {
 
 // folder walks one folder read.
 func (g *guard) folder(ctx context.Context, t treeRead) *finding {
-	info, err := os.Stat(t.rp.Real)
-	if err != nil || !info.IsDir() {
+	if !isDir(t.rp) {
 		return nil
 	}
 	root := t.rp.Real
@@ -113,6 +112,18 @@ func (g *guard) folder(ctx context.Context, t treeRead) *finding {
 		}
 	}
 	return nil
+}
+
+// isDir reports whether rp, resolved following its links, ends at a
+// folder: what its walk found, which the call's paths cache already
+// holds. A link the walk stopped at (a loop) is asked about as the kernel
+// follows it.
+func isDir(rp fspath.Path) bool {
+	info := rp.Info()
+	if info != nil && info.Mode()&fs.ModeSymlink != 0 {
+		info, _ = os.Stat(rp.Real)
+	}
+	return info != nil && info.IsDir()
 }
 
 // walkTree lists the protected files below root that t's reader selects,

@@ -45,6 +45,8 @@ func TestProtectedTreeReads(t *testing.T) {
 	p := newProtected(t, "")
 	checktest.WriteFiles(t, g.Project, "README.md", "src/a.go", "src/conf/.env", "keys/.hidden/id_rsa", "lib/x.go")
 	checktest.Symlink(t, "../src/conf/.env", filepath.Join(g.Project, "lib/settings"))
+	checktest.Symlink(t, "src/conf", filepath.Join(g.Project, "conflink"))
+	checktest.Symlink(t, "looped", filepath.Join(g.Project, "looped"))
 	for _, tc := range []struct {
 		tool, input string
 		want        string
@@ -54,6 +56,10 @@ func TestProtectedTreeReads(t *testing.T) {
 		{"Bash", checktest.BashInput("grep -r --exclude=.env KEY src"), ""},
 		{"Bash", checktest.BashInput("grep -r --exclude-dir=conf KEY src"), ""},
 		{"Bash", checktest.BashInput("grep -r KEY README.md src/a.go"), ""},
+		// A link named on the command line is followed to its folder; a
+		// loop of links is no folder (grep fails on it).
+		{"Bash", checktest.BashInput("grep -r KEY conflink"), treeDenial("grep -r", "conflink", "conflink/.env", "**/.env", "leave it out with --exclude=.env, or "+othersHow)},
+		{"Bash", checktest.BashInput("grep -r KEY looped"), ""},
 		// A link below the folder: grep -r skips it, grep -R and zip -r
 		// read its target; zip -y stores the link.
 		{"Bash", checktest.BashInput("grep -r KEY lib"), ""},
