@@ -80,21 +80,11 @@ func probeCase(dir, known string) bool {
 }
 
 // flippableEntry is a name in dir whose case can flip, "" if the first
-// few have none.
-func flippableEntry(dir string) string {
-	f, err := os.Open(dir)
-	if err != nil {
-		return ""
-	}
-	defer f.Close()
-	names, _ := f.Readdirnames(16)
-	for _, n := range names {
-		if hasCase(n) {
-			return n
-		}
-	}
-	return ""
-}
+// flipScan have none.
+func flippableEntry(dir string) string { return firstEntry(dir, flipScan, hasCase) }
+
+// flipScan is how many of a folder's names flippableEntry looks at.
+const flipScan = 16
 
 // sameUnderFlip reports whether name, found in dir, is found again with
 // its case flipped, as the same entry.
