@@ -787,3 +787,34 @@ func TestDefaultPatternsAreValid(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkProtectedPaths: the guard on one call, each a new call (a new
+// paths cache), in a project without the files named: a 200-character
+// Bash command (a folder read, globs, paths) and a Write.
+func BenchmarkProtectedPaths(b *testing.B) {
+	project, err := filepath.EvalSymlinks(b.TempDir())
+	if err != nil {
+		b.Fatal(err)
+	}
+	g := &checktest.GuardEnv{Project: project, Environ: []string{"HOME=" + checktest.TestHome}}
+	t := &testing.T{}
+	bi, err := NewProtectedPaths(nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, c := range []struct{ name, tool, input string }{
+		{"bash", "Bash", checktest.BashInput(`git status --short && go test ./... 2>&1 | tail -20 && grep -rn "TODO" internal/ cmd/ | head -50 && git log --oneline -10 && ls -la bin/ && make build && echo done-with-200-chars-of-command`)},
+		{"write", "Write", checktest.JsonInput("file_path", filepath.Join(project, "internal/x.go"))},
+	} {
+		call := g.MakeCall(t, checktest.CallSpec{Tool: c.tool, Input: c.input})
+		b.Run(c.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				fresh := *call
+				if v, err := bi.Check(context.Background(), &fresh); err != nil || v.Decision != "" {
+					b.Fatalf("got %+v, %v", v, err)
+				}
+			}
+		})
+	}
+}
