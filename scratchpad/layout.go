@@ -33,15 +33,28 @@ func NewLayout(project, root string) Layout {
 
 // realRoot is where Root leads, every symlink followed. A root that does
 // not exist yet is asked about again next time: a write may make it.
-func (l Layout) realRoot() (string, error) {
+// walk, when not nil, is the judgement's cache: the same call's walk of a
+// path under the root then asks nothing of the root's names again.
+func (l Layout) realRoot(walk *fspath.Cache) (string, error) {
 	if l.real != nil && *l.real != "" {
 		return *l.real, nil
 	}
-	real, err := filepath.EvalSymlinks(l.Root)
+	real, err := l.findRoot(walk)
 	if err == nil && l.real != nil {
 		*l.real = real
 	}
 	return real, err
+}
+
+// findRoot is where Root leads now: the walk's answer for a root that
+// exists with no loop on the way (where filepath.EvalSymlinks, which reads
+// the same links, agrees), else filepath.EvalSymlinks's own, with its
+// errors.
+func (l Layout) findRoot(walk *fspath.Cache) (string, error) {
+	if real, exists, loop := walk.Lead(l.Root); exists && !loop {
+		return real, nil
+	}
+	return filepath.EvalSymlinks(l.Root)
 }
 
 // File is the path of dir's scratchpad for day.
@@ -72,13 +85,16 @@ func (e *EscapeError) Error() string {
 // that does not exist yet is where a write would land. A symlink loop is an
 // error.
 func (l Layout) Contained(path string) error {
-	realRoot, err := l.realRoot()
+	// One judgement: the root's names, walked to find where it leads
+	// (once per call), are not asked about again on the way to path.
+	walk := &fspath.Cache{}
+	realRoot, err := l.realRoot(walk)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil // no root yet: nothing under it can point anywhere
 	} else if err != nil {
 		return fmt.Errorf("resolving scratchpad root %s: %w", l.Root, err)
 	}
-	real, err := resolve(path)
+	real, err := walkedResolve(walk, path)
 	if err != nil {
 		return fmt.Errorf("resolving %s: %w", path, err)
 	}
@@ -103,12 +119,19 @@ func (l Layout) Contained(path string) error {
 // not exist yet is followed too, and a path whose last parts do not exist
 // yet is kept as written. More links than the kernel follows is
 // errSymlinkLoop.
-func resolve(path string) (string, error) {
-	rp := fspath.Resolve(path, string(filepath.Separator))
-	if rp.Loop {
+func resolve(path string) (string, error) { return walkedResolve(nil, path) }
+
+// walkedResolve is resolve through walk, a cache of what one judgement
+// looked at (nil: none).
+func walkedResolve(walk *fspath.Cache, path string) (string, error) {
+	if !filepath.IsAbs(path) {
+		path = string(filepath.Separator) + path
+	}
+	real, _, loop := walk.Lead(path)
+	if loop {
 		return "", errSymlinkLoop
 	}
-	return rp.Real, nil
+	return real, nil
 }
 
 // MaxFileBytes bounds the scratchpad files read whole (by check, and by

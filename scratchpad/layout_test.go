@@ -12,6 +12,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/massgen/massgen-hook/analysis/fspath"
 )
 
 func TestFileAndRel(t *testing.T) {
@@ -498,5 +500,43 @@ func TestNewLayoutResolvesRootOnce(t *testing.T) {
 	}
 	if err := NewLayout(l.Project, l.Root).Contained(file); err != nil {
 		t.Errorf("a new call, root a link = %v, want nil", err)
+	}
+}
+
+// A root reached through more links than the kernel follows in one lookup
+// (filepath.EvalSymlinks follows them all) has no file under it the kernel
+// could open: every path under it is a symlink loop, judged on the first
+// check of a call as on the next.
+func TestContainedRootPastTheHopLimit(t *testing.T) {
+	l, outside := newLayout(t)
+	mkdir(t, filepath.Join(outside, "real"))
+	symlink(t, filepath.Join(outside, "real"), filepath.Join(outside, "hop40"))
+	for i := 39; i >= 0; i-- {
+		symlink(t, fmt.Sprintf("hop%d", i+1), filepath.Join(outside, fmt.Sprintf("hop%d", i)))
+	}
+	symlink(t, filepath.Join(outside, "hop0"), l.Root)
+	writeFile(t, filepath.Join(outside, "real", "a", "2026-01-01.md"), "x")
+	for i := range 2 {
+		if err := l.Contained(l.File("a", "2026-01-01")); !errors.Is(err, errSymlinkLoop) {
+			t.Errorf("check %d: Contained under a root 41 links away = %v, want a symlink loop", i+1, err)
+		}
+	}
+}
+
+// Contained compares where paths lead and nothing else: it does not ask
+// whether a folder matches names regardless of case (a lookup or a listing
+// per folder, in every hook that reads a scratchpad).
+func TestContainedDoesNotProbeCase(t *testing.T) {
+	l, _ := newLayout(t)
+	writeFile(t, l.File("agent", "2026-01-01"), "x")
+	probes := 0
+	defer fspath.SetCaseProbe(func(string) bool { probes++; return false })()
+	for _, p := range []string{l.File("agent", "2026-01-01"), l.File("missing", "2026-01-01")} {
+		if err := l.Contained(p); err != nil {
+			t.Fatalf("Contained(%s) = %v", p, err)
+		}
+	}
+	if probes != 0 {
+		t.Errorf("Contained probed case folding %d times", probes)
 	}
 }

@@ -105,6 +105,16 @@ func (c *Cache) Real(p string) string {
 	return c.walk(p, true).path
 }
 
+// Lead is where the absolute path p leads, as Resolve's Real, whether that
+// exists, and whether the walk met a loop (Path.Loop): Resolve without
+// what a caller comparing only where paths lead does not use, the
+// case-folding probe (a lookup or a listing more, per folder) and the
+// walk of the cleaned form.
+func (c *Cache) Lead(p string) (real string, exists, loop bool) {
+	w := c.walk(p, true)
+	return w.path, w.final != nil, w.loop
+}
+
 func (c *Cache) lstat(p string) (fs.FileInfo, error) {
 	if c == nil {
 		return os.Lstat(p)

@@ -449,3 +449,35 @@ func TestCacheRemembers(t *testing.T) {
 		}
 	}
 }
+
+// Lead agrees with Resolve on where a path leads, whether it exists and
+// whether its walk loops, for links of every kind, and asks nothing of
+// case folding, which it does not report.
+func TestLeadIsResolveWithoutTheCaseProbe(t *testing.T) {
+	links := map[string]string{"flink": "target.txt", "dlink": "realdir", "dangle": "missing/target.txt",
+		"self": "self", "updown": "realdir/../realdir", "abs": "$ROOT/realdir/inner.txt"}
+	for i := range 41 {
+		links[fmt.Sprintf("c%d", i)] = fmt.Sprintf("c%d", i+1)
+	}
+	links["c41"] = "target.txt"
+	root := tree(t, []string{"target.txt", "realdir/inner.txt", "UPPER/x"}, links)
+	probes := 0
+	defer SetCaseProbe(func(string) bool { probes++; return false })()
+	for _, p := range []string{"UPPER/x", "realdir/inner.txt", "nothere"} {
+		(*Cache)(nil).Lead(root + "/" + p)
+	}
+	if probes != 0 {
+		t.Errorf("Lead probed case folding %d times", probes)
+	}
+	for _, p := range []string{"target.txt", "flink", "dlink/inner.txt", "dlink/new/deeper", "dangle", "self", "self/x",
+		"updown/inner.txt", "abs", "c2", "c1", "c0/x", "UPPER/x", "nothere", "target.txt/x", "dlink/../flink", "realdir/.."} {
+		full := root + "/" + p
+		for _, c := range []*Cache{nil, {}} {
+			real, exists, loop := c.Lead(full)
+			want := Resolve(full, "/")
+			if real != want.Real || exists != want.Exists() || loop != want.Loop {
+				t.Errorf("Lead(%s) = %q, exists %v, loop %v; Resolve says %q, %v, %v", p, real, exists, loop, want.Real, want.Exists(), want.Loop)
+			}
+		}
+	}
+}
