@@ -247,3 +247,53 @@ func TestFolderOwnsWhatItReturns(t *testing.T) {
 		t.Errorf("d after Folder calls: %v", err)
 	}
 }
+
+// ReadFileInfo's file information is os.Stat's, taken from the file it
+// read; a file whose size fstat does not know (as /proc's) is read to its
+// end all the same, and the cap holds for it.
+func TestReadFileInfo(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "f")
+	mustWrite(t, file, "hello")
+	if err := os.Chmod(file, 0o640); err != nil {
+		t.Fatal(err)
+	}
+	data, info, err := ReadFileInfo(file, 5)
+	if err != nil || string(data) != "hello" {
+		t.Fatalf("ReadFileInfo = %q, %v", data, err)
+	}
+	want, err := os.Stat(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if info.Name() != want.Name() || info.Size() != want.Size() || info.Mode() != want.Mode() ||
+		!info.ModTime().Equal(want.ModTime()) || info.IsDir() || !sameInode(info, want) {
+		t.Errorf("info = %s %d %v %v, os.Stat = %s %d %v %v", info.Name(), info.Size(), info.Mode(), info.ModTime(),
+			want.Name(), want.Size(), want.Mode(), want.ModTime())
+	}
+	if _, _, err := ReadFileInfo(filepath.Join(filepath.Dir(file), "none"), 5); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("ReadFileInfo(missing) = %v", err)
+	} else if pe, ok := err.(*fs.PathError); !ok || pe.Op != "open" {
+		t.Errorf("ReadFileInfo(missing) = %#v, want os.Open's *fs.PathError", err)
+	}
+	const proc = "/proc/self/cmdline"
+	if st, err := os.Stat(proc); err != nil || st.Size() != 0 {
+		t.Skipf("no %s of unknown size here", proc)
+	}
+	whole, err := os.ReadFile(proc)
+	if err != nil || len(whole) < 2 {
+		t.Skipf("%s: %q, %v", proc, whole, err)
+	}
+	if data, err := ReadFile(proc, int64(len(whole))); err != nil || string(data) != string(whole) {
+		t.Errorf("ReadFile(%s) = %q, %v; want %q", proc, data, err, whole)
+	}
+	var tl *TooLargeError
+	if _, err := ReadFile(proc, int64(len(whole)-1)); !errors.As(err, &tl) {
+		t.Errorf("ReadFile(%s) over the cap = %v", proc, err)
+	}
+}
+
+func sameInode(a, b fs.FileInfo) bool {
+	x, okA := a.Sys().(*syscall.Stat_t)
+	y, okB := b.Sys().(*syscall.Stat_t)
+	return okA && okB && x.Dev == y.Dev && x.Ino == y.Ino
+}

@@ -32,12 +32,8 @@ func Open(path string) (*os.File, fs.FileInfo, error) {
 // ReadFile reads the file at path as Open opens it: a regular file of at
 // most max bytes (a *TooLargeError above).
 func ReadFile(path string, max int64) ([]byte, error) {
-	f, _, err := Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	return readAll(f, max)
+	data, _, err := ReadFileInfo(path, max)
+	return data, err
 }
 
 // ReadOwnFile is ReadFile for a file massgen-hook writes itself, in a
