@@ -145,10 +145,17 @@ const MaxFileBytes = 4 << 20
 // reported with fs.ErrNotExist; a directory, FIFO or other non-file is a
 // *NotFileError; a larger file is a *TooLargeError.
 func (l Layout) ReadFile(path string) ([]byte, error) {
+	content, _, err := l.read(path)
+	return content, err
+}
+
+// read is ReadFile, with what the open file's fstat said of it.
+func (l Layout) read(path string) ([]byte, fs.FileInfo, error) {
 	if err := l.Contained(path); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	return readRegular(path)
+	content, info, err := hookfs.ReadFileInfo(path, MaxFileBytes)
+	return content, info, fileError(err)
 }
 
 // readRegular reads path whole if it is a regular file of at most

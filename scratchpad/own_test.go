@@ -2,6 +2,7 @@ package scratchpad
 
 import (
 	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -169,5 +170,48 @@ func TestStampOf(t *testing.T) {
 	mkdir(t, path)
 	if dir := stamp(); dir != (Stamp{Exists: true}) {
 		t.Errorf("a directory stamped %+v", dir)
+	}
+}
+
+// ReadStamped gives what ReadFile reads and the Stamp StampOf gives, of the
+// one read: the time is the file's own (a link's target's, as stat says),
+// and a stamp written by an earlier process compares equal to a later
+// look at the same file.
+func TestReadStamped(t *testing.T) {
+	l, outside := newLayout(t)
+	path := l.File("spec-writer", "2026-11-24")
+	writeFile(t, path, "## What I did\nA\n")
+	tick := time.Date(2026, 11, 24, 10, 0, 0, 123456789, time.UTC)
+	if err := os.Chtimes(path, tick, tick); err != nil {
+		t.Fatal(err)
+	}
+	// The hash is FNV-128a of the content, worked out apart from Go.
+	want := Stamp{Exists: true, Size: 16, ModTime: tick.UnixNano(), Hash: "205ac4c59243fcdc0395e37df752ffe6"}
+	link := l.File("alias", "2026-11-24")
+	symlink(t, path, link)
+	if err := os.Chtimes(filepath.Dir(link), tick.Add(time.Hour), tick.Add(time.Hour)); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []string{path, link} {
+		content, stamp, err := l.ReadStamped(p)
+		if err != nil || string(content) != "## What I did\nA\n" || stamp != want {
+			t.Errorf("ReadStamped(%s) = %q, %+v, %v; want %+v", p, content, stamp, err, want)
+		}
+		if s, err := l.StampOf(p); err != nil || s != want {
+			t.Errorf("StampOf(%s) = %+v, %v; want %+v", p, s, err, want)
+		}
+	}
+	var esc *EscapeError
+	symlink(t, outside, filepath.Join(l.Root, "evil"))
+	writeFile(t, filepath.Join(outside, "2026-11-24.md"), "x")
+	if _, _, err := l.ReadStamped(l.File("evil", "2026-11-24")); !errors.As(err, &esc) {
+		t.Errorf("ReadStamped through an escaping link = %v", err)
+	}
+	var notFile *NotFileError
+	if _, _, err := l.ReadStamped(filepath.Dir(path)); !errors.As(err, &notFile) {
+		t.Errorf("ReadStamped(a folder) = %v", err)
+	}
+	if _, _, err := l.ReadStamped(l.File("none", "2026-11-24")); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("ReadStamped(missing) = %v", err)
 	}
 }

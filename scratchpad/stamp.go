@@ -5,7 +5,6 @@ import (
 	"errors"
 	"hash/fnv"
 	"io/fs"
-	"os"
 )
 
 // Stamp is what a scratchpad file was at one moment, so that a later look
@@ -23,7 +22,7 @@ type Stamp struct {
 // StampOf is path's Stamp, after the checks ReadFile makes. A missing file
 // is Stamp{}; a path that is not a regular file exists, with no content.
 func (l Layout) StampOf(path string) (Stamp, error) {
-	content, err := l.ReadFile(path)
+	_, stamp, err := l.ReadStamped(path)
 	var notFile *NotFileError
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
@@ -33,13 +32,26 @@ func (l Layout) StampOf(path string) (Stamp, error) {
 	case err != nil:
 		return Stamp{}, err
 	}
-	info, err := os.Stat(path)
+	return stamp, nil
+}
+
+// ReadStamped is ReadFile with the Stamp of what it read, taken from the
+// file it opened: a hook that judges a file's content and asks whether it
+// changed reads it once, and both answers are of one version of it.
+func (l Layout) ReadStamped(path string) ([]byte, Stamp, error) {
+	content, info, err := l.read(path)
 	if err != nil {
-		return Stamp{}, err
+		return nil, Stamp{}, err
 	}
+	return content, stampOf(content, info), nil
+}
+
+// stampOf is the Stamp of a regular file read whole: content, and info
+// from its fstat.
+func stampOf(content []byte, info fs.FileInfo) Stamp {
 	// FNV-128a, as state.Key: it only has to tell contents apart, and
 	// crypto's start-up would be paid by every hook process.
 	h := fnv.New128a()
 	h.Write(content)
-	return Stamp{Exists: true, Size: int64(len(content)), ModTime: info.ModTime().UnixNano(), Hash: hex.EncodeToString(h.Sum(nil))}, nil
+	return Stamp{Exists: true, Size: int64(len(content)), ModTime: info.ModTime().UnixNano(), Hash: hex.EncodeToString(h.Sum(nil))}
 }

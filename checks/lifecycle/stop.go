@@ -86,7 +86,7 @@ func sentinelProblem(env *hookenv.Env, day string) (string, error) {
 	if len(dirs) == 0 {
 		return "", nil
 	}
-	written, rel, problem, err := coordinatorWritten(env, day)
+	written, _, rel, problem, err := coordinatorWritten(env, day)
 	if written || problem != "" || err != nil {
 		return problem, err
 	}
@@ -126,30 +126,30 @@ func stopProblem(env *hookenv.Env, ev *protocol.Event) (string, []string, error)
 
 // coordinatorWritten reads the coordinator's scratchpad for day: written
 // when it holds more than white space (a missing file, or one that is no
-// regular file, is not written); rel is its path for messages; problem is
-// the stop's reason when the file is too large to judge.
-func coordinatorWritten(env *hookenv.Env, day string) (written bool, rel, problem string, err error) {
+// regular file, is not written), with the stamp of what was read; rel is
+// its path for messages; problem is the stop's reason when the file is too
+// large to judge.
+func coordinatorWritten(env *hookenv.Env, day string) (written bool, stamp scratchpad.Stamp, rel, problem string, err error) {
 	path := env.Layout.File(scratchpad.CoordinatorDir, day)
 	rel = env.Layout.Rel(path)
-	content, err := env.Layout.ReadFile(path)
+	content, stamp, err := env.Layout.ReadStamped(path)
 	var notFile *scratchpad.NotFileError
 	var tooLarge *scratchpad.TooLargeError
 	switch {
 	case errors.Is(err, fs.ErrNotExist), errors.As(err, &notFile):
-		return false, rel, "", nil
+		return false, scratchpad.Stamp{}, rel, "", nil
 	case errors.As(err, &tooLarge):
-		return false, rel, tooLargeReason(rel, tooLarge), nil
+		return false, scratchpad.Stamp{}, rel, tooLargeReason(rel, tooLarge), nil
 	case err != nil:
-		return false, rel, "", fmt.Errorf("cannot read coordinator scratchpad %s: %w", rel, err)
+		return false, scratchpad.Stamp{}, rel, "", fmt.Errorf("cannot read coordinator scratchpad %s: %w", rel, err)
 	}
-	return strings.TrimSpace(strings.TrimPrefix(string(content), "\uFEFF")) != "", rel, "", nil
+	return strings.TrimSpace(strings.TrimPrefix(string(content), "\uFEFF")) != "", stamp, rel, "", nil
 }
 
 // coordinatorProblem is why the coordinator's scratchpad for day does not
 // log the subagents owed, or "": it must hold more than white space and
 // have changed since each of them started (on day).
 func coordinatorProblem(env *hookenv.Env, day string, l ledger, owed []string) (string, error) {
-	path := env.Layout.File(scratchpad.CoordinatorDir, day)
 	var names []string
 	for _, id := range owed {
 		s := l.Agents[id]
@@ -162,15 +162,11 @@ func coordinatorProblem(env *hookenv.Env, day string, l ledger, owed []string) (
 		}
 	}
 	who := strings.Join(names, ", ")
-	written, rel, problem, err := coordinatorWritten(env, day)
+	written, now, rel, problem, err := coordinatorWritten(env, day)
 	switch {
 	case problem != "" || err != nil:
 		return problem, err
 	case written:
-		now, err := env.Layout.StampOf(path)
-		if err != nil {
-			return "", fmt.Errorf("cannot read coordinator scratchpad %s: %w", rel, err)
-		}
 		for _, id := range owed {
 			if s := l.Agents[id]; s.Day == day && s.Coordinator == now {
 				return fmt.Sprintf("This session delegated work (subagents: %s) but the coordinator scratchpad %s has not been written since they started. "+

@@ -40,13 +40,12 @@ func SubagentStop(env *hookenv.Env, ev *protocol.Event) (protocol.Output, error)
 	reason := ""
 	if !exempt {
 		path := env.Layout.File(dir, env.Today())
-		if reason, err = scratchpadProblem(env, path); err != nil {
+		var now scratchpad.Stamp
+		if reason, now, err = scratchpadProblem(env, path); err != nil {
 			return protocol.Output{}, err
 		}
 		if reason == "" {
-			if reason, err = writtenSinceStart(env, ev, rec, dir, path); err != nil {
-				return protocol.Output{}, err
-			}
+			reason = writtenSinceStart(env, ev, rec, dir, path, now)
 		}
 	}
 	key := ev.AgentID
@@ -72,33 +71,30 @@ func SubagentStop(env *hookenv.Env, ev *protocol.Event) (protocol.Output, error)
 	return out, nil
 }
 
-// writtenSinceStart is why the scratchpad at path, complete as it is, does
-// not count for the subagent of ev: it is unchanged since the subagent
-// started. "" when it changed, or when the start is unknown (noted).
-func writtenSinceStart(env *hookenv.Env, ev *protocol.Event, rec *subagent, dir, path string) (string, error) {
+// writtenSinceStart is why the scratchpad at path, complete as it is (now
+// its stamp as read for that), does not count for the subagent of ev: it
+// is unchanged since the subagent started. "" when it changed, or when the
+// start is unknown (noted).
+func writtenSinceStart(env *hookenv.Env, ev *protocol.Event, rec *subagent, dir, path string, now scratchpad.Stamp) string {
 	day := env.Today()
 	switch {
 	case ev.AgentID == "":
-		return "", nil // an event without agent_id (2025 and older): by the date alone
+		return "" // an event without agent_id (2025 and older): by the date alone
 	case rec == nil || rec.Start == nil:
 		env.Note("subagent-stop: no recorded start for subagent %s (%s): hooks installed mid-session, or SubagentStart not wired; today's scratchpad is accepted as it stands",
 			ev.AgentID, scratchpad.DisplayName(dir))
-		return "", nil
+		return ""
 	case rec.Day != day || rec.Dir != dir:
 		env.Note("subagent-stop: subagent %s started on %s as %s; today's scratchpad is accepted as it stands",
 			ev.AgentID, rec.Day, scratchpad.DisplayName(rec.Dir))
-		return "", nil
-	}
-	now, err := env.Layout.StampOf(path)
-	if err != nil {
-		return "", fmt.Errorf("cannot read scratchpad %s: %w", env.Layout.Rel(path), err)
+		return ""
 	}
 	if now != *rec.Start {
-		return "", nil
+		return ""
 	}
 	return fmt.Sprintf("Scratchpad %s has not changed since you started: what it holds was written before you, by another %s agent or an earlier run. "+
 		"Add your own entry to it (keep what is there) under these Markdown headings: %s.",
-		env.Layout.Rel(path), scratchpad.DisplayName(dir), headingList(env.Config.Scratchpad.RequiredSections)), nil
+		env.Layout.Rel(path), scratchpad.DisplayName(dir), headingList(env.Config.Scratchpad.RequiredSections))
 }
 
 // noticeRelease tells the main thread that a subagent was let go without
@@ -118,34 +114,35 @@ func noticeRelease(env *hookenv.Env, ev *protocol.Event, dir, reason string) {
 }
 
 // scratchpadProblem returns why the scratchpad at path does not meet the
-// protocol, or "" when it does.
-func scratchpadProblem(env *hookenv.Env, path string) (string, error) {
+// protocol, or "" when it does, with the stamp of the file it read: the
+// stop asks next whether it changed, of the same read.
+func scratchpadProblem(env *hookenv.Env, path string) (string, scratchpad.Stamp, error) {
 	rel := env.Layout.Rel(path)
 	required := env.Config.Scratchpad.RequiredSections
-	content, err := env.Layout.ReadFile(path)
+	content, stamp, err := env.Layout.ReadStamped(path)
 	var notFile *scratchpad.NotFileError
 	var tooLarge *scratchpad.TooLargeError
 	var escape *scratchpad.EscapeError
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		return fmt.Sprintf("Scratchpad missing. Before completing, write %s with these Markdown headings: %s.",
-			rel, headingList(required)), nil
+			rel, headingList(required)), scratchpad.Stamp{}, nil
 	case errors.As(err, &notFile):
 		return fmt.Sprintf("Scratchpad %s is %s, not a file. Replace it with a Markdown file that has these headings: %s.",
-			rel, notFile.What(), headingList(required)), nil
+			rel, notFile.What(), headingList(required)), scratchpad.Stamp{}, nil
 	case errors.As(err, &tooLarge):
-		return tooLargeReason(rel, tooLarge) + fmt.Sprintf(" It must have these headings: %s.", headingList(required)), nil
+		return tooLargeReason(rel, tooLarge) + fmt.Sprintf(" It must have these headings: %s.", headingList(required)), scratchpad.Stamp{}, nil
 	case errors.As(err, &escape):
-		return "", &protocol.InputError{Field: "agent_type", Msg: err.Error()}
+		return "", scratchpad.Stamp{}, &protocol.InputError{Field: "agent_type", Msg: err.Error()}
 	case err != nil:
-		return "", fmt.Errorf("cannot read scratchpad %s: %w", rel, err)
+		return "", scratchpad.Stamp{}, fmt.Errorf("cannot read scratchpad %s: %w", rel, err)
 	}
 	missing := scratchpad.MissingSections(content, required)
 	if len(missing) == 0 {
-		return "", nil
+		return "", stamp, nil
 	}
 	return fmt.Sprintf("Scratchpad incomplete: %s lacks %s. Add each as a Markdown heading line (for example \"## %s\"), outside code blocks, before completing.",
-		rel, headingList(missing), missing[0]), nil
+		rel, headingList(missing), missing[0]), scratchpad.Stamp{}, nil
 }
 
 // tooLargeReason tells the agent a scratchpad is over what the hook reads:
