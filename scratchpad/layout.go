@@ -80,14 +80,33 @@ func (e *EscapeError) Error() string {
 	return fmt.Sprintf("%s resolves to %s, outside the scratchpad root", e.Path, e.Target)
 }
 
+// ContainError is Contained's refusal of a path: it leads out of the root
+// (an *EscapeError within), or where it or the root leads cannot be told.
+// The reads that check first return it as it is, so that their callers can
+// tell a path they must not read from a file they could not.
+type ContainError struct{ Err error }
+
+func (e *ContainError) Error() string { return e.Err.Error() }
+func (e *ContainError) Unwrap() error { return e.Err }
+
 // Contained checks that path, a path under l.Root, stays inside the root once
 // every symlink on it is followed, including a dangling one: a link to a file
 // that does not exist yet is where a write would land. A symlink loop is an
-// error.
+// error. Every error is a *ContainError.
 func (l Layout) Contained(path string) error {
+	if err := l.contained(path); err != nil {
+		return &ContainError{Err: err}
+	}
+	return nil
+}
+
+func (l Layout) contained(path string) error {
 	// One judgement: the root's names, walked to find where it leads
 	// (once per call), are not asked about again on the way to path.
-	walk := &fspath.Cache{}
+	var walk *fspath.Cache
+	if l.real == nil || *l.real == "" {
+		walk = &fspath.Cache{}
+	}
 	realRoot, err := l.realRoot(walk)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil // no root yet: nothing under it can point anywhere

@@ -254,6 +254,10 @@ func TestContained(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			err := l.Contained(tt.path)
 			var esc *EscapeError
+			var refused *ContainError
+			if err != nil && (!errors.As(err, &refused) || refused.Error() != err.Error()) {
+				t.Errorf("Contained = %#v, want a *ContainError", err)
+			}
 			switch tt.wantErr {
 			case "":
 				if err != nil {

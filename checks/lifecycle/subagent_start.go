@@ -1,6 +1,7 @@
 package lifecycle
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -26,11 +27,13 @@ func SubagentStart(env *hookenv.Env, ev *protocol.Event) (protocol.Output, error
 		return protocol.Output{}, &protocol.InputError{Field: "agent_type", Msg: err.Error()}
 	}
 	path := env.Layout.File(dir, env.Today())
-	if err := env.Layout.Contained(path); err != nil {
+	start, err := startStamp(env, ev, path)
+	var outside *scratchpad.ContainError
+	if errors.As(err, &outside) {
 		return protocol.Output{}, &protocol.InputError{Field: "agent_type", Msg: err.Error()}
 	}
 	exempt := env.Config.Scratchpad.Exempt(ev.AgentType)
-	recordStart(env, ev, dir, exempt)
+	recordStart(env, ev, dir, exempt, start, err)
 	if !exempt {
 		makeFolder(env, filepath.Dir(path))
 	}
@@ -69,6 +72,17 @@ func SubagentStart(env *hookenv.Env, ev *protocol.Event) (protocol.Output, error
 	}
 	out := protocol.Context(protocol.SubagentStart, b.String())
 	return env.WithLate(protocol.SubagentStart, env.LateMessages(ev), out), nil
+}
+
+// startStamp checks that the subagent's scratchpad at path stays in the
+// root (a *scratchpad.ContainError when not) and, for a subagent the
+// ledger can know (one with an agent_id), stamps it as it is at the start:
+// one walk of the path, right before the read, serves both.
+func startStamp(env *hookenv.Env, ev *protocol.Event, path string) (scratchpad.Stamp, error) {
+	if ev.AgentID == "" {
+		return scratchpad.Stamp{}, env.Layout.Contained(path)
+	}
+	return env.Layout.StampOf(path)
 }
 
 // makeFolder makes the subagent's scratchpad folder: Copilot CLI's create

@@ -129,15 +129,15 @@ func stampLedger(env *hookenv.Env, session, id, day string, entry func(old *suba
 	})
 }
 
-// recordStart notes a subagent's start: its scratchpad and the
-// coordinator's as they are now. A failure is noted and the hook goes on:
-// the stop then judges by the date alone.
-func recordStart(env *hookenv.Env, ev *protocol.Event, dir string, exempt bool) {
+// recordStart notes a subagent's start: its scratchpad (start, as
+// stamped for today, or the error that stamping met) and the coordinator's
+// as they are now. A failure is noted and the hook goes on: the stop then
+// judges by the date alone.
+func recordStart(env *hookenv.Env, ev *protocol.Event, dir string, exempt bool, start scratchpad.Stamp, err error) {
 	if ev.AgentID == "" {
 		return
 	}
 	day := env.Today()
-	start, err := env.Layout.StampOf(env.Layout.File(dir, day))
 	if err == nil {
 		err = stampLedger(env, ev.SessionID, ev.AgentID, day, func(_ *subagent, coord scratchpad.Stamp) *subagent {
 			return &subagent{Type: ev.AgentType, Dir: dir, Day: day, Start: &start, Coordinator: coord, Exempt: exempt}

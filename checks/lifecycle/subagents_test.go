@@ -31,7 +31,8 @@ func TestLedgerStamps(t *testing.T) {
 	write("researcher", "Found the grammar.\n")
 
 	started := &protocol.Event{SessionID: "s1", AgentID: "a1", AgentType: "researcher"}
-	recordStart(env, started, "researcher", false)
+	start, err := startStamp(env, started, env.Layout.File("researcher", day))
+	recordStart(env, started, "researcher", false, start, err)
 	a1 := readLedger(env, "s1").Agents["a1"]
 	if a1 == nil || a1.Start == nil || !a1.Start.Exists || !a1.Coordinator.Exists || a1.Day != day || a1.Type != "researcher" || a1.Dir != "researcher" || a1.Outcome != "" {
 		t.Fatalf("after the start: %+v", a1)
