@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -85,15 +84,9 @@ func (l Layout) Tail(path string, n int) (lines []string, cut bool, err error) {
 		return nil, false, err
 	}
 	// Opened non-blocking: a FIFO put there must not hang the hook.
-	f, info, err := hookfs.Open(path)
+	buf, start, err := hookfs.ReadEnd(path, tailWindow)
 	if err != nil {
 		return nil, false, fileError(err)
-	}
-	defer f.Close()
-	start := max(info.Size()-tailWindow, 0)
-	buf, err := io.ReadAll(io.NewSectionReader(f, start, info.Size()-start))
-	if err != nil {
-		return nil, false, err
 	}
 	if start == 0 {
 		buf = bytes.TrimPrefix(buf, bom)

@@ -297,3 +297,34 @@ func sameInode(a, b fs.FileInfo) bool {
 	y, okB := b.Sys().(*syscall.Stat_t)
 	return okA && okB && x.Dev == y.Dev && x.Ino == y.Ino
 }
+
+// ReadEnd reads a file's last bytes, or all of a shorter one, and refuses
+// what Open refuses.
+func TestReadEnd(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "f")
+	mustWrite(t, file, "0123456789")
+	for _, tc := range []struct {
+		n     int64
+		want  string
+		start int64
+	}{{4, "6789", 6}, {10, "0123456789", 0}, {64, "0123456789", 0}, {0, "", 10}} {
+		data, start, err := ReadEnd(file, tc.n)
+		if err != nil || string(data) != tc.want || start != tc.start {
+			t.Errorf("ReadEnd(%d) = %q at %d, %v; want %q at %d", tc.n, data, start, err, tc.want, tc.start)
+		}
+	}
+	fifo := filepath.Join(dir, "fifo")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	var nr *NotRegularError
+	for _, p := range []string{fifo, dir} {
+		if _, _, err := ReadEnd(p, 4); !errors.As(err, &nr) {
+			t.Errorf("ReadEnd(%s) = %v, want a *NotRegularError", p, err)
+		}
+	}
+	if _, _, err := ReadEnd(filepath.Join(dir, "none"), 4); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("ReadEnd(missing) = %v", err)
+	}
+}

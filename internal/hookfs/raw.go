@@ -130,3 +130,31 @@ func (s *statInfo) Mode() fs.FileMode {
 	}
 	return m
 }
+
+// ReadEnd reads the last n bytes (all of it, if fewer) of the regular file
+// at path, opened as Open opens it, and says where they start in it.
+func ReadEnd(path string, n int64) (data []byte, start int64, err error) {
+	fd, info, err := openRegular(path)
+	if err != nil {
+		return nil, 0, err
+	}
+	defer unix.Close(fd)
+	start = max(info.Size()-n, 0)
+	data = make([]byte, info.Size()-start)
+	got := 0
+	for got < len(data) {
+		var m int
+		err := retryEINTR(func() (err error) {
+			m, err = unix.Pread(fd, data[got:], start+int64(got))
+			return err
+		})
+		if err != nil {
+			return nil, 0, &fs.PathError{Op: "read", Path: path, Err: err}
+		}
+		if m == 0 {
+			break // shorter than fstat said: it shrank meanwhile
+		}
+		got += m
+	}
+	return data[:got], start, nil
+}
