@@ -32,9 +32,10 @@ func (l Layout) Newest(dir, today string) (path, day string, ok bool, err error)
 	}
 	for i := -1; i <= recentDays; i++ {
 		d := t.AddDate(0, 0, -i).Format(DayLayout)
-		switch _, err := os.Lstat(l.File(dir, d)); {
+		p := l.File(dir, d)
+		switch _, err := os.Lstat(p); {
 		case err == nil:
-			return l.File(dir, d), d, true, nil
+			return p, d, true, nil
 		case !errors.Is(err, fs.ErrNotExist):
 			return "", "", false, err
 		}
