@@ -78,11 +78,16 @@ func sizeText(n int64) string {
 	return fmt.Sprintf("%d bytes", n)
 }
 
-// Dir is an open folder reached without following links.
+// Dir is an open folder reached without following links. It holds the
+// bare descriptor, not an os.File: making one costs a fcntl, and a hook
+// opens a folder for every name on the way to a record.
 type Dir struct {
-	f    *os.File
+	fd   int // -1 once closed
 	path string
 }
+
+// newDir wraps fd, a folder just opened at path.
+func newDir(fd int, path string) *Dir { return &Dir{fd: fd, path: path} }
 
 // OpenDir opens the folder rel (a slash path, "" or "." for anchor itself)
 // under anchor. anchor is taken as it is, links and all (the user chose
@@ -94,7 +99,7 @@ func OpenDir(anchor, rel string, create bool, perm fs.FileMode) (*Dir, error) {
 	if err != nil {
 		return nil, &fs.PathError{Op: "open", Path: anchor, Err: err}
 	}
-	d := &Dir{f: os.NewFile(uintptr(fd), anchor), path: anchor}
+	d := newDir(fd, anchor)
 	defer d.Close()
 	return d.Folder(rel, create, perm)
 }
@@ -120,11 +125,11 @@ func (d *Dir) Folder(rel string, create bool, perm fs.FileMode) (*Dir, error) {
 		return cur, nil
 	}
 	// d itself, as a Dir of the caller's own to close.
-	fd, err := unix.Openat(d.fd(), ".", unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
+	fd, err := unix.Openat(d.fd, ".", unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
 	if err != nil {
 		return nil, &fs.PathError{Op: "open", Path: d.path, Err: err}
 	}
-	return &Dir{f: os.NewFile(uintptr(fd), d.path), path: d.path}, nil
+	return newDir(fd, d.path), nil
 }
 
 // Sub opens the folder name, one name, in d, as OpenDir does.
@@ -134,13 +139,13 @@ func (d *Dir) Sub(name string, create bool, perm fs.FileMode) (*Dir, error) {
 	}
 	path := filepath.Join(d.path, name)
 	for tries := 0; ; tries++ {
-		fd, err := unix.Openat(d.fd(), name, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
+		fd, err := unix.Openat(d.fd, name, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
 		switch {
 		case err == nil:
-			return &Dir{f: os.NewFile(uintptr(fd), path), path: path}, nil
+			return newDir(fd, path), nil
 		case err == unix.ENOENT && create && tries < 3:
 			// Made by us or by a hook running beside us: open it either way.
-			if err := unix.Mkdirat(d.fd(), name, uint32(perm.Perm())); err != nil && err != unix.EEXIST {
+			if err := unix.Mkdirat(d.fd, name, uint32(perm.Perm())); err != nil && err != unix.EEXIST {
 				return nil, &fs.PathError{Op: "mkdir", Path: path, Err: err}
 			}
 			continue
@@ -156,7 +161,7 @@ func (d *Dir) Sub(name string, create bool, perm fs.FileMode) (*Dir, error) {
 // isLink reports whether name in d is a symbolic link.
 func (d *Dir) isLink(name string) bool {
 	var st unix.Stat_t
-	return unix.Fstatat(d.fd(), name, &st, unix.AT_SYMLINK_NOFOLLOW) == nil && st.Mode&unix.S_IFMT == unix.S_IFLNK
+	return unix.Fstatat(d.fd, name, &st, unix.AT_SYMLINK_NOFOLLOW) == nil && st.Mode&unix.S_IFMT == unix.S_IFLNK
 }
 
 // checkName refuses anything but one plain name: a caller's bug, never a
@@ -171,51 +176,40 @@ func checkName(name string) error {
 // Path is d's path, for messages.
 func (d *Dir) Path() string { return d.path }
 
-// Close closes d.
-func (d *Dir) Close() error { return d.f.Close() }
-
-func (d *Dir) fd() int { return int(d.f.Fd()) }
+// Close closes d. Closing it again is an error, never a close of a
+// descriptor reused since.
+func (d *Dir) Close() error {
+	if d.fd < 0 {
+		return &fs.PathError{Op: "close", Path: d.path, Err: os.ErrClosed}
+	}
+	fd := d.fd
+	d.fd = -1
+	if err := unix.Close(fd); err != nil {
+		return &fs.PathError{Op: "close", Path: d.path, Err: err}
+	}
+	return nil
+}
 
 // OpenFile opens name in d with flag and perm as os.OpenFile would, but
 // never through a link (a link there is a *NotRegularError) and never
 // waiting on a FIFO. Creating, it makes a regular file; opening an
 // existing name, it accepts only a regular file.
 func (d *Dir) OpenFile(name string, flag int, perm fs.FileMode) (*os.File, error) {
-	if err := checkName(name); err != nil {
-		return nil, err
-	}
-	path := filepath.Join(d.path, name)
-	fd, err := unix.Openat(d.fd(), name, flag|unix.O_NOFOLLOW|unix.O_NONBLOCK|unix.O_CLOEXEC, uint32(perm.Perm()))
-	switch err {
-	case nil:
-	case unix.ELOOP, unix.EMLINK:
-		return nil, &NotRegularError{Path: path, Mode: fs.ModeSymlink}
-	case unix.ENXIO: // a FIFO opened to write, with no reader
-		return nil, &NotRegularError{Path: path, Mode: fs.ModeNamedPipe}
-	default:
-		return nil, &fs.PathError{Op: "open", Path: path, Err: err}
-	}
-	f := os.NewFile(uintptr(fd), path)
-	info, err := f.Stat()
+	f, err := d.OpenRegular(name, flag, perm)
 	if err != nil {
-		f.Close()
 		return nil, err
 	}
-	if !info.Mode().IsRegular() {
-		f.Close()
-		return nil, &NotRegularError{Path: path, Mode: info.Mode()}
-	}
-	return f, nil
+	return os.NewFile(uintptr(f.release()), f.path), nil
 }
 
 // ReadFile reads name in d: a regular file of at most max bytes.
 func (d *Dir) ReadFile(name string, max int64) ([]byte, error) {
-	f, err := d.OpenFile(name, os.O_RDONLY, 0)
+	f, err := d.OpenRegular(name, unix.O_RDONLY, 0)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	return readAll(f, max)
+	return f.readAll(max)
 }
 
 // readAll reads f, a regular file, whole: at most max bytes, even if it
@@ -244,7 +238,7 @@ func (d *Dir) Exists(name string) (bool, error) {
 		return false, err
 	}
 	var st unix.Stat_t
-	switch err := unix.Fstatat(d.fd(), name, &st, unix.AT_SYMLINK_NOFOLLOW); err {
+	switch err := unix.Fstatat(d.fd, name, &st, unix.AT_SYMLINK_NOFOLLOW); err {
 	case nil:
 		return true, nil
 	case unix.ENOENT:
@@ -266,12 +260,12 @@ func (d *Dir) WriteFile(name string, data []byte, perm fs.FileMode, sync bool) e
 	if err != nil {
 		return err
 	}
-	werr := f.Chmod(perm)
+	werr := f.chmod(perm)
 	if werr == nil {
 		_, werr = f.Write(data)
 	}
 	if werr == nil && sync {
-		werr = f.Sync()
+		werr = f.sync()
 	}
 	if cerr := f.Close(); werr == nil {
 		werr = cerr
@@ -280,21 +274,26 @@ func (d *Dir) WriteFile(name string, data []byte, perm fs.FileMode, sync bool) e
 		werr = d.Rename(tmp, name)
 	}
 	if werr != nil {
-		_ = unix.Unlinkat(d.fd(), tmp, 0)
+		_ = unix.Unlinkat(d.fd, tmp, 0)
 		return werr
 	}
 	return nil
 }
 
-// createTemp creates a new, empty, owner-only file beside name.
-func (d *Dir) createTemp(name string) (*os.File, string, error) {
+// createTemp creates a new, empty, owner-only file beside name. O_EXCL
+// makes a new regular file or fails (a link there included): there is
+// nothing to check once it is open.
+func (d *Dir) createTemp(name string) (*RegularFile, string, error) {
 	for range 10 {
 		tmp := fmt.Sprintf(".%s.%016x.tmp", name, rand.Uint64())
-		f, err := d.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
-		if errors.Is(err, fs.ErrExist) {
+		fd, err := unix.Openat(d.fd, tmp, unix.O_WRONLY|unix.O_CREAT|unix.O_EXCL|unix.O_NOFOLLOW|unix.O_NONBLOCK|unix.O_CLOEXEC, 0o600)
+		if err == unix.EEXIST {
 			continue
 		}
-		return f, tmp, err
+		if err != nil {
+			return nil, "", &fs.PathError{Op: "open", Path: filepath.Join(d.path, tmp), Err: err}
+		}
+		return &RegularFile{fd: fd, path: filepath.Join(d.path, tmp)}, tmp, nil
 	}
 	return nil, "", fmt.Errorf("writing %s: no free temporary name", filepath.Join(d.path, name))
 }
@@ -307,7 +306,7 @@ func (d *Dir) Rename(from, to string) error {
 	if err := checkName(to); err != nil {
 		return err
 	}
-	if err := unix.Renameat(d.fd(), from, d.fd(), to); err != nil {
+	if err := unix.Renameat(d.fd, from, d.fd, to); err != nil {
 		return &os.LinkError{Op: "rename", Old: filepath.Join(d.path, from), New: filepath.Join(d.path, to), Err: err}
 	}
 	return nil
@@ -319,7 +318,7 @@ func (d *Dir) Remove(name string) error {
 	if err := checkName(name); err != nil {
 		return err
 	}
-	if err := unix.Unlinkat(d.fd(), name, 0); err != nil && err != unix.ENOENT {
+	if err := unix.Unlinkat(d.fd, name, 0); err != nil && err != unix.ENOENT {
 		return &fs.PathError{Op: "remove", Path: filepath.Join(d.path, name), Err: err}
 	}
 	return nil
@@ -331,7 +330,7 @@ func (d *Dir) RemoveAll(name string) error {
 	if err := checkName(name); err != nil {
 		return err
 	}
-	err := unix.Unlinkat(d.fd(), name, 0)
+	err := unix.Unlinkat(d.fd, name, 0)
 	if err == nil || err == unix.ENOENT {
 		return nil
 	}
@@ -342,7 +341,7 @@ func (d *Dir) RemoveAll(name string) error {
 	if err != nil {
 		return err
 	}
-	names, err := sub.f.Readdirnames(-1)
+	names, err := sub.names()
 	var errs []error
 	if err != nil {
 		errs = append(errs, err)
@@ -351,7 +350,7 @@ func (d *Dir) RemoveAll(name string) error {
 		errs = append(errs, sub.RemoveAll(n))
 	}
 	sub.Close()
-	if err := unix.Unlinkat(d.fd(), name, unix.AT_REMOVEDIR); err != nil && err != unix.ENOENT {
+	if err := unix.Unlinkat(d.fd, name, unix.AT_REMOVEDIR); err != nil && err != unix.ENOENT {
 		errs = append(errs, &fs.PathError{Op: "remove", Path: filepath.Join(d.path, name), Err: err})
 	}
 	return errors.Join(errs...)
@@ -359,35 +358,52 @@ func (d *Dir) RemoveAll(name string) error {
 
 // ReadDir lists d, sorted by name, as os.ReadDir does.
 func (d *Dir) ReadDir() ([]fs.DirEntry, error) {
-	// A second handle: reading a directory moves its offset, and d may be
-	// listed again.
-	fd, err := unix.Openat(d.fd(), ".", unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
+	f, err := d.reopen()
 	if err != nil {
-		return nil, &fs.PathError{Op: "open", Path: d.path, Err: err}
+		return nil, err
 	}
-	f := os.NewFile(uintptr(fd), d.path)
 	defer f.Close()
 	entries, err := f.ReadDir(-1)
 	slices.SortFunc(entries, func(a, b fs.DirEntry) int { return strings.Compare(a.Name(), b.Name()) })
 	return entries, err
 }
 
+// names lists the names in d, unsorted.
+func (d *Dir) names() ([]string, error) {
+	f, err := d.reopen()
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return f.Readdirnames(-1)
+}
+
+// reopen opens d again as an os.File to list it: a second handle, since
+// reading a directory moves its offset, and d may be listed again.
+func (d *Dir) reopen() (*os.File, error) {
+	fd, err := unix.Openat(d.fd, ".", unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return nil, &fs.PathError{Op: "open", Path: d.path, Err: err}
+	}
+	return os.NewFile(uintptr(fd), d.path), nil
+}
+
 // Lock takes an exclusive lock on the lock file name in d (created if
 // needed, never through a link), waiting for it, and returns its release.
 func (d *Dir) Lock(name string) (unlock func(), err error) {
-	f, err := d.OpenFile(name, os.O_RDWR|os.O_CREATE, 0o600)
+	f, err := d.OpenRegular(name, unix.O_RDWR|unix.O_CREAT, 0o600)
 	if err != nil {
 		return nil, err
 	}
 	for {
-		err = unix.Flock(int(f.Fd()), unix.LOCK_EX)
+		err = unix.Flock(f.fd, unix.LOCK_EX)
 		if err != unix.EINTR {
 			break
 		}
 	}
 	if err != nil {
 		f.Close()
-		return nil, &fs.PathError{Op: "lock", Path: f.Name(), Err: err}
+		return nil, &fs.PathError{Op: "lock", Path: f.path, Err: err}
 	}
 	return func() { f.Close() }, nil // closing the file releases its lock
 }

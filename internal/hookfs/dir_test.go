@@ -328,3 +328,114 @@ func TestReadEnd(t *testing.T) {
 		t.Errorf("ReadEnd(missing) = %v", err)
 	}
 }
+
+// ReadFile reads a file that grows past the size it had when opened, as
+// procfs files do (they say 0 bytes and hold more), whole, and still
+// refuses one over the cap.
+func TestReadFileBeyondItsStatedSize(t *testing.T) {
+	d, err := OpenDir("/proc/self", "", false, 0)
+	if err != nil {
+		t.Skipf("no /proc: %v", err)
+	}
+	defer d.Close()
+	want, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		t.Skipf("no /proc/self/status: %v", err)
+	}
+	got, err := d.ReadFile("status", 1<<20)
+	if err != nil || !strings.HasPrefix(string(got), "Name:") || len(got) < len(want)/2 {
+		t.Errorf("ReadFile(status) = %d bytes %.40q, %v; os.ReadFile read %d", len(got), got, err, len(want))
+	}
+	var tl *TooLargeError
+	if _, err := d.ReadFile("status", 10); !errors.As(err, &tl) || tl.Max != 10 {
+		t.Errorf("ReadFile(status) over a cap of 10 = %v, want a *TooLargeError", err)
+	}
+}
+
+// A RegularFile reads and writes as an os.File would, and a second Close
+// of it, or of a Dir, is an error, never a close of a descriptor another
+// open has reused since.
+func TestRegularFileAndDoubleClose(t *testing.T) {
+	d, err := OpenDir(t.TempDir(), "", false, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	f, err := d.OpenRegular("f", os.O_RDWR|os.O_CREATE|os.O_APPEND, 0o600)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n, err := f.Write([]byte("hello\n")); n != 6 || err != nil {
+		t.Fatalf("Write = %d, %v", n, err)
+	}
+	var b [3]byte
+	if n, err := f.ReadAt(b[:], 4); n != 2 || err == nil || string(b[:n]) != "o\n" {
+		t.Errorf("ReadAt at the end = %d %q, %v; want 2 bytes and io.EOF", n, b[:n], err)
+	}
+	if err := f.Close(); err != nil {
+		t.Fatal(err)
+	}
+	g, err := d.OpenRegular("f", os.O_RDONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer g.Close()
+	if g.Size() != 6 {
+		t.Errorf("Size = %d, want 6", g.Size())
+	}
+	if err := f.Close(); !errors.Is(err, os.ErrClosed) {
+		t.Errorf("second Close = %v, want os.ErrClosed", err)
+	}
+	if data, err := g.readAll(100); err != nil || string(data) != "hello\n" {
+		t.Errorf("the file opened after the first Close: %q, %v", data, err)
+	}
+	sub, err := d.Folder(".", false, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := sub.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := sub.Close(); !errors.Is(err, os.ErrClosed) {
+		t.Errorf("second Close of a Dir = %v, want os.ErrClosed", err)
+	}
+	if _, err := d.ReadDir(); err != nil {
+		t.Errorf("d after a second Close of its copy: %v", err)
+	}
+}
+
+// Lock and ReadFile refuse a link or a FIFO where their file should be,
+// and never wait on the FIFO.
+func TestLockAndReadFileRefuseWhatIsNotAFile(t *testing.T) {
+	anchor := t.TempDir()
+	d, err := OpenDir(anchor, "", false, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	mustWrite(t, filepath.Join(t.TempDir(), "target"), "x")
+	if err := os.Symlink(filepath.Join(anchor, "target"), filepath.Join(anchor, "link")); err != nil {
+		t.Fatal(err)
+	}
+	if err := syscall.Mkfifo(filepath.Join(anchor, "fifo"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Mkdir(filepath.Join(anchor, "dir"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	for name, what := range map[string]string{"link": "a symbolic link", "fifo": "a FIFO", "dir": "a directory"} {
+		var nr *NotRegularError
+		if _, err := d.ReadFile(name, 100); !errors.As(err, &nr) || nr.What() != what {
+			t.Errorf("ReadFile(%s) = %v, want it refused as %s", name, err, what)
+		}
+		if name == "dir" {
+			continue // opening a folder to write fails before it is looked at
+		}
+		if unlock, err := d.Lock(name); !errors.As(err, &nr) || nr.What() != what {
+			t.Errorf("Lock(%s) = %v, want it refused as %s", name, err, what)
+			if unlock != nil {
+				unlock()
+			}
+		}
+	}
+}

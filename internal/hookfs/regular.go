@@ -1,0 +1,195 @@
+package hookfs
+
+import (
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+
+	"golang.org/x/sys/unix"
+)
+
+// RegularFile is a regular file opened in a Dir, held by its bare
+// descriptor. An os.File of a file opened O_NONBLOCK (as every file in a
+// Dir is, so a FIFO cannot hang the hook) costs a fcntl, an epoll_ctl
+// that fails for a regular file, the first one the poller's own set-up,
+// and a second fstat to read its size; a hook reads and writes a few small
+// files, and those calls cost more than the reads.
+type RegularFile struct {
+	fd   int // -1 once closed or released
+	path string
+	size int64
+}
+
+// OpenRegular opens name in d as OpenFile does, never through a link or
+// waiting on a FIFO, and only if it is a regular file. The caller closes
+// it.
+func (d *Dir) OpenRegular(name string, flag int, perm fs.FileMode) (*RegularFile, error) {
+	if err := checkName(name); err != nil {
+		return nil, err
+	}
+	path := filepath.Join(d.path, name)
+	var fd int
+	var err error
+	for {
+		fd, err = unix.Openat(d.fd, name, flag|unix.O_NOFOLLOW|unix.O_NONBLOCK|unix.O_CLOEXEC, uint32(perm.Perm()))
+		if err != unix.EINTR {
+			break
+		}
+	}
+	switch err {
+	case nil:
+	case unix.ELOOP, unix.EMLINK:
+		return nil, &NotRegularError{Path: path, Mode: fs.ModeSymlink}
+	case unix.ENXIO: // a FIFO opened to write, with no reader
+		return nil, &NotRegularError{Path: path, Mode: fs.ModeNamedPipe}
+	default:
+		return nil, &fs.PathError{Op: "open", Path: path, Err: err}
+	}
+	var st unix.Stat_t
+	if err := unix.Fstat(fd, &st); err != nil {
+		unix.Close(fd)
+		return nil, &fs.PathError{Op: "stat", Path: path, Err: err}
+	}
+	if st.Mode&unix.S_IFMT != unix.S_IFREG {
+		unix.Close(fd)
+		return nil, &NotRegularError{Path: path, Mode: fileType(st.Mode)}
+	}
+	return &RegularFile{fd: fd, path: path, size: st.Size}, nil
+}
+
+// fileType is the type bits of a stat mode as an fs.FileMode.
+func fileType(mode uint32) fs.FileMode {
+	switch mode & unix.S_IFMT {
+	case unix.S_IFDIR:
+		return fs.ModeDir
+	case unix.S_IFLNK:
+		return fs.ModeSymlink
+	case unix.S_IFIFO:
+		return fs.ModeNamedPipe
+	case unix.S_IFSOCK:
+		return fs.ModeSocket
+	case unix.S_IFCHR:
+		return fs.ModeDevice | fs.ModeCharDevice
+	case unix.S_IFBLK:
+		return fs.ModeDevice
+	}
+	return fs.ModeIrregular
+}
+
+// Name is f's path, for messages.
+func (f *RegularFile) Name() string { return f.path }
+
+// Size is f's size when it was opened.
+func (f *RegularFile) Size() int64 { return f.size }
+
+// Close closes f. Closing it again is an error, never a close of a
+// descriptor reused since.
+func (f *RegularFile) Close() error {
+	fd := f.release()
+	if fd < 0 {
+		return &fs.PathError{Op: "close", Path: f.path, Err: os.ErrClosed}
+	}
+	if err := unix.Close(fd); err != nil {
+		return &fs.PathError{Op: "close", Path: f.path, Err: err}
+	}
+	return nil
+}
+
+// release hands f's descriptor over to the caller; f is closed after.
+func (f *RegularFile) release() int {
+	fd := f.fd
+	f.fd = -1
+	return fd
+}
+
+// ReadAt reads len(b) bytes at off, as os.File.ReadAt does: fewer only at
+// the end of the file (io.EOF) or on an error.
+func (f *RegularFile) ReadAt(b []byte, off int64) (int, error) {
+	read := 0
+	for read < len(b) {
+		n, err := unix.Pread(f.fd, b[read:], off+int64(read))
+		if err == unix.EINTR {
+			continue
+		}
+		if err != nil {
+			return read, &fs.PathError{Op: "read", Path: f.path, Err: err}
+		}
+		if n == 0 {
+			return read, io.EOF
+		}
+		read += n
+	}
+	return read, nil
+}
+
+// Write writes all of b, as os.File.Write does.
+func (f *RegularFile) Write(b []byte) (int, error) {
+	written := 0
+	for written < len(b) {
+		n, err := unix.Write(f.fd, b[written:])
+		if err == unix.EINTR {
+			continue
+		}
+		if err != nil {
+			return written, &fs.PathError{Op: "write", Path: f.path, Err: err}
+		}
+		if n == 0 {
+			return written, &fs.PathError{Op: "write", Path: f.path, Err: io.ErrShortWrite}
+		}
+		written += n
+	}
+	return written, nil
+}
+
+func (f *RegularFile) chmod(perm fs.FileMode) error {
+	if err := unix.Fchmod(f.fd, uint32(perm.Perm())); err != nil {
+		return &fs.PathError{Op: "chmod", Path: f.path, Err: err}
+	}
+	return nil
+}
+
+func (f *RegularFile) sync() error {
+	if err := unix.Fsync(f.fd); err != nil {
+		return &fs.PathError{Op: "sync", Path: f.path, Err: err}
+	}
+	return nil
+}
+
+// readAll reads f whole from its start: at most max bytes, even if it
+// grows while it is read. The buffer has room for one byte more than the
+// size f had when opened, so a read that stops short of filling it, once
+// that size is read, is the end: one read for a file that stays as it was.
+func (f *RegularFile) readAll(max int64) ([]byte, error) {
+	if f.size > max {
+		return nil, &TooLargeError{Path: f.path, Size: f.size, Max: max}
+	}
+	buf := make([]byte, 0, f.size+1)
+	for {
+		if len(buf) == cap(buf) {
+			if int64(len(buf)) > max {
+				return nil, &TooLargeError{Path: f.path, Size: int64(len(buf)), Max: max}
+			}
+			grown := min(int64(cap(buf))*2+512, max+1)
+			buf = append(make([]byte, 0, grown), buf...)
+		}
+		n, err := unix.Read(f.fd, buf[len(buf):cap(buf)])
+		if err == unix.EINTR {
+			continue
+		}
+		if err != nil {
+			return nil, &fs.PathError{Op: "read", Path: f.path, Err: err}
+		}
+		if n == 0 {
+			break
+		}
+		buf = buf[:len(buf)+n]
+		if int64(len(buf)) >= f.size && len(buf) < cap(buf) {
+			break
+		}
+	}
+	if int64(len(buf)) > max {
+		return nil, &TooLargeError{Path: f.path, Size: int64(len(buf)), Max: max}
+	}
+	return buf, nil
+}
