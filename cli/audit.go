@@ -110,6 +110,7 @@ func (a *app) tailLocal(ctx context.Context, o tailOptions) error {
 		return &usageError{err: err}
 	}
 	st := state.Open(project)
+	defer st.Close()
 	out := lineWriter{w: a.stdout, text: o.text}
 	dir, err := st.FolderIfExists("")
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {

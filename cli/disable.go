@@ -91,6 +91,7 @@ func (a *app) skipDisabled(s hookSpec, d *dialect.Dialect) error {
 		rec := disabledRecord{Time: now.UTC().Format(time.RFC3339), Event: s.event, Session: session,
 			Outcome: "disabled", Reason: disableEnv + "=" + a.getenv(disableEnv)}
 		st := a.stateDir(project)
+		defer st.Close()
 		// A config that does not load only loses the copy: the local
 		// line is what matters here.
 		if cfg, _, err := a.loadRules(project, false); err == nil {

@@ -37,6 +37,7 @@ func (s *hookSandbox) ready(a *app, project string, cfg *config.Config) bool {
 			p, _ = confine.PolicyFor(&def, project, a.getenv("HOME"), a.environ())
 		}
 		st := a.stateDir(project)
+		defer st.Close()
 		avail := confine.Remembered(st, confine.LookupOutside(a.getenv, &p))
 		if !avail.OK || !confine.UsesSeccomp(avail.Bwrap) {
 			return

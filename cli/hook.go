@@ -121,6 +121,7 @@ func (a *app) runHook(ctx context.Context, s hookSpec) error {
 		engine.SetHandlerSandbox(a.handlerSandbox(project, &cfg, sb))
 	}
 	env := a.checksEnv(project, cfg, rules, now, ev, d)
+	defer env.State.Close() // after the answer and its audit line
 	a.attachAuditSink(env.State, project, &cfg)
 	out, err := s.decide(ctx, env, ev)
 	if cfgErr != nil && err == nil {

@@ -91,6 +91,7 @@ func (a *app) runSend(d inbox.Draft) error {
 	if err != nil {
 		return err
 	}
+	defer st.Close()
 	b, err := a.inboxBroker(st, now)
 	if err != nil {
 		return err
@@ -148,6 +149,7 @@ func (a *app) runInbox(asJSON bool) error {
 	if err != nil {
 		return err
 	}
+	defer st.Close()
 	b, err := a.inboxBroker(st, now)
 	if err != nil {
 		return err

@@ -46,6 +46,7 @@ func (a *app) runObserver(jobFile string) {
 		now = a.now()
 	}
 	st := a.stateDir(project)
+	defer st.Close()
 	if cfg, _, err := a.loadRules(project, false); err == nil {
 		a.attachAuditSink(st, project, &cfg)
 	}

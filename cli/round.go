@@ -83,6 +83,7 @@ func (a *app) runRound(session, agent, verb string, apply func(*state.Dir, strin
 	if err != nil {
 		return err
 	}
+	defer st.Close()
 	cfg, rules, err := a.loadConfig(st.Anchor) // the project
 	if err != nil {
 		return err

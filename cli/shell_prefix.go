@@ -125,6 +125,7 @@ func (a *app) shellPrefixArgv(command string, hookLines bool) (argv []string, ke
 		p, _ = confine.PolicyFor(&def, project, home, a.environ())
 	}
 	st := a.stateDir(project)
+	defer st.Close()
 	avail := confine.Remembered(st, confine.LookupOutside(a.getenv, &p))
 	if !avail.OK {
 		return plain, nil, notes

@@ -69,20 +69,17 @@ type AuditSink interface {
 
 // appendAudit appends line and a newline to the trail under its lock.
 func (d *Dir) appendAudit(line []byte) error {
-	dir, err := d.folder("", true)
+	dir, unlock, err := d.lockIn("", AuditFile+".lock", func(folder string, err error) error {
+		return &stateError{"locking audit trail", filepath.Join(folder, AuditFile), err}
+	})
 	if err != nil {
 		return err
 	}
-	defer dir.Close()
+	defer unlock()
 	limit := d.AuditLimit
 	if limit <= 0 {
 		limit = MaxAuditBytes
 	}
-	unlock, err := dir.Lock(AuditFile + ".lock")
-	if err != nil {
-		return &stateError{"locking audit trail", filepath.Join(dir.Path(), AuditFile), err}
-	}
-	defer unlock()
 	f, err := openTrail(dir, limit-int64(len(line))-1)
 	if err != nil {
 		return err
@@ -107,15 +104,14 @@ func (d *Dir) appendAudit(line []byte) error {
 
 // openTrail opens the audit trail to append, after moving it to
 // audit.jsonl.1 when it is over limit bytes. The caller holds the trail's
-// lock.
-func openTrail(dir *hookfs.Dir, limit int64) (*os.File, error) {
+// lock, so the size it was opened with stays its size until this append.
+func openTrail(dir *hookfs.Dir, limit int64) (*hookfs.RegularFile, error) {
 	for rotated := false; ; rotated = true {
-		f, err := dir.OpenFile(AuditFile, os.O_RDWR|os.O_APPEND|os.O_CREATE, 0o600)
+		f, err := dir.OpenRegular(AuditFile, os.O_RDWR|os.O_APPEND|os.O_CREATE, 0o600)
 		if err != nil {
 			return nil, &stateError{"opening audit trail", filepath.Join(dir.Path(), AuditFile), err}
 		}
-		info, err := f.Stat()
-		if err != nil || info.Size() <= limit || rotated {
+		if f.Size() <= limit || rotated {
 			return f, nil
 		}
 		f.Close()
@@ -128,12 +124,11 @@ func openTrail(dir *hookfs.Dir, limit int64) (*os.File, error) {
 // torn reports whether f, a JSON-lines file, ends inside a line. Every
 // whole write ends in a newline, so under the lock only a failed write
 // leaves anything else.
-func torn(f *os.File) bool {
-	info, err := f.Stat()
-	if err != nil || info.Size() == 0 {
+func torn(f *hookfs.RegularFile) bool {
+	if f.Size() == 0 {
 		return false
 	}
 	var last [1]byte
-	_, err = f.ReadAt(last[:], info.Size()-1)
+	_, err := f.ReadAt(last[:], f.Size()-1)
 	return err == nil && last[0] != '\n'
 }

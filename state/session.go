@@ -31,14 +31,14 @@ func SessionRecord(session, record string) string {
 // whether the record exists; a corrupt one reads as absent, with a note.
 func (d *Dir) ReadJSON(name string, v any) (bool, error) {
 	sub, base := splitName(name)
-	dir, err := d.folder(sub, false)
+	dir, done, err := d.borrow(sub, false)
 	if errors.Is(err, fs.ErrNotExist) {
 		return false, nil
 	}
 	if err != nil {
 		return false, err
 	}
-	defer dir.Close()
+	defer done()
 	data, err := readRecord(dir, base)
 	if data == nil || err != nil {
 		return false, err
@@ -101,10 +101,10 @@ func (d *Dir) setAside(name string, data []byte, why error) {
 		return
 	}
 	sub, base := splitName(name)
-	dir, err := d.folder(sub, true)
+	dir, done, err := d.borrow(sub, true)
 	if err == nil {
 		err = dir.WriteFile(base+".corrupt", data, 0o600, false)
-		dir.Close()
+		done()
 	}
 	if err != nil {
 		d.note("state %s is corrupt (%v) and could not be set aside (%v); starting it afresh", path, why, err)
@@ -117,14 +117,14 @@ func (d *Dir) setAside(name string, data []byte, why error) {
 // The folders are removed within the sessions folder, never through a
 // link out of it.
 func (d *Dir) PruneSessions(before time.Time) error {
-	dir, err := d.folder(sessionsDir, false)
+	dir, done, err := d.borrow(sessionsDir, false)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil
 	}
 	if err != nil {
 		return err
 	}
-	defer dir.Close()
+	defer done()
 	entries, err := dir.ReadDir()
 	if err != nil {
 		return err
@@ -142,14 +142,14 @@ func (d *Dir) PruneSessions(before time.Time) error {
 
 // listFolder lists sub of the runtime directory: nothing when it is absent.
 func (d *Dir) listFolder(sub string) ([]fs.DirEntry, error) {
-	dir, err := d.folder(sub, false)
+	dir, done, err := d.borrow(sub, false)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}
 	if err != nil {
 		return nil, err
 	}
-	defer dir.Close()
+	defer done()
 	return dir.ReadDir()
 }
 

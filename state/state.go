@@ -17,6 +17,7 @@ import (
 	"path"
 	"path/filepath"
 	"strings"
+	"sync"
 
 	"github.com/massgen/massgen-hook/internal/hookfs"
 )
@@ -35,6 +36,10 @@ const MaxRecordBytes = 1 << 20
 // opened in their folder, never through a link: an agent that puts a link
 // at audit.jsonl, at .claude/massgen-hook, or at .claude itself, gets a
 // refusal, not an append to the file the link names.
+//
+// A Dir keeps the folders it walked to open, so a process walks from the
+// project once, not for every read and write: Close them when done with
+// it. A Dir is not to be copied once used.
 type Dir struct {
 	Path string
 	// Anchor is the folder Path is in, taken as it is (Open sets the
@@ -50,6 +55,11 @@ type Dir struct {
 	// Notes receives one line for each thing worth telling the user that
 	// does not stop the hook, such as a corrupt record reset (stderr).
 	Notes io.Writer
+
+	// open are the folders Dir keeps open once walked to (see Close),
+	// under mu: goroutines may share a Dir.
+	mu   sync.Mutex
+	open *openFolders
 }
 
 // note writes one "massgen-hook: ..." line to Notes.
@@ -65,48 +75,15 @@ func Open(project string) *Dir {
 	return &Dir{Path: filepath.Join(project, DirName), Anchor: project}
 }
 
-// folder opens sub (a slash path, "" for the runtime directory itself).
-// With create, missing folders are made owner-only and the .gitignore is
-// checked; without, a missing folder is fs.ErrNotExist.
-func (d *Dir) folder(sub string, create bool) (*hookfs.Dir, error) {
-	anchor := d.Anchor
-	if anchor == "" {
-		anchor = filepath.Dir(d.Path)
-	}
-	rel, err := filepath.Rel(anchor, d.Path)
-	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
-		return nil, fmt.Errorf("runtime directory %s is not inside %s", d.Path, anchor)
-	}
-	root, err := hookfs.OpenDir(anchor, filepath.ToSlash(rel), create, 0o700)
-	if err != nil {
-		return nil, fmt.Errorf("runtime directory: %w", err)
-	}
-	if create {
-		if err := d.keepIgnored(root); err != nil {
-			root.Close()
-			return nil, err
-		}
-	}
-	if sub == "" || sub == "." {
-		return root, nil
-	}
-	defer root.Close()
-	dir, err := root.Folder(sub, create, 0o700)
-	if err != nil {
-		return nil, fmt.Errorf("runtime directory: %w", err)
-	}
-	return dir, nil
-}
-
 // Ensure creates sub (a slash path) in the runtime directory, owner-only,
 // with the directory's .gitignore, and returns its full path. No folder on
 // the way may be a link.
 func (d *Dir) Ensure(sub string) (string, error) {
-	dir, err := d.folder(sub, true)
+	dir, done, err := d.borrow(sub, true)
 	if err != nil {
 		return "", err
 	}
-	defer dir.Close()
+	defer done()
 	return dir.Path(), nil
 }
 
@@ -128,14 +105,14 @@ func (d *Dir) FolderIfExists(sub string) (*hookfs.Dir, error) {
 // through a symbolic link. Code that works in those folders by path (the
 // inbox) calls it first; folders not there yet are fine.
 func (d *Dir) CheckLinks(subs ...string) error {
-	root, err := d.folder("", false)
+	root, done, err := d.borrow("", false)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil
 	}
 	if err != nil {
 		return err
 	}
-	defer root.Close()
+	defer done()
 	if err := checkTree(root, subs); err != nil {
 		return fmt.Errorf("runtime directory: %w", err)
 	}
@@ -188,9 +165,10 @@ func checkTree(dir *hookfs.Dir, subs []string) error {
 const ignoreRules = "# massgen-hook runtime data: never commit it.\n*\n"
 
 // keepIgnored makes sure root, the runtime directory, has a .gitignore
-// that ignores everything in it. It is checked on every write, not only
-// when the directory is made: a directory made by hand, a deleted or
-// emptied file, must not let runtime data into a commit. A .gitignore
+// that ignores everything in it. It is checked by every process that
+// writes (on its first write), not only when the directory is made: a
+// directory made by hand, a deleted or emptied file, must not let runtime
+// data into a commit. A .gitignore
 // without a line "*" gets ours at its top; the user's own lines after it
 // (an exception such as "!audit.jsonl") stay.
 func (d *Dir) keepIgnored(root *hookfs.Dir) error {
@@ -306,10 +284,10 @@ func (d *Dir) Update(name string, fn func(old []byte) ([]byte, error)) error {
 	if d.ReadOnly {
 		// A dry run creates nothing, not even the lock file.
 		var old []byte
-		dir, err := d.folder(sub, false)
+		dir, done, err := d.borrow(sub, false)
 		if err == nil {
 			old, err = readRecord(dir, base)
-			dir.Close()
+			done()
 		}
 		if err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return err
@@ -317,14 +295,11 @@ func (d *Dir) Update(name string, fn func(old []byte) ([]byte, error)) error {
 		_, err = fn(old)
 		return err
 	}
-	dir, err := d.folder(sub, true)
+	dir, unlock, err := d.lockIn(sub, base+".lock", func(folder string, err error) error {
+		return &stateError{"locking state", filepath.Join(folder, base), err}
+	})
 	if err != nil {
 		return err
-	}
-	defer dir.Close()
-	unlock, err := dir.Lock(base + ".lock")
-	if err != nil {
-		return &stateError{"locking state", filepath.Join(dir.Path(), base), err}
 	}
 	defer unlock()
 	old, err := readRecord(dir, base)
@@ -367,14 +342,14 @@ func (d *Dir) Remove(name string) error {
 // there: the write that follows says why.
 func (d *Dir) has(name string) bool {
 	sub, base := splitName(name)
-	dir, err := d.folder(sub, false)
+	dir, done, err := d.borrow(sub, false)
 	if errors.Is(err, fs.ErrNotExist) {
 		return false
 	}
 	if err != nil {
 		return true
 	}
-	defer dir.Close()
+	defer done()
 	ok, err := dir.Exists(base)
 	return ok || err != nil
 }
