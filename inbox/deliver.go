@@ -112,7 +112,7 @@ func (ib *Inbox) queued(broadcastDir string, ownDir ...string) ([]entry, error) 
 // A message another hook claimed first is skipped: each recipient gets each
 // message once.
 func (ib *Inbox) Take(recipient, tool string, now time.Time, budget int, via Via) (*Batch, error) {
-	if err := ib.checkLinks(); err != nil {
+	if there, err := ib.checkLinksIfAny(); err != nil || !there {
 		return nil, err
 	}
 	rk := recipientKey(recipient)
@@ -187,7 +187,7 @@ const frameCost = 150
 // in budget. An expired broadcast nobody received goes to the first agent
 // that reaches a turn boundary.
 func (ib *Inbox) TakeLate(recipient string, now time.Time, budget int, via Via) (*Batch, error) {
-	if err := ib.checkLinks(); err != nil {
+	if there, err := ib.checkLinksIfAny(); err != nil || !there {
 		return nil, err
 	}
 	rk := recipientKey(recipient)

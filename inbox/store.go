@@ -77,7 +77,17 @@ var folders = []string{dirName + "/" + messagesDir, dirName + "/" + pendingDir, 
 // checkLinks refuses an inbox reached through a symbolic link: the inbox
 // works by path, so each entry point checks its folders first (and every
 // file it opens is opened without following a link at its own name).
-func (ib *Inbox) checkLinks() error { return ib.State.CheckLinks(folders...) }
+func (ib *Inbox) checkLinks() error {
+	_, err := ib.State.CheckLinks(folders...)
+	return err
+}
+
+// checkLinksIfAny is checkLinks for a reader, which has nothing to do
+// when the inbox folder is not there: it reports whether it is.
+func (ib *Inbox) checkLinksIfAny() (bool, error) {
+	found, err := ib.State.CheckLinks(folders...)
+	return found[dirName], err
+}
 
 // path is a path in the inbox; parts are fixed names, ids and recipient
 // keys, never raw event text.

@@ -103,34 +103,39 @@ func (d *Dir) FolderIfExists(sub string) (*hookfs.Dir, error) {
 // CheckLinks reports a *hookfs.LinkError when the runtime directory, or
 // any of the folders subs (slash paths in it) that exist, is reached
 // through a symbolic link. Code that works in those folders by path (the
-// inbox) calls it first; folders not there yet are fine.
-func (d *Dir) CheckLinks(subs ...string) error {
+// inbox) calls it first; folders not there yet are fine. found holds the
+// folders it opened, subs and the folders on their way, as clean slash
+// paths: what is not in it was not there, and nothing under it needs a
+// look.
+func (d *Dir) CheckLinks(subs ...string) (found map[string]bool, err error) {
+	found = map[string]bool{}
 	root, done, err := d.borrow("", false)
 	if errors.Is(err, fs.ErrNotExist) {
-		return nil
+		return found, nil
 	}
 	if err != nil {
-		return err
+		return nil, err
 	}
 	defer done()
-	if err := checkTree(root, subs); err != nil {
-		return fmt.Errorf("runtime directory: %w", err)
+	if err := checkTree(root, "", subs, found); err != nil {
+		return nil, fmt.Errorf("runtime directory: %w", err)
 	}
-	return nil
+	return found, nil
 }
 
-// checkTree opens each folder of subs (slash paths in dir) that exists, one
-// name at a time without following a link, each folder once: the folders
-// under one missing folder are not asked about (a hook asks for ten inbox
-// folders before the inbox exists).
-func checkTree(dir *hookfs.Dir, subs []string) error {
+// checkTree opens each folder of subs (slash paths in dir, which is at
+// prefix) that exists, one name at a time without following a link, each
+// folder once, and notes it in found: the folders under one missing folder
+// are not asked about (a hook asks for ten inbox folders before the inbox
+// exists).
+func checkTree(dir *hookfs.Dir, prefix string, subs []string, found map[string]bool) error {
 	var firsts []string
 	below := map[string][]string{}
 	for _, sub := range subs {
 		first, rest, _ := strings.Cut(strings.TrimLeft(sub, "/"), "/")
 		if first == "" || first == "." {
 			if rest != "" {
-				if err := checkTree(dir, []string{rest}); err != nil {
+				if err := checkTree(dir, prefix, []string{rest}, found); err != nil {
 					return err
 				}
 			}
@@ -152,7 +157,8 @@ func checkTree(dir *hookfs.Dir, subs []string) error {
 		if err != nil {
 			return err
 		}
-		err = checkTree(sub, below[name])
+		found[prefix+name] = true
+		err = checkTree(sub, prefix+name+"/", below[name], found)
 		sub.Close()
 		if err != nil {
 			return err
