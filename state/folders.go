@@ -114,7 +114,7 @@ func (d *Dir) borrow(sub string, create bool) (dir *hookfs.Dir, done func(), err
 			return nil, nil, err
 		}
 	}
-	dir, kept, err := o.open(path.Clean("/" + sub)[1:], create)
+	dir, kept, err := o.open(folderName(sub), create)
 	if err != nil {
 		return nil, nil, fmt.Errorf("runtime directory: %w", err)
 	}
@@ -122,6 +122,19 @@ func (d *Dir) borrow(sub string, create bool) (dir *hookfs.Dir, done func(), err
 		return dir, func() {}, nil
 	}
 	return dir, func() { dir.Close() }, nil
+}
+
+// folderName is sub without empty or "." names, the key of a kept
+// folder. A ".." stays, for hookfs to refuse.
+func folderName(sub string) string {
+	names := strings.Split(sub, "/")
+	kept := names[:0]
+	for _, name := range names {
+		if name != "" && name != "." {
+			kept = append(kept, name)
+		}
+	}
+	return strings.Join(kept, "/")
 }
 
 // checkIgnored makes the runtime directory, if missing, and checks its

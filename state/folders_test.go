@@ -102,3 +102,21 @@ func TestDirFollowsAChangedPath(t *testing.T) {
 		t.Errorf("record in the new Path: %q", got)
 	}
 }
+
+// A folder name is taken as the walk takes it: "a//./b" is a/b, and a
+// ".." is refused, never cleaned away.
+func TestFolderNames(t *testing.T) {
+	d := Open(t.TempDir())
+	defer d.Close()
+	if err := d.Update("a//./b/rec", set("x")); err != nil {
+		t.Fatal(err)
+	}
+	if got := readFile(t, filepath.Join(d.Path, "a", "b", "rec")); got != "x" {
+		t.Errorf("a/b/rec = %q", got)
+	}
+	for _, name := range []string{"a/../rec", "../rec"} {
+		if err := d.Update(name, set("y")); err == nil {
+			t.Errorf("Update(%q) succeeded, want a refusal", name)
+		}
+	}
+}
