@@ -14,7 +14,6 @@ package hookfs
 import (
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"math/rand/v2"
 	"os"
@@ -210,26 +209,6 @@ func (d *Dir) ReadFile(name string, max int64) ([]byte, error) {
 	}
 	defer f.Close()
 	return f.readAll(max)
-}
-
-// readAll reads f, a regular file, whole: at most max bytes, even if it
-// grows while it is read.
-func readAll(f *os.File, max int64) ([]byte, error) {
-	info, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	if info.Size() > max {
-		return nil, &TooLargeError{Path: f.Name(), Size: info.Size(), Max: max}
-	}
-	data, err := io.ReadAll(io.LimitReader(f, max+1))
-	if err != nil {
-		return nil, err
-	}
-	if int64(len(data)) > max {
-		return nil, &TooLargeError{Path: f.Name(), Size: int64(len(data)), Max: max}
-	}
-	return data, nil
 }
 
 // Exists reports whether d holds name, whatever it is (a link included).

@@ -1,10 +1,11 @@
 package hookfs
 
 import (
-	"errors"
 	"io/fs"
 	"os"
 	"syscall"
+
+	"golang.org/x/sys/unix"
 )
 
 // Open opens the file at path to read it, following links (its caller
@@ -40,22 +41,12 @@ func ReadFile(path string, max int64) ([]byte, error) {
 // folder whose path was checked for links: the file's own name is not
 // followed either (a link there is a *NotRegularError).
 func ReadOwnFile(path string, max int64) ([]byte, error) {
-	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK|syscall.O_NOFOLLOW, 0)
-	if errors.Is(err, syscall.ELOOP) || errors.Is(err, syscall.EMLINK) {
-		return nil, &NotRegularError{Path: path, Mode: fs.ModeSymlink}
-	}
+	f, err := openRegular(unix.AT_FDCWD, path, path, unix.O_RDONLY|unix.O_NOFOLLOW, 0)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	info, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	if !info.Mode().IsRegular() {
-		return nil, &NotRegularError{Path: path, Mode: info.Mode()}
-	}
-	return readAll(f, max)
+	return f.readAll(max)
 }
 
 // WriteOwnFile replaces the content of the existing file path, never

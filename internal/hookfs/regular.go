@@ -5,20 +5,21 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"syscall"
 
 	"golang.org/x/sys/unix"
 )
 
-// RegularFile is a regular file opened in a Dir, held by its bare
-// descriptor. An os.File of a file opened O_NONBLOCK (as every file in a
-// Dir is, so a FIFO cannot hang the hook) costs a fcntl, an epoll_ctl
-// that fails for a regular file, the first one the poller's own set-up,
-// and a second fstat to read its size; a hook reads and writes a few small
-// files, and those calls cost more than the reads.
+// RegularFile is a regular file held by its bare descriptor. An os.File
+// of a file opened O_NONBLOCK (as every file here is, so a FIFO cannot
+// hang the hook) costs a fcntl, an epoll_ctl that fails for a regular
+// file, the first one the poller's own set-up, and a second fstat to read
+// its size; a hook reads and writes a few small files, and those calls
+// cost more than the reads.
 type RegularFile struct {
 	fd   int // -1 once closed or released
 	path string
-	size int64
+	info statInfo // the open file's fstat
 }
 
 // OpenRegular opens name in d as OpenFile does, never through a link or
@@ -28,60 +29,48 @@ func (d *Dir) OpenRegular(name string, flag int, perm fs.FileMode) (*RegularFile
 	if err := checkName(name); err != nil {
 		return nil, err
 	}
-	path := filepath.Join(d.path, name)
+	return openRegular(d.fd, name, filepath.Join(d.path, name), flag|unix.O_NOFOLLOW, perm)
+}
+
+// openRegular opens name, relative to the folder dirfd (unix.AT_FDCWD: the
+// working directory), non-blocking, and only if it is a regular file;
+// path names it in errors. A link at the name is followed unless flag
+// holds O_NOFOLLOW, and then it is a *NotRegularError.
+func openRegular(dirfd int, name, path string, flag int, perm fs.FileMode) (*RegularFile, error) {
 	var fd int
-	var err error
-	for {
-		fd, err = unix.Openat(d.fd, name, flag|unix.O_NOFOLLOW|unix.O_NONBLOCK|unix.O_CLOEXEC, uint32(perm.Perm()))
-		if err != unix.EINTR {
-			break
-		}
-	}
-	switch err {
-	case nil:
-	case unix.ELOOP, unix.EMLINK:
+	err := retryEINTR(func() (err error) {
+		fd, err = unix.Openat(dirfd, name, flag|unix.O_NONBLOCK|unix.O_CLOEXEC, uint32(perm.Perm()))
+		return err
+	})
+	switch {
+	case err == nil:
+	case flag&unix.O_NOFOLLOW != 0 && (err == unix.ELOOP || err == unix.EMLINK):
 		return nil, &NotRegularError{Path: path, Mode: fs.ModeSymlink}
-	case unix.ENXIO: // a FIFO opened to write, with no reader
+	case err == unix.ENXIO: // a FIFO opened to write, with no reader
 		return nil, &NotRegularError{Path: path, Mode: fs.ModeNamedPipe}
 	default:
 		return nil, &fs.PathError{Op: "open", Path: path, Err: err}
 	}
-	var st unix.Stat_t
-	if err := unix.Fstat(fd, &st); err != nil {
+	f := &RegularFile{fd: fd, path: path, info: statInfo{name: filepath.Base(path)}}
+	if err := retryEINTR(func() error { return syscall.Fstat(fd, &f.info.st) }); err != nil {
 		unix.Close(fd)
 		return nil, &fs.PathError{Op: "stat", Path: path, Err: err}
 	}
-	if st.Mode&unix.S_IFMT != unix.S_IFREG {
+	if !f.info.Mode().IsRegular() {
 		unix.Close(fd)
-		return nil, &NotRegularError{Path: path, Mode: fileType(st.Mode)}
+		return nil, &NotRegularError{Path: path, Mode: f.info.Mode()}
 	}
-	return &RegularFile{fd: fd, path: path, size: st.Size}, nil
-}
-
-// fileType is the type bits of a stat mode as an fs.FileMode.
-func fileType(mode uint32) fs.FileMode {
-	switch mode & unix.S_IFMT {
-	case unix.S_IFDIR:
-		return fs.ModeDir
-	case unix.S_IFLNK:
-		return fs.ModeSymlink
-	case unix.S_IFIFO:
-		return fs.ModeNamedPipe
-	case unix.S_IFSOCK:
-		return fs.ModeSocket
-	case unix.S_IFCHR:
-		return fs.ModeDevice | fs.ModeCharDevice
-	case unix.S_IFBLK:
-		return fs.ModeDevice
-	}
-	return fs.ModeIrregular
+	return f, nil
 }
 
 // Name is f's path, for messages.
 func (f *RegularFile) Name() string { return f.path }
 
 // Size is f's size when it was opened.
-func (f *RegularFile) Size() int64 { return f.size }
+func (f *RegularFile) Size() int64 { return f.info.Size() }
+
+// Stat is what f's fstat said when it was opened.
+func (f *RegularFile) Stat() fs.FileInfo { return &f.info }
 
 // Close closes f. Closing it again is an error, never a close of a
 // descriptor reused since.
@@ -161,10 +150,11 @@ func (f *RegularFile) sync() error {
 // size f had when opened, so a read that stops short of filling it, once
 // that size is read, is the end: one read for a file that stays as it was.
 func (f *RegularFile) readAll(max int64) ([]byte, error) {
-	if f.size > max {
-		return nil, &TooLargeError{Path: f.path, Size: f.size, Max: max}
+	size := f.Size()
+	if size > max {
+		return nil, &TooLargeError{Path: f.path, Size: size, Max: max}
 	}
-	buf := make([]byte, 0, f.size+1)
+	buf := make([]byte, 0, size+1)
 	for {
 		if len(buf) == cap(buf) {
 			if int64(len(buf)) > max {
@@ -184,7 +174,7 @@ func (f *RegularFile) readAll(max int64) ([]byte, error) {
 			break
 		}
 		buf = buf[:len(buf)+n]
-		if int64(len(buf)) >= f.size && len(buf) < cap(buf) {
+		if int64(len(buf)) >= size && len(buf) < cap(buf) {
 			break
 		}
 	}
