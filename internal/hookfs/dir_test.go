@@ -439,3 +439,31 @@ func TestLockAndReadFileRefuseWhatIsNotAFile(t *testing.T) {
 		}
 	}
 }
+
+// ReadOwnFile reads a regular file, and refuses a link at its name (even
+// to a regular file), a FIFO (without waiting for a writer) and a folder.
+func TestReadOwnFileRefusesAllButARegularFile(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "own.json")
+	mustWrite(t, file, `{"a":1}`)
+	if data, err := ReadOwnFile(file, 100); err != nil || string(data) != `{"a":1}` {
+		t.Fatalf("ReadOwnFile(file) = %q, %v", data, err)
+	}
+	if _, err := ReadOwnFile(file, 3); !errors.As(err, new(*TooLargeError)) {
+		t.Errorf("ReadOwnFile over max = %v, want a *TooLargeError", err)
+	}
+	link := filepath.Join(dir, "link.json")
+	if err := os.Symlink(file, link); err != nil {
+		t.Fatal(err)
+	}
+	fifo := filepath.Join(dir, "fifo")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for path, want := range map[string]fs.FileMode{link: fs.ModeSymlink, fifo: fs.ModeNamedPipe, dir: fs.ModeDir} {
+		var nr *NotRegularError
+		if _, err := ReadOwnFile(path, 100); !errors.As(err, &nr) || nr.Mode.Type() != want {
+			t.Errorf("ReadOwnFile(%s) = %v, want a *NotRegularError of type %v", path, err, want)
+		}
+	}
+}
