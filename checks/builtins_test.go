@@ -47,3 +47,18 @@ agents:
 		t.Fatalf("Compile: %v", err)
 	}
 }
+
+// TestDefaultChecksNeedNoOptions: the engine makes a default check the
+// configuration does not name on its first run, without options, where a
+// failure could no longer be a configuration error found up front; so
+// every default check must be made from no options.
+func TestDefaultChecksNeedNoOptions(t *testing.T) {
+	for _, c := range Builtins() {
+		if !c.Default {
+			continue
+		}
+		if b, err := c.New(nil); b == nil || err != nil {
+			t.Errorf("default check %s without options: %v, %v", c.Name, b, err)
+		}
+	}
+}

@@ -46,7 +46,8 @@ type Check struct {
 	// Default checks guard every tool call of every project: each is a
 	// global rule of its first event, first in the chain, until the
 	// configuration names it (to set options, move it, or switch it off
-	// with enabled: false).
+	// with enabled: false). A default check is made without options, on
+	// its first run, so its factory must accept none.
 	Default bool
 	// Guard marks the default checks that default_guards: false switches
 	// off; a default that is a feature (the inbox) stays on.
@@ -76,7 +77,7 @@ func (reg Registry) lookup(name string) (Check, bool) {
 }
 
 // make compiles the check a rule declared for event names.
-func (reg Registry) make(h config.Hook, event string) (Builtin, []string, error) {
+func (reg Registry) make(h *config.Hook, event string) (Builtin, []string, error) {
 	c, ok := reg.lookup(h.Handler)
 	if !ok {
 		known := "none"

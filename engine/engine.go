@@ -17,6 +17,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/massgen/massgen-hook/config"
 	"github.com/massgen/massgen-hook/internal/match"
@@ -42,13 +43,56 @@ type Rule struct {
 	// Scope is "global" or "agent <id>", for explain and the audit trail.
 	Scope   string
 	builtin Builtin
+	// lazy makes builtin on the rule's first run, for a default check the
+	// configuration does not name: it has no options, so nothing about it
+	// can be wrong, and a hook process runs the checks of one event only,
+	// so the others' are never made (see makeLazily).
+	lazy Factory
+	once sync.Once
+	// lazyErr is what lazy returned instead of a check.
+	lazyErr error
+}
+
+// isBuiltin reports whether the rule runs a built-in check, made or not.
+// lazy is asked first: another call's first run may be writing builtin.
+func (r *Rule) isBuiltin() bool { return r.lazy != nil || r.builtin != nil }
+
+// check is the rule's built-in check, made now if it was left for its
+// first run. A check that cannot be made is a configuration error: the
+// rule denies (see runRule).
+func (r *Rule) check() (Builtin, error) {
+	if r.lazy != nil {
+		r.once.Do(r.makeLazily)
+	}
+	return r.builtin, r.lazyErr
+}
+
+func (r *Rule) makeLazily() {
+	defer func() {
+		// A guard that cannot be made must deny, not fail open as a
+		// check that panics while it runs does.
+		if p := recover(); p != nil {
+			r.lazyErr = &configError{msg: fmt.Sprintf("built-in check %q cannot be made: it panicked: %v", r.Handler, p)}
+		}
+	}()
+	b, err := r.lazy(nil)
+	if err == nil && b == nil {
+		err = errors.New("it made no check")
+	}
+	if err != nil {
+		r.lazyErr = &configError{msg: fmt.Sprintf("built-in check %q cannot be made: %v", r.Handler, err)}
+		return
+	}
+	r.builtin = b
 }
 
 // Compile turns cfg's hooks into an Engine. Built-in checks are looked up
 // in builtins and given their options now, so an unknown check or a bad
 // option is a configuration error naming the file and line, found before
 // any tool call. The default checks the configuration does not name come
-// first in the global chain, unless default_guards is false.
+// first in the global chain, unless default_guards is false; they take no
+// options, so they are made on their first run, and a hook process makes
+// only those of its event.
 func Compile(cfg *config.Config, builtins Registry) (*Engine, error) {
 	e := &Engine{global: map[string][]*Rule{}, agents: map[string]map[string]agentRules{}, Path: cfg.Path}
 	var errs []error
@@ -58,7 +102,7 @@ func Compile(cfg *config.Config, builtins Registry) (*Engine, error) {
 		r := &Rule{Hook: h, Scope: scope}
 		var also []string
 		if h.Type == config.TypeBuiltin {
-			b, more, err := builtins.make(h, event)
+			b, more, err := builtins.make(&r.Hook, event)
 			if err != nil {
 				errs = append(errs, err)
 			}
@@ -71,7 +115,7 @@ func Compile(cfg *config.Config, builtins Registry) (*Engine, error) {
 	}
 	for _, c := range builtins {
 		if c.Default && (cfg.DefaultGuards || !c.Guard) && len(c.Events) > 0 && !names(cfg.Hooks.For(c.Events[0]).Hooks, c.Name) {
-			add(e.global, defaultHook(c), "default", c.Events[0])
+			addDefault(e.global, c)
 		}
 	}
 	for _, event := range Events {
@@ -96,6 +140,15 @@ func Compile(cfg *config.Config, builtins Registry) (*Engine, error) {
 		return nil, errors.Join(errs...)
 	}
 	return e, nil
+}
+
+// addDefault adds default check c, which the configuration does not name,
+// to the global lists of its events, to be made on its first run.
+func addDefault(lists map[string][]*Rule, c Check) {
+	r := &Rule{Hook: defaultHook(c), Scope: "default", lazy: c.New}
+	for _, ev := range c.Events {
+		lists[ev] = append(lists[ev], r)
+	}
 }
 
 // names reports whether hooks has a rule for built-in check name.

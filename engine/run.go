@@ -64,7 +64,8 @@ func (e *Engine) Run(ctx context.Context, call *Call) Result {
 // through is not going ahead. A failure is recorded on the rule's record.
 func revert(ctx context.Context, before []*Rule, records []HookRecord, call *Call) {
 	for i, r := range before {
-		rv, ok := r.builtin.(Reverter)
+		b, _ := r.check()
+		rv, ok := b.(Reverter)
 		if !ok || records[i].Error != "" {
 			continue // a rule that failed counted nothing
 		}
@@ -84,7 +85,7 @@ func runRule(ctx context.Context, r *Rule, call *Call) (Verdict, HookRecord) {
 	start := time.Now()
 	var v Verdict
 	var err error
-	if r.builtin != nil {
+	if r.isBuiltin() {
 		v, err = checkBuiltin(ctx, r, call)
 	} else {
 		v, err = runCommand(ctx, r, call)
@@ -138,10 +139,14 @@ func checkBuiltin(ctx context.Context, r *Rule, call *Call) (v Verdict, err erro
 			v, err = Verdict{}, fmt.Errorf("built-in check %q panicked: %v", r.Handler, p)
 		}
 	}()
+	b, err := r.check()
+	if err != nil {
+		return Verdict{}, err
+	}
 	ctx, cancel := context.WithTimeout(ctx, r.Timeout)
 	defer cancel()
 	call.Scope = r.Scope
-	return r.builtin.Check(ctx, call)
+	return b.Check(ctx, call)
 }
 
 // aggregate combines the verdicts of one call's rules.
