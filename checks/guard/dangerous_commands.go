@@ -32,8 +32,10 @@ import (
 type dangerousCommands struct {
 	// rules is dangerRules: held here because a rule may judge a command
 	// line inside another with the whole pack (git's pager, an alias).
-	rules    []dangerRule
-	on       map[string]bool
+	rules []dangerRule
+	// switched holds the rules the options switch on or off; the others
+	// are as the pack has them (see isOn).
+	switched map[string]bool
 	branches []string
 	extra    []extraRule
 }
@@ -89,11 +91,12 @@ func NewDangerousCommands(options *yaml.Node) (engine.Builtin, error) {
 	if err := hookenv.DecodeOptions(options, &o); err != nil {
 		return nil, err
 	}
-	d := &dangerousCommands{rules: dangerRules, on: map[string]bool{}, branches: []string{"main", "master"}, extra: o.Extra}
-	known := map[string]bool{}
-	for _, r := range dangerRules {
-		known[r.id] = true
-		d.on[r.id] = !r.optional
+	d := &dangerousCommands{rules: dangerRules, branches: defaultProtectedBranches, extra: o.Extra}
+	// The rule ids are looked up only for options that name rules: the
+	// default pack, on every call of every project, builds no set of them.
+	var known map[string]bool
+	if len(o.Off) > 0 || len(o.On) > 0 || len(o.Extra) > 0 {
+		known = packIDs()
 	}
 	// off first, then on: a rule in both is on.
 	for _, l := range []struct {
@@ -104,15 +107,18 @@ func NewDangerousCommands(options *yaml.Node) (engine.Builtin, error) {
 			if !known[id] {
 				return nil, fmt.Errorf("%s: unknown rule %q (known: %s)", l.key, id, strings.Join(hookenv.SortedKeys(known), ", "))
 			}
-			d.on[id] = l.key == "on"
+			if d.switched == nil {
+				d.switched = map[string]bool{}
+			}
+			d.switched[id] = l.key == "on"
 		}
 	}
 	if o.ProtectedBranches != nil {
 		d.branches = *o.ProtectedBranches
-	}
-	for _, b := range d.branches {
-		if !doublestar.ValidatePattern(b) {
-			return nil, fmt.Errorf("protected_branches: %q is not a valid glob", b)
+		for _, b := range d.branches {
+			if !doublestar.ValidatePattern(b) {
+				return nil, fmt.Errorf("protected_branches: %q is not a valid glob", b)
+			}
 		}
 	}
 	for i, e := range o.Extra {
@@ -130,6 +136,38 @@ func NewDangerousCommands(options *yaml.Node) (engine.Builtin, error) {
 		known[e.ID] = true
 	}
 	return d, nil
+}
+
+// defaultProtectedBranches are protected when protected_branches is not
+// given. Every check shares them: never appended to.
+var defaultProtectedBranches = []string{"main", "master"}
+
+// packIDs is the set of the pack's rule ids.
+func packIDs() map[string]bool {
+	ids := make(map[string]bool, len(dangerRules))
+	for _, r := range dangerRules {
+		ids[r.id] = true
+	}
+	return ids
+}
+
+// isOn reports whether rule r of the pack runs: as the options switch it,
+// else unless it is optional.
+func (d *dangerousCommands) isOn(r *dangerRule) bool {
+	if on, ok := d.switched[r.id]; ok {
+		return on
+	}
+	return !r.optional
+}
+
+// ruleOn reports whether the pack's rule id runs.
+func (d *dangerousCommands) ruleOn(id string) bool {
+	for i := range d.rules {
+		if d.rules[i].id == id {
+			return d.isOn(&d.rules[i])
+		}
+	}
+	return false
 }
 
 // dangerCall is the pack applied to one call.
@@ -175,7 +213,7 @@ func (d *dangerousCommands) Check(ctx context.Context, call *engine.Call) (engin
 		return engine.Verdict{}, nil
 	}
 	if err != nil {
-		if d.on[unparsableRule] {
+		if d.ruleOn(unparsableRule) {
 			return denyDanger(unparsableRule, unparsableWhat(err), unparsableInstead), nil
 		}
 		return engine.Verdict{Notes: []string{uncheckedNote(err)}}, nil
@@ -195,8 +233,9 @@ func (d *dangerCall) judge(ctx context.Context) (id, what, instead string) {
 		if ranByGitConfig(c) {
 			continue // git-runs-command judges it, saying git runs it
 		}
-		for _, r := range d.rules {
-			if !d.on[r.id] || r.check == nil {
+		for i := range d.rules {
+			r := &d.rules[i]
+			if !d.isOn(r) || r.check == nil {
 				continue
 			}
 			if what, instead := r.check(ctx, d, c); what != "" {
