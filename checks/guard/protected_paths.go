@@ -102,17 +102,10 @@ func NewProtectedPaths(options *yaml.Node) (engine.Builtin, error) {
 	if err := hookenv.DecodeOptions(options, &o); err != nil {
 		return nil, err
 	}
-	pick := func(given *[]string, def []string) []string {
-		if given != nil {
-			return slices.Clone(*given)
-		}
-		return slices.Clone(def) // callers append: never into the defaults
-	}
 	p := &protectedPaths{
-		read:           append(pick(o.Read, DefaultSecretPaths()), o.Add.Read...),
-		write:          slices.Concat(pick(o.Write, slices.Concat(DefaultSecretPaths(), defaultWriteOnly)), o.Add.Write, defaultWiring),
-		except:         append(pick(o.Except, DefaultExcept), o.Add.Except...),
-		outsideAllowed: append(pick(o.OutsideAllowed, defaultOutsideAllowed), o.Add.OutsideAllowed...),
+		read:           listOf(o.Read, secretpaths.Shared(), o.Add.Read),
+		except:         listOf(o.Except, DefaultExcept, o.Add.Except),
+		outsideAllowed: listOf(o.OutsideAllowed, defaultOutsideAllowed, o.Add.OutsideAllowed),
 	}
 	switch o.OutsideProject {
 	case "", "deny":
@@ -138,7 +131,11 @@ func NewProtectedPaths(options *yaml.Node) (engine.Builtin, error) {
 	var binary []string // escaped: its path taken as a pattern
 	if exe := ownBinary(); exe != "" {
 		binary = []string{exe}
-		p.write = append(p.write, exe)
+	}
+	if o.Write != nil {
+		p.write = slices.Concat(*o.Write, o.Add.Write, defaultWiring, binary)
+	} else {
+		p.write = slices.Concat(secretpaths.Shared(), defaultWriteOnly, o.Add.Write, defaultWiring, binary)
 	}
 	// The patterns the options give are checked; the defaults are valid
 	// (TestDefaultPatternsAreValid), and checking their hundred on every
@@ -159,6 +156,16 @@ func NewProtectedPaths(options *yaml.Node) (engine.Builtin, error) {
 		}
 	}
 	return p, nil
+}
+
+// listOf is the list given, else def, with add after it. Without add it
+// is that very array, capped so that an append copies it: the defaults
+// are shared by every check made, and no one changes an element.
+func listOf(given *[]string, def, add []string) []string {
+	if given != nil {
+		def = *given
+	}
+	return append(slices.Clip(def), add...)
 }
 
 // validPattern reports whether pat, a protected_paths pattern (~/ for the

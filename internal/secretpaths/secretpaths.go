@@ -19,6 +19,11 @@ var defaults = &lazy.Value[[]string]{New: func() []string { return parse(list) }
 // Default returns the default secret paths, a fresh slice each time.
 func Default() []string { return slices.Clone(defaults.Get()) }
 
+// Shared returns the default secret paths without a copy, for a reader
+// that keeps them: every caller gets the same array, so none may change
+// an element. Its capacity is its length, so an append copies it.
+func Shared() []string { return slices.Clip(defaults.Get()) }
+
 func parse(text string) []string {
 	var out []string
 	for _, line := range strings.Split(text, "\n") {
