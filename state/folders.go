@@ -19,9 +19,14 @@ const maxOpenFolders = 8
 // openFolders are the folders of the runtime directory a Dir keeps open
 // for the life of the process, each walked to once (one name at a time,
 // without following a link) instead of from the project on every read and
-// write. A folder swapped for a link after the walk changes nothing, as
-// for any open folder (see hookfs): the handle is the folder that was
-// walked to.
+// write. Reads and writes by a kept folder's descriptor reach the folder
+// that was walked to, whatever its path leads to since. Two things are
+// looked at again:
+//   - a kept folder that was removed (a user's rm -rf) is not used: every
+//     kept folder is forgotten and the walk made again, so a write makes
+//     the folder anew and a read finds what another process made since;
+//   - code that works by path (Ensure, CheckLinks) gets a fresh walk from
+//     the project, so a folder swapped for a link since is refused.
 type openFolders struct {
 	anchor, path string // what they were opened for
 	rel          string // path, relative to anchor, slash-separated
@@ -87,10 +92,13 @@ func (d *Dir) forget() {
 }
 
 func (d *Dir) forgetLocked() {
-	o := d.open
-	if o == nil {
-		return
+	if d.open != nil {
+		d.open.forget()
 	}
+}
+
+// forget retires every kept folder: the next use walks from the project.
+func (o *openFolders) forget() {
 	for name, dir := range o.byName {
 		o.retired = append(o.retired, dir)
 		delete(o.byName, name)
@@ -118,8 +126,40 @@ func (d *Dir) borrow(sub string, create bool) (dir *hookfs.Dir, done func(), err
 	if err != nil {
 		return nil, nil, fmt.Errorf("runtime directory: %w", err)
 	}
+	if create && !o.ignoreChecked {
+		// The folders were removed since the check, and made anew by
+		// this open: so is the .gitignore.
+		if err := d.checkIgnored(o); err != nil {
+			if !kept {
+				dir.Close()
+			}
+			return nil, nil, err
+		}
+	}
 	if kept {
 		return dir, func() {}, nil
+	}
+	return dir, func() { dir.Close() }, nil
+}
+
+// borrowFresh is borrow by a fresh walk from the project, kept folders
+// aside: for code that goes on to work by path, which must not lead
+// through a folder swapped for a link since it was kept.
+func (d *Dir) borrowFresh(sub string, create bool) (dir *hookfs.Dir, done func(), err error) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	o, err := d.folders()
+	if err != nil {
+		return nil, nil, err
+	}
+	if create && !o.ignoreChecked {
+		if err := d.checkIgnored(o); err != nil {
+			return nil, nil, err
+		}
+	}
+	dir, err = hookfs.OpenDir(o.anchor, path.Join(o.rel, folderName(sub)), create, 0o700)
+	if err != nil {
+		return nil, nil, fmt.Errorf("runtime directory: %w", err)
 	}
 	return dir, func() { dir.Close() }, nil
 }
@@ -160,7 +200,10 @@ func (d *Dir) checkIgnored(o *openFolders) error {
 // while there is room. kept says whether o keeps the folder returned.
 func (o *openFolders) open(name string, create bool) (dir *hookfs.Dir, kept bool, err error) {
 	if dir, ok := o.byName[name]; ok {
-		return dir, true, nil
+		if !dir.Removed() {
+			return dir, true, nil
+		}
+		o.forget()
 	}
 	if name == "" {
 		dir, err = hookfs.OpenDir(o.anchor, o.rel, create, 0o700)

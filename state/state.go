@@ -79,7 +79,7 @@ func Open(project string) *Dir {
 // with the directory's .gitignore, and returns its full path. No folder on
 // the way may be a link.
 func (d *Dir) Ensure(sub string) (string, error) {
-	dir, done, err := d.borrow(sub, true)
+	dir, done, err := d.borrowFresh(sub, true)
 	if err != nil {
 		return "", err
 	}
@@ -109,7 +109,7 @@ func (d *Dir) FolderIfExists(sub string) (*hookfs.Dir, error) {
 // look.
 func (d *Dir) CheckLinks(subs ...string) (found map[string]bool, err error) {
 	found = map[string]bool{}
-	root, done, err := d.borrow("", false)
+	root, done, err := d.borrowFresh("", false)
 	if errors.Is(err, fs.ErrNotExist) {
 		return found, nil
 	}

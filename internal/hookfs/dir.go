@@ -85,6 +85,18 @@ type Dir struct {
 	path string
 }
 
+// Removed reports whether d's folder was removed since it was opened (its
+// link count is 0): its descriptor still works, but nothing in it can be
+// made, and its path may lead to another folder by now. A folder that
+// cannot be asked counts as removed.
+func (d *Dir) Removed() bool {
+	var st unix.Stat_t
+	if err := unix.Fstat(d.fd, &st); err != nil {
+		return true
+	}
+	return st.Nlink == 0
+}
+
 // newDir wraps fd, a folder just opened at path.
 func newDir(fd int, path string) *Dir { return &Dir{fd: fd, path: path} }
 

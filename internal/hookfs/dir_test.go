@@ -467,3 +467,26 @@ func TestReadOwnFileRefusesAllButARegularFile(t *testing.T) {
 		}
 	}
 }
+
+// Removed tells a folder that is still there from one removed since it
+// was opened, and from one made anew at its path.
+func TestRemoved(t *testing.T) {
+	anchor := t.TempDir()
+	d, err := OpenDir(anchor, "a", true, 0o700)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	if d.Removed() {
+		t.Fatal("a folder just opened reads as removed")
+	}
+	if err := os.Remove(filepath.Join(anchor, "a")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Mkdir(filepath.Join(anchor, "a"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if !d.Removed() {
+		t.Error("a folder removed (and another made at its path) does not read as removed")
+	}
+}
