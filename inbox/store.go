@@ -85,7 +85,7 @@ func (ib *Inbox) checkLinks() error {
 // checkLinksIfAny is checkLinks for a reader, which has nothing to do
 // when the inbox folder is not there: it reports whether it is.
 func (ib *Inbox) checkLinksIfAny() (bool, error) {
-	found, err := ib.State.CheckLinks(folders...)
+	found, err := ib.State.CheckLinksIfAny(folders...)
 	return found[dirName], err
 }
 

@@ -159,3 +159,41 @@ func TestLinkSwappedInAfterFirstUse(t *testing.T) {
 		})
 	}
 }
+
+// CheckLinksIfAny answers from the kept folders when none of the folders
+// asked for is there (a reader then does nothing), and walks afresh when
+// one is: a runtime directory swapped for a link since it was kept, with
+// an inbox in the folder kept, is refused.
+func TestCheckLinksIfAnyAfterASwap(t *testing.T) {
+	for _, withInbox := range []bool{false, true} {
+		project, elsewhere := t.TempDir(), t.TempDir()
+		d := Open(project)
+		if withInbox {
+			if _, err := d.Ensure("inbox/pending"); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := d.Audit(map[string]int{"a": 1}); err != nil { // keeps the runtime directory
+			t.Fatal(err)
+		}
+		if err := os.Rename(d.Path, d.Path+".moved"); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.MkdirAll(filepath.Join(elsewhere, "inbox", "pending"), 0o700); err != nil {
+			t.Fatal(err)
+		}
+		symlink(t, elsewhere, d.Path)
+		found, err := d.CheckLinksIfAny("inbox/pending")
+		var linkErr *hookfs.LinkError
+		switch {
+		case withInbox && !errors.As(err, &linkErr):
+			t.Errorf("with an inbox kept: CheckLinksIfAny = %v, %v; want a *LinkError", found, err)
+		case !withInbox && (err != nil || len(found) != 0):
+			t.Errorf("with no inbox kept: CheckLinksIfAny = %v, %v; want nothing found", found, err)
+		}
+		if _, err := d.CheckLinks("inbox/pending"); !errors.As(err, &linkErr) {
+			t.Errorf("CheckLinks = %v, want a *LinkError", err)
+		}
+		d.Close()
+	}
+}

@@ -106,10 +106,28 @@ func (d *Dir) FolderIfExists(sub string) (*hookfs.Dir, error) {
 // inbox) calls it first; folders not there yet are fine. found holds the
 // folders it opened, subs and the folders on their way, as clean slash
 // paths: what is not in it was not there, and nothing under it needs a
-// look.
+// look. The walk is made afresh from the project, so a folder swapped for
+// a link since it was kept is refused.
 func (d *Dir) CheckLinks(subs ...string) (found map[string]bool, err error) {
-	found = map[string]bool{}
-	root, done, err := d.borrowFresh("", false)
+	return d.checkLinks(d.borrowFresh, subs)
+}
+
+// CheckLinksIfAny is CheckLinks for a reader that does nothing when none
+// of subs is there: the kept folders answer first, and only when one of
+// subs is among them is the walk made afresh. A runtime directory swapped
+// for a link since it was kept, with none of subs in the folder kept, is
+// not reported: the reader does nothing there.
+func (d *Dir) CheckLinksIfAny(subs ...string) (found map[string]bool, err error) {
+	found, err = d.checkLinks(d.borrow, subs)
+	if err != nil || len(found) == 0 {
+		return found, err
+	}
+	return d.CheckLinks(subs...)
+}
+
+func (d *Dir) checkLinks(borrow func(string, bool) (*hookfs.Dir, func(), error), subs []string) (map[string]bool, error) {
+	found := map[string]bool{}
+	root, done, err := borrow("", false)
 	if errors.Is(err, fs.ErrNotExist) {
 		return found, nil
 	}
