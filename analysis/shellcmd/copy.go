@@ -3,8 +3,6 @@ package shellcmd
 import (
 	"path"
 	"strings"
-
-	"github.com/massgen/massgen-hook/internal/lazy"
 )
 
 // Copiers, movers and linkers: GNU coreutils 9, rsync 3 and OpenSSH
@@ -50,16 +48,14 @@ var (
 
 // copyOptions are the tables of the commands that copy their sources to
 // a destination.
-var copyOptions = &lazy.Value[map[string]*OptionTable]{New: func() map[string]*OptionTable {
-	return map[string]*OptionTable{"cp": cpOptions, "install": installOptions, "rsync": rsyncOptions, "scp": scpOptions}
-}}
+var copyOptions = optionTables{{"cp", cpOptions}, {"install", installOptions}, {"rsync", rsyncOptions}, {"scp", scpOptions}}
 
 // cp, install, rsync and scp read their sources and write the
 // destination: the last operand, or -t DIR. install -d makes every
 // operand a directory. A recursive copy reads and writes whole trees.
 func copyEffects(c *Command) []Effect {
 	base := c.Base()
-	l := copyOptions.Get()[base].Parse(c.Args)
+	l := copyOptions.get(base).Parse(c.Args)
 	if base == "install" && l.Has('d', "directory") {
 		return all(Write, false, l.Operands)
 	}

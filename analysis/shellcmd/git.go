@@ -230,8 +230,8 @@ func (g *Git) readSub() {
 		g.Help = true
 		return
 	}
-	t, ok := gitOptions.Get()[key]
-	if !ok {
+	t := gitOptions.get(key)
+	if t == nil {
 		return
 	}
 	g.Line, g.Known = t.Parse(g.Args), true
@@ -283,5 +283,5 @@ func (g Git) Readings() []Line {
 	if g.Verb != "" {
 		key += " " + g.Verb
 	}
-	return []Line{g.Line, gitOptions.Get()[key].Parse(rest)}
+	return []Line{g.Line, gitOptions.get(key).Parse(rest)}
 }

@@ -192,7 +192,8 @@ func TestGitTablesMatchGit(t *testing.T) {
 	if err := exec.Command("git", "init", "-q", repo).Run(); err != nil {
 		t.Fatal(err)
 	}
-	for key, table := range gitOptions.Get() {
+	for _, named := range gitOptions {
+		key, table := named.name, named.table
 		args := append(strings.Fields(key), "--git-completion-helper-all")
 		cmd := exec.Command("git", args...)
 		cmd.Dir = repo

@@ -327,3 +327,25 @@ func (o *OptionTable) shortOpts(a Word, args []Word, i int, l *Line) int {
 func part(a Word, s string) Word {
 	return Word{Raw: a.Raw, Value: s, Known: a.Known, Glob: a.Glob, Inner: a.Inner, spliced: a.spliced}
 }
+
+// optionTables are option tables by name (a command, or "command verb").
+// Declared as a package-level composite literal of constant tables, a list
+// is laid out by the linker: it costs nothing at start-up and allocates
+// nothing when used, where a map is built, and every table in it
+// allocated, on first use. The lists are a few dozen long.
+type optionTables []namedOptions
+
+type namedOptions struct {
+	name  string
+	table *OptionTable
+}
+
+// get is the table named name, nil if there is none.
+func (ts optionTables) get(name string) *OptionTable {
+	for i := range ts {
+		if ts[i].name == name {
+			return ts[i].table
+		}
+	}
+	return nil
+}

@@ -2,61 +2,57 @@ package shellcmd
 
 import (
 	"strings"
-
-	"github.com/massgen/massgen-hook/internal/lazy"
 )
 
 // Readers: the programs that print the files they are given. Option
 // tables from GNU coreutils 9, util-linux, less 6, bat, BSD hexdump,
 // and GNU diffutils 3.
 var (
-	readerOptions = &lazy.Value[map[string]*OptionTable]{New: func() map[string]*OptionTable {
-		return map[string]*OptionTable{
-			"cat": {Short: "AbeEnstTuv", Abbrev: true, Permute: true,
-				Long: "show-all number-nonblank show-ends number squeeze-blank show-tabs show-nonprinting help version"},
-			"tac": {Short: "brs:", Abbrev: true, Permute: true, Long: "before regex separator= help version"},
-			"head": {Short: "c:n:qvz", Abbrev: true, Permute: true,
-				Long: "bytes= lines= quiet silent verbose zero-terminated help version"},
-			"tail": {Short: "c:fFn:qs:vz", Abbrev: true, Permute: true,
-				Long: "bytes= follow[=] lines= max-unchanged-stats= pid= quiet silent retry sleep-interval= " +
-					"verbose zero-terminated help version"},
-			"nl": {Short: "b:d:f:h:i:l:n:ps:v:w:", Abbrev: true, Permute: true,
-				Long: "body-numbering= section-delimiter= footer-numbering= header-numbering= line-increment= " +
-					"join-blank-lines= number-format= no-renumber number-separator= starting-line-number= " +
-					"number-width= help version"},
-			"od": {Short: "A:j:N:S::t:vw::abcdfilosx", Abbrev: true, Permute: true,
-				Long: "address-radix= endian= skip-bytes= read-bytes= strings[=] format= output-duplicates " +
-					"width[=] traditional help version"},
-			"hexdump": {Short: "bcCdoxve:f:n:s:L::", Permute: true,
-				Long: "one-byte-octal one-byte-char canonical two-bytes-decimal two-bytes-octal two-bytes-hex " +
-					"format= format-file= color[=] length= skip= no-squeezing help version"},
-			"strings": {Short: "adfwn:t:e:o0123456789s:T:UvVh", Abbrev: true, Permute: true,
-				Long: "all data print-file-name include-all-whitespace bytes= radix= encoding= unicode= " +
-					"output-separator= target= help version"},
-			"less": {Short: "?aABcCdeEfFgGiIJKLmMnNqQrRsSuUVwWXb:h:j:k:o:O:p:P:t:T:x:y:z:#:", Permute: true,
-				Long: "help version log-file= LOG-FILE= pattern= prompt= tag= tag-file= tabs= shift= " +
-					"max-back-scroll= max-forw-scroll= window= buffers= jump-target= lesskey-file= " +
-					"header= line-num-width= status-col-width= wheel-lines= quit-at-eof quit-if-one-screen " +
-					"ignore-case IGNORE-CASE no-init chop-long-lines raw-control-chars RAW-CONTROL-CHARS " +
-					"squeeze-blank-lines LINE-NUMBERS mouse"},
-			"more":   {Short: "dflcpsun:", Permute: true, Long: "silent logical no-pause print-over clean-print squeeze plain lines= help version"},
-			"bat":    batOptions,
-			"batcat": batOptions,
-			"base64": {Short: "diw:b:i:o:D", Abbrev: true, Permute: true,
-				Long: "decode ignore-garbage wrap= break= input= output= help version"},
-			"diff": {Short: "qscC:uU:enyW:pF:tTlrNx:X:S:iEZbwBI:aD:dv", Abbrev: true, Permute: true,
-				Long: "normal brief report-identical-files context[=] unified[=] ed rcs side-by-side width= " +
-					"left-column suppress-common-lines show-c-function show-function-line= label= expand-tabs " +
-					"initial-tab tabsize= suppress-blank-empty paginate recursive no-dereference new-file " +
-					"unidirectional-new-file ignore-file-name-case no-ignore-file-name-case exclude= " +
-					"exclude-from= starting-file= from-file= to-file= ignore-case ignore-tab-expansion " +
-					"ignore-trailing-space ignore-space-change ignore-all-space ignore-blank-lines " +
-					"ignore-matching-lines= text strip-trailing-cr ifdef= old-group-format= new-group-format= " +
-					"unchanged-group-format= changed-group-format= line-format= old-line-format= " +
-					"new-line-format= unchanged-line-format= minimal horizon-lines= speed-large-files " +
-					"color[=] palette= help version"},
-		}
-	}}
+	readerOptions = optionTables{
+		{"cat", &OptionTable{Short: "AbeEnstTuv", Abbrev: true, Permute: true,
+			Long: "show-all number-nonblank show-ends number squeeze-blank show-tabs show-nonprinting help version"}},
+		{"tac", &OptionTable{Short: "brs:", Abbrev: true, Permute: true, Long: "before regex separator= help version"}},
+		{"head", &OptionTable{Short: "c:n:qvz", Abbrev: true, Permute: true,
+			Long: "bytes= lines= quiet silent verbose zero-terminated help version"}},
+		{"tail", &OptionTable{Short: "c:fFn:qs:vz", Abbrev: true, Permute: true,
+			Long: "bytes= follow[=] lines= max-unchanged-stats= pid= quiet silent retry sleep-interval= " +
+				"verbose zero-terminated help version"}},
+		{"nl", &OptionTable{Short: "b:d:f:h:i:l:n:ps:v:w:", Abbrev: true, Permute: true,
+			Long: "body-numbering= section-delimiter= footer-numbering= header-numbering= line-increment= " +
+				"join-blank-lines= number-format= no-renumber number-separator= starting-line-number= " +
+				"number-width= help version"}},
+		{"od", &OptionTable{Short: "A:j:N:S::t:vw::abcdfilosx", Abbrev: true, Permute: true,
+			Long: "address-radix= endian= skip-bytes= read-bytes= strings[=] format= output-duplicates " +
+				"width[=] traditional help version"}},
+		{"hexdump", &OptionTable{Short: "bcCdoxve:f:n:s:L::", Permute: true,
+			Long: "one-byte-octal one-byte-char canonical two-bytes-decimal two-bytes-octal two-bytes-hex " +
+				"format= format-file= color[=] length= skip= no-squeezing help version"}},
+		{"strings", &OptionTable{Short: "adfwn:t:e:o0123456789s:T:UvVh", Abbrev: true, Permute: true,
+			Long: "all data print-file-name include-all-whitespace bytes= radix= encoding= unicode= " +
+				"output-separator= target= help version"}},
+		{"less", &OptionTable{Short: "?aABcCdeEfFgGiIJKLmMnNqQrRsSuUVwWXb:h:j:k:o:O:p:P:t:T:x:y:z:#:", Permute: true,
+			Long: "help version log-file= LOG-FILE= pattern= prompt= tag= tag-file= tabs= shift= " +
+				"max-back-scroll= max-forw-scroll= window= buffers= jump-target= lesskey-file= " +
+				"header= line-num-width= status-col-width= wheel-lines= quit-at-eof quit-if-one-screen " +
+				"ignore-case IGNORE-CASE no-init chop-long-lines raw-control-chars RAW-CONTROL-CHARS " +
+				"squeeze-blank-lines LINE-NUMBERS mouse"}},
+		{"more", &OptionTable{Short: "dflcpsun:", Permute: true, Long: "silent logical no-pause print-over clean-print squeeze plain lines= help version"}},
+		{"bat", batOptions},
+		{"batcat", batOptions},
+		{"base64", &OptionTable{Short: "diw:b:i:o:D", Abbrev: true, Permute: true,
+			Long: "decode ignore-garbage wrap= break= input= output= help version"}},
+		{"diff", &OptionTable{Short: "qscC:uU:enyW:pF:tTlrNx:X:S:iEZbwBI:aD:dv", Abbrev: true, Permute: true,
+			Long: "normal brief report-identical-files context[=] unified[=] ed rcs side-by-side width= " +
+				"left-column suppress-common-lines show-c-function show-function-line= label= expand-tabs " +
+				"initial-tab tabsize= suppress-blank-empty paginate recursive no-dereference new-file " +
+				"unidirectional-new-file ignore-file-name-case no-ignore-file-name-case exclude= " +
+				"exclude-from= starting-file= from-file= to-file= ignore-case ignore-tab-expansion " +
+				"ignore-trailing-space ignore-space-change ignore-all-space ignore-blank-lines " +
+				"ignore-matching-lines= text strip-trailing-cr ifdef= old-group-format= new-group-format= " +
+				"unchanged-group-format= changed-group-format= line-format= old-line-format= " +
+				"new-line-format= unchanged-line-format= minimal horizon-lines= speed-large-files " +
+				"color[=] palette= help version"}},
+	}
 	batOptions = &OptionTable{Short: "AbpPnfl:H:r:m:LhV", Permute: true,
 		Long: "show-all plain language= highlight-line= file-name= diff diff-context= tabs= wrap= " +
 			"chop-long-lines terminal-width= number color= italic-text= decorations= force-colorization " +
@@ -69,23 +65,23 @@ var (
 
 // The readers print every operand.
 func readerEffects(c *Command) []Effect {
-	return all(Read, false, readerOptions.Get()[c.Base()].Parse(c.Args).Operands)
+	return all(Read, false, readerOptions.get(c.Base()).Parse(c.Args).Operands)
 }
 
 // The pagers also take +CMD operands, commands to run at start, not files.
 func pagerEffects(c *Command) []Effect {
-	ops := readerOptions.Get()[c.Base()].Parse(c.Args).Operands
+	ops := readerOptions.get(c.Base()).Parse(c.Args).Operands
 	return all(Read, false, without(ops, func(w Word) bool { return strings.HasPrefix(w.Value, "+") }))
 }
 
 // base64 encodes its file operand, or BSD's -i FILE.
 func base64Effects(c *Command) []Effect {
-	l := readerOptions.Get()["base64"].Parse(c.Args)
+	l := readerOptions.get("base64").Parse(c.Args)
 	return all(Read, false, append(l.Operands, l.Vals('i', "input")...))
 }
 
 func diffEffects(c *Command) []Effect {
-	l := readerOptions.Get()["diff"].Parse(c.Args)
+	l := readerOptions.get("diff").Parse(c.Args)
 	files := append(append(l.Operands, l.Vals(0, "from-file")...), l.Vals(0, "to-file")...)
 	if l.Has('r', "recursive") {
 		// Folders compared below: a file on one side only is printed

@@ -7,8 +7,6 @@ import (
 	"unicode"
 
 	"mvdan.cc/sh/v3/syntax"
-
-	"github.com/massgen/massgen-hook/internal/lazy"
 )
 
 // wrapped is what a wrapper command runs.
@@ -199,20 +197,18 @@ var (
 		Long: "askpass background bell close-from= chdir= preserve-env[=] edit group= set-home help " +
 			"host= login remove-timestamp reset-timestamp list non-interactive preserve-groups prompt= " +
 			"chroot= role= stdin shell type= command-timeout= other-user= user= version validate"}
-	wrapperOptions = &lazy.Value[map[string]*OptionTable]{New: func() map[string]*OptionTable {
-		return map[string]*OptionTable{
-			"doas":    {Short: "nsu:C:L"},
-			"pkexec":  {Abbrev: true, Long: "user= disable-internal-agent keep-cwd help version"},
-			"nice":    {Short: "n:", Abbrev: true, Long: "adjustment= help version"},
-			"nohup":   {Abbrev: true, Long: "help version"},
-			"setsid":  {Short: "cfwhV", Abbrev: true, Long: "ctty fork wait help version"},
-			"time":    {Short: "apqvf:o:", Abbrev: true, Long: "append portability quiet verbose format= output= help version"},
-			"stdbuf":  {Short: "i:o:e:", Abbrev: true, Long: "input= output= error= help version"},
-			"exec":    {Short: "cla:"},
-			"command": {Short: "pvV"},
-			"builtin": {},
-		}
-	}}
+	wrapperOptions = optionTables{
+		{"doas", &OptionTable{Short: "nsu:C:L"}},
+		{"pkexec", &OptionTable{Abbrev: true, Long: "user= disable-internal-agent keep-cwd help version"}},
+		{"nice", &OptionTable{Short: "n:", Abbrev: true, Long: "adjustment= help version"}},
+		{"nohup", &OptionTable{Abbrev: true, Long: "help version"}},
+		{"setsid", &OptionTable{Short: "cfwhV", Abbrev: true, Long: "ctty fork wait help version"}},
+		{"time", &OptionTable{Short: "apqvf:o:", Abbrev: true, Long: "append portability quiet verbose format= output= help version"}},
+		{"stdbuf", &OptionTable{Short: "i:o:e:", Abbrev: true, Long: "input= output= error= help version"}},
+		{"exec", &OptionTable{Short: "cla:"}},
+		{"command", &OptionTable{Short: "pvV"}},
+		{"builtin", &OptionTable{}},
+	}
 	timeoutOptions = &OptionTable{Short: "k:s:v", Abbrev: true,
 		Long: "preserve-status foreground kill-after= signal= verbose help version"}
 	ioniceOptions = &OptionTable{Short: "c:n:p:P:tu:hV", Abbrev: true,
@@ -241,7 +237,7 @@ func unwrapSudo(args []Word) wrapped {
 
 // unwrapSimple unwraps the wrappers that take options and then a command.
 func unwrapSimple(base string, args []Word) wrapped {
-	l := wrapperOptions.Get()[base].Parse(args)
+	l := wrapperOptions.get(base).Parse(args)
 	switch base {
 	case "command":
 		if l.Has('v', "") || l.Has('V', "") {

@@ -4,8 +4,6 @@ import (
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
-
-	"github.com/massgen/massgen-hook/internal/lazy"
 )
 
 // More wrappers, each running the command after its own words: flock
@@ -87,14 +85,12 @@ func unwrapScript(args []Word) wrapped {
 // --shell-mode for pnpm) gives a shell command line instead. Options that
 // take a value are skipped with it; an option not listed ends the reading,
 // and the runner is then judged as the program it is.
-var packageRunnerOptions = &lazy.Value[map[string]*OptionTable]{New: func() map[string]*OptionTable {
-	return map[string]*OptionTable{
-		"pnpm exec": {Short: "rcF:C:h", Long: "recursive parallel shell-mode filter= dir= workspace-root no-bail report-summary resume-from= help"},
-		"yarn exec": {},
-		"npm exec":  {Short: "yc:p:w:", Long: "yes no call= package= workspace= workspaces include-workspace-root"},
-		"npx":       {Short: "yqc:p:", Long: "yes no quiet call= package="},
-	}
-}}
+var packageRunnerOptions = optionTables{
+	{"pnpm exec", &OptionTable{Short: "rcF:C:h", Long: "recursive parallel shell-mode filter= dir= workspace-root no-bail report-summary resume-from= help"}},
+	{"yarn exec", &OptionTable{}},
+	{"npm exec", &OptionTable{Short: "yc:p:w:", Long: "yes no call= package= workspace= workspaces include-workspace-root"}},
+	{"npx", &OptionTable{Short: "yqc:p:", Long: "yes no quiet call= package="}},
+}
 
 func unwrapPackageRunner(base string, args []Word) wrapped {
 	name := base
@@ -106,7 +102,7 @@ func unwrapPackageRunner(base string, args []Word) wrapped {
 	default:
 		return wrapped{}
 	}
-	table := packageRunnerOptions.Get()[name]
+	table := packageRunnerOptions.get(name)
 	l := table.Parse(args)
 	if l.Unknown() {
 		return wrapped{}
