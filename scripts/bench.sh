@@ -119,17 +119,20 @@ YAML
 
 ev=$work/events; mkdir -p "$ev"
 printf '{"session_id":"b1","cwd":"%s","hook_event_name":"SubagentStop","stop_hook_active":false,"agent_id":"a1","agent_type":"spec-writer"}' "$proj" > "$ev/subagent-stop.json"
-printf '{"session_id":"b1","cwd":"%s","hook_event_name":"SubagentStop","stop_hook_active":false,"agent_id":"a2","agent_type":"missing-writer"}' "$proj" > "$ev/subagent-stop-block.json"
+# The cases that record a subagent (its stop, its start) each have a session
+# of their own: in b1 they would add to the subagents the stop case judges,
+# and stop (coordinator present) would block, and write, from then on.
+printf '{"session_id":"b2","cwd":"%s","hook_event_name":"SubagentStop","stop_hook_active":false,"agent_id":"a2","agent_type":"missing-writer"}' "$proj" > "$ev/subagent-stop-block.json"
 printf '{"session_id":"b1","cwd":"%s","hook_event_name":"Stop","stop_hook_active":false}' "$proj" > "$ev/stop.json"
 printf '{"session_id":"b1","cwd":"%s","hook_event_name":"SessionStart","source":"startup"}' "$proj" > "$ev/session-start.json"
 printf '{"session_id":"b1","cwd":"%s","hook_event_name":"SessionStart","source":"startup"}' "$gitproj" > "$ev/session-start-git.json"
 for n in 1000 10000 100000; do
   printf '{"session_id":"b1","cwd":"%s","hook_event_name":"SessionStart","source":"startup"}' "$work/files$n" > "$ev/session-start-$n.json"
 done
-# A subagent of its own (a3): a SubagentStart of a1 would record a1's start
-# again, over its written scratchpad, and every subagent-stop (pass) timed
-# after it would block.
-printf '{"session_id":"b1","cwd":"%s","hook_event_name":"SubagentStart","agent_id":"a3","agent_type":"spec-writer"}' "$proj" > "$ev/subagent-start.json"
+# A subagent of its own (a3), in a session of its own: a SubagentStart of a1
+# would record a1's start again, over its written scratchpad, and every
+# subagent-stop (pass) timed after it would block.
+printf '{"session_id":"b3","cwd":"%s","hook_event_name":"SubagentStart","agent_id":"a3","agent_type":"spec-writer"}' "$proj" > "$ev/subagent-start.json"
 printf '{"session_id":"b1","transcript_path":"/t.jsonl","cwd":"%s","permission_mode":"default","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"git status --short && go test ./... 2>&1 | tail -20 && grep -rn \\"TODO\\" internal/ cmd/ | head -50 && git log --oneline -10 && ls -la bin/ && make build && echo done-with-200-chars-of-command","description":"Run checks"},"tool_use_id":"toolu_01"}' "$proj" > "$ev/pre-tool-use.json"
 # PostToolUse events whose tool_response holds 1 MiB and 50 MiB of text.
 for mib in 1 50; do
@@ -319,6 +322,16 @@ fi
 if [ -z "$ran" ]; then
   "$work/harness" -only "$ONLY" "$work/floor.json" # fails: no such case
 fi
+# The pass cases must pass still, after every run of every case: one that
+# began to block midway (another case's writes in its session) would have
+# measured something else.
+for hook in subagent-stop stop; do
+  out=$(CLAUDE_PROJECT_DIR="$proj" MASSGEN_HOOK_NOW=2026-11-20T10:00:00Z TZ=UTC bin/massgen-hook "$hook" < "$ev/$hook.json")
+  if [ -n "$out" ]; then
+    echo "bench: $hook no longer passes on the bench project, so its case measured something else: $out" >&2
+    exit 1
+  fi
+done
 
 # A full run rewrites BENCHMARKS.md; a run of ONLY one case prints its table
 # instead, so that a single case's figures never replace the whole page.
