@@ -6,6 +6,7 @@ import (
 	"strings"
 	"sync"
 	"unicode"
+	"unicode/utf8"
 )
 
 // CaseInsensitive reports whether dir matches names regardless of case,
@@ -130,15 +131,27 @@ func listsBoth(dir, a, b string) bool {
 // hasCase reports whether s has a letter whose case can flip.
 func hasCase(s string) bool { return flipCase(s) != s }
 
-// flipCase swaps the case of every letter of s.
+// flipCase swaps the case of every letter of s. Bytes that are not UTF-8
+// stay as they are: a name holding one is still that name with its
+// letters flipped, and one with no letter has no case to flip (as
+// strings.Map would have it, "\xff" became "\ufffd", a name that
+// differs, and a probe of it found nothing on a folder that ignores
+// case).
 func flipCase(s string) string {
-	return strings.Map(func(r rune) rune {
+	var b strings.Builder
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
 		switch {
+		case r == utf8.RuneError && size <= 1:
+			b.WriteByte(s[i])
 		case unicode.IsUpper(r):
-			return unicode.ToLower(r)
+			b.WriteRune(unicode.ToLower(r))
 		case unicode.IsLower(r):
-			return unicode.ToUpper(r)
+			b.WriteRune(unicode.ToUpper(r))
+		default:
+			b.WriteString(s[i : i+size])
 		}
-		return r
-	}, s)
+		i += size
+	}
+	return b.String()
 }

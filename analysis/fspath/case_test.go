@@ -11,9 +11,17 @@ import (
 )
 
 func TestFlipCase(t *testing.T) {
-	for in, want := range map[string]string{".env": ".ENV", "Makefile": "mAKEFILE", "123": "123", "": "", "é": "É"} {
+	for in, want := range map[string]string{".env": ".ENV", "Makefile": "mAKEFILE", "123": "123", "": "", "é": "É",
+		"\xff": "\xff", "a\xffB": "A\xffb", "\xc3": "\xc3", "x\xe2\x82": "X\xe2\x82"} {
 		if got := flipCase(in); got != want {
 			t.Errorf("flipCase(%q) = %q, want %q", in, got, want)
+		}
+	}
+	// A name of bytes that are not UTF-8 has no letter: it cannot tell a
+	// folder's case, and the probe looks for another name.
+	for _, name := range []string{"\xff", "\xfe\xff.1", "123"} {
+		if hasCase(name) {
+			t.Errorf("hasCase(%q) = true", name)
 		}
 	}
 }
