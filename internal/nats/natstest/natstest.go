@@ -42,11 +42,7 @@ type Options struct {
 // ends.
 func Start(t testing.TB, o Options) *Server {
 	t.Helper()
-	port, err := freePort()
-	if err != nil {
-		t.Fatal(err)
-	}
-	s := newServer(t.TempDir(), port, o)
+	s := newServer(t.TempDir(), server.RANDOM_PORT, o)
 	s.t = t
 	if err := s.start(); err != nil {
 		t.Fatal(err)
@@ -58,11 +54,7 @@ func Start(t testing.TB, o Options) *Server {
 // Run starts a server on a free loopback port outside a test (a bench
 // program), its store in dir. The caller stops it with Shutdown.
 func Run(dir string, o Options) (*Server, error) {
-	port, err := freePort()
-	if err != nil {
-		return nil, err
-	}
-	s := newServer(dir, port, o)
+	s := newServer(dir, server.RANDOM_PORT, o)
 	if err := s.start(); err != nil {
 		return nil, err
 	}
@@ -92,6 +84,11 @@ func (s *Server) start() error {
 		srv.Shutdown()
 		return errors.New("nats-server did not start")
 	}
+	// The server binds a port of its own choosing, the first time: a
+	// port found free and handed over could be taken meanwhile (a hook
+	// process's outgoing connection), and the server then never listened.
+	// A restart takes the same port again.
+	s.opts.Port = srv.Addr().(*net.TCPAddr).Port
 	s.s = srv
 	return nil
 }
