@@ -51,22 +51,6 @@ func TestFirstEntryReadsAsReaddirnames(t *testing.T) {
 	}
 }
 
-// readdirFirst is firstEntry as os.File reads a folder.
-func readdirFirst(dir string, n int, ok func(string) bool) string {
-	f, err := os.Open(dir)
-	if err != nil {
-		return ""
-	}
-	defer f.Close()
-	names, _ := f.Readdirnames(n)
-	for _, name := range names {
-		if ok(name) {
-			return name
-		}
-	}
-	return ""
-}
-
 func checkMkdir(t *testing.T, dir string) {
 	t.Helper()
 	if err := os.Mkdir(dir, 0o755); err != nil {
