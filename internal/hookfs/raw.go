@@ -44,7 +44,7 @@ type statInfo struct {
 
 func (s *statInfo) Name() string       { return s.name }
 func (s *statInfo) Size() int64        { return s.st.Size }
-func (s *statInfo) ModTime() time.Time { return time.Unix(s.st.Mtim.Unix()) }
+func (s *statInfo) ModTime() time.Time { return modTime(&s.st) }
 func (s *statInfo) IsDir() bool        { return s.Mode().IsDir() }
 func (s *statInfo) Sys() any           { return &s.st }
 
