@@ -111,6 +111,18 @@ func (o *openFolders) forget() {
 // not keep it. With create, missing folders are made owner-only and the
 // .gitignore is checked; without, a missing folder is fs.ErrNotExist.
 func (d *Dir) borrow(sub string, create bool) (dir *hookfs.Dir, done func(), err error) {
+	return d.borrowBy(sub, create, (*openFolders).open)
+}
+
+// borrowFresh is borrow by a fresh walk from the project, kept folders
+// aside: for code that goes on to work by path, which must not lead
+// through a folder swapped for a link since it was kept.
+func (d *Dir) borrowFresh(sub string, create bool) (dir *hookfs.Dir, done func(), err error) {
+	return d.borrowBy(sub, create, (*openFolders).openFresh)
+}
+
+// borrowBy is borrow, with the folder opened by open.
+func (d *Dir) borrowBy(sub string, create bool, open func(*openFolders, string, bool) (*hookfs.Dir, bool, error)) (dir *hookfs.Dir, done func(), err error) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	o, err := d.folders()
@@ -122,7 +134,7 @@ func (d *Dir) borrow(sub string, create bool) (dir *hookfs.Dir, done func(), err
 			return nil, nil, err
 		}
 	}
-	dir, kept, err := o.open(folderName(sub), create)
+	dir, kept, err := open(o, folderName(sub), create)
 	if err != nil {
 		return nil, nil, fmt.Errorf("runtime directory: %w", err)
 	}
@@ -138,28 +150,6 @@ func (d *Dir) borrow(sub string, create bool) (dir *hookfs.Dir, done func(), err
 	}
 	if kept {
 		return dir, func() {}, nil
-	}
-	return dir, func() { dir.Close() }, nil
-}
-
-// borrowFresh is borrow by a fresh walk from the project, kept folders
-// aside: for code that goes on to work by path, which must not lead
-// through a folder swapped for a link since it was kept.
-func (d *Dir) borrowFresh(sub string, create bool) (dir *hookfs.Dir, done func(), err error) {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	o, err := d.folders()
-	if err != nil {
-		return nil, nil, err
-	}
-	if create && !o.ignoreChecked {
-		if err := d.checkIgnored(o); err != nil {
-			return nil, nil, err
-		}
-	}
-	dir, err = hookfs.OpenDir(o.anchor, path.Join(o.rel, folderName(sub)), create, 0o700)
-	if err != nil {
-		return nil, nil, fmt.Errorf("runtime directory: %w", err)
 	}
 	return dir, func() { dir.Close() }, nil
 }
@@ -228,6 +218,13 @@ func (o *openFolders) open(name string, create bool) (dir *hookfs.Dir, kept bool
 		return dir, true, nil
 	}
 	return dir, false, nil
+}
+
+// openFresh opens the folder name as open does, but walked to afresh from
+// the anchor, one name at a time, kept folders aside; it keeps nothing.
+func (o *openFolders) openFresh(name string, create bool) (*hookfs.Dir, bool, error) {
+	dir, err := hookfs.OpenDir(o.anchor, path.Join(o.rel, name), create, 0o700)
+	return dir, false, err
 }
 
 // folder opens sub as borrow does, as a Dir of the caller's own to close.
