@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/massgen/massgen-hook/protocol"
@@ -29,9 +30,23 @@ type notices struct {
 func (env *Env) AddNotice(session, text string) error {
 	return env.State.Update(state.SessionRecord(session, noticesRecord), func(old []byte) ([]byte, error) {
 		n := env.parseNotices(old)
-		n.Texts = append(n.Texts, text)
+		n.Texts = queueOnce(n.Texts, text)
 		return json.Marshal(n)
 	})
+}
+
+// queueOnce appends to queue the texts not already in it: a notice that
+// waits already (the same subagent let go again before the main thread's
+// next call) would tell it nothing new, and the record would grow with
+// every release.
+func queueOnce(queue []string, texts ...string) []string {
+	queue = slices.Clip(queue)
+	for _, text := range texts {
+		if !slices.Contains(queue, text) {
+			queue = append(queue, text)
+		}
+	}
+	return queue
 }
 
 // parseNotices reads a notices record; a corrupt one is noted and read as
@@ -75,7 +90,7 @@ func (env *Env) TakeNotices(ev *protocol.Event) (text string, settle func(answer
 		}
 		err := env.State.Update(name, func(old []byte) ([]byte, error) {
 			n := env.parseNotices(old)
-			n.Texts = append(append([]string(nil), taken...), n.Texts...)
+			n.Texts = queueOnce(taken, n.Texts...)
 			return json.Marshal(n)
 		})
 		if err != nil {

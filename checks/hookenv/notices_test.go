@@ -50,3 +50,29 @@ func TestNoticesSettle(t *testing.T) {
 		t.Errorf("notes: %s", notes.String())
 	}
 }
+
+// A notice already waiting is not queued twice: the same subagent let go
+// again before the main thread's next call (the same text) tells it nothing
+// new, and the record must not grow with every release. A notice put back
+// after a failed answer is not doubled by the same one queued meanwhile.
+func TestNoticesQueuedOnce(t *testing.T) {
+	env := &Env{State: state.Open(t.TempDir()), Notes: &bytes.Buffer{}}
+	main := &protocol.Event{HookEventName: protocol.PostToolUse, SessionID: "s1", ToolName: "Agent"}
+	for _, text := range []string{"a2 let go", "a3 let go", "a2 let go", "a3 let go"} {
+		if err := env.AddNotice("s1", text); err != nil {
+			t.Fatal(err)
+		}
+	}
+	out := env.WithNotices(main, protocol.Output{})
+	if got, want := out.HookSpecificOutput.AdditionalContext, "a2 let go\n\na3 let go"; got != want {
+		t.Fatalf("waiting notices %q, want %q", got, want)
+	}
+	if err := env.AddNotice("s1", "a3 let go"); err != nil {
+		t.Fatal(err)
+	}
+	env.Settle(false)
+	out = env.WithNotices(main, protocol.Output{})
+	if got, want := out.HookSpecificOutput.AdditionalContext, "a2 let go\n\na3 let go"; got != want {
+		t.Errorf("after a failed answer: %q, want %q", got, want)
+	}
+}
