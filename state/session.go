@@ -43,7 +43,7 @@ func (d *Dir) ReadJSON(name string, v any) (bool, error) {
 	if data == nil || err != nil {
 		return false, err
 	}
-	if err := json.Unmarshal(data, v); err != nil {
+	if err := decodeRecord(data, v); err != nil {
 		d.note("state %s is corrupt (%v); ignoring it", filepath.Join(dir.Path(), base), err)
 		return false, nil
 	}
@@ -59,7 +59,7 @@ func (d *Dir) UpdateJSON(name string, v any, fn func() (changed bool, err error)
 	return d.Update(name, func(old []byte) ([]byte, error) {
 		corrupt := false
 		if old != nil {
-			if err := json.Unmarshal(old, v); err != nil {
+			if err := decodeRecord(old, v); err != nil {
 				d.setAside(name, old, err)
 				reflect.ValueOf(v).Elem().SetZero()
 				corrupt = true
@@ -72,8 +72,31 @@ func (d *Dir) UpdateJSON(name string, v any, fn func() (changed bool, err error)
 		if !changed && !corrupt {
 			return old, nil
 		}
-		return json.Marshal(v)
+		return encodeRecord(v)
 	})
+}
+
+// decodeRecord is json.Unmarshal, calling v's own UnmarshalJSON directly
+// when it has one. A record type that reads itself does so to spare a
+// one-shot process encoding/json's reflection (the session's ledger),
+// and Unmarshal would still pay a scan of the record and a reflective
+// walk to find the method. Such a method checks its input as Unmarshal
+// would (the ledger's falls back to Unmarshal for anything unusual).
+func decodeRecord(data []byte, v any) error {
+	if u, ok := v.(json.Unmarshaler); ok {
+		return u.UnmarshalJSON(data)
+	}
+	return json.Unmarshal(data, v)
+}
+
+// encodeRecord is json.Marshal, calling v's own MarshalJSON directly when
+// it has one: Marshal would scan and re-compact what the method wrote,
+// which a record type that writes itself writes compact already.
+func encodeRecord(v any) ([]byte, error) {
+	if m, ok := v.(json.Marshaler); ok {
+		return m.MarshalJSON()
+	}
+	return json.Marshal(v)
 }
 
 // UpdateSession is UpdateJSON for a session record. The first record a

@@ -170,3 +170,56 @@ func TestSessionRecords(t *testing.T) {
 		t.Errorf("unknown session: %q, %v", got, err)
 	}
 }
+
+// selfCoded is a record that reads and writes itself, keeping what it was
+// handed: its bytes as read, whatever they are.
+type selfCoded struct{ got []byte }
+
+func (r *selfCoded) UnmarshalJSON(b []byte) error {
+	r.got = append([]byte(nil), b...)
+	if string(b) == "bad" {
+		return errors.New("not mine")
+	}
+	return nil
+}
+
+func (r *selfCoded) MarshalJSON() ([]byte, error) { return []byte(`{"self":"coded"}`), nil }
+
+// A record type with its own UnmarshalJSON and MarshalJSON is handed the
+// record's bytes as they are and writes its bytes as they are, with no
+// pass of encoding/json's scanner before or after (which would refuse
+// "<x>" before the method saw it, and compact what it wrote); one it
+// refuses is set aside as any corrupt record is.
+func TestRecordTypeCodesItself(t *testing.T) {
+	project := t.TempDir()
+	d := Open(project)
+	name := SessionRecord("s1", "self")
+	path := filepath.Join(d.Path, filepath.FromSlash(name))
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte("<x>"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	var r selfCoded
+	if ok, err := d.ReadJSON(name, &r); !ok || err != nil || string(r.got) != "<x>" {
+		t.Fatalf("ReadJSON: %v %v, the method got %q", ok, err, r.got)
+	}
+	if err := d.UpdateJSON(name, &r, func() (bool, error) { return true, nil }); err != nil {
+		t.Fatal(err)
+	}
+	if data, _ := os.ReadFile(path); string(data) != `{"self":"coded"}` {
+		t.Errorf("written %q", data)
+	}
+	if err := os.WriteFile(path, []byte("bad"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	var notes bytes.Buffer
+	d.Notes = &notes
+	if err := d.UpdateJSON(name, &r, func() (bool, error) { return false, nil }); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(path + ".corrupt"); err != nil || !strings.Contains(notes.String(), "not mine") {
+		t.Errorf("a record the type refused: set aside %v, notes %q", err, notes.String())
+	}
+}
