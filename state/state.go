@@ -304,6 +304,23 @@ func readRecord(dir *hookfs.Dir, base string) ([]byte, error) {
 // under an exclusive lock, and atomically replaces the record with what fn
 // returns. A nil result removes the record. name is a slash path of Keys.
 func (d *Dir) Update(name string, fn func(old []byte) ([]byte, error)) error {
+	return d.update(name, fn, false)
+}
+
+// UpdateLines is Update for a record of lines that only grows until it
+// is removed (a count kept as a line per event): when fn returns the old
+// record with lines added after it, they are appended to the file where
+// it is, rather than a new file renamed over it. On ext4 a rename over a
+// file makes the kernel write the new one out at once (its auto_da_alloc
+// safeguard), the largest cost of a hook that updates a record. An append
+// is not atomic: after a crash the last line may be cut short or missing,
+// so the record's reader must take a last line that does not parse as
+// lost. Anything else fn returns replaces the record as Update does.
+func (d *Dir) UpdateLines(name string, fn func(old []byte) ([]byte, error)) error {
+	return d.update(name, fn, true)
+}
+
+func (d *Dir) update(name string, fn func(old []byte) ([]byte, error), lines bool) error {
 	sub, base := splitName(name)
 	if d.ReadOnly {
 		// A dry run creates nothing, not even the lock file.
@@ -342,6 +359,17 @@ func (d *Dir) Update(name string, fn func(old []byte) ([]byte, error)) error {
 			return &stateError{"removing state", filepath.Join(dir.Path(), base), err}
 		}
 		return nil
+	}
+	if lines && len(old) > 0 && len(next) > len(old) && bytes.HasPrefix(next, old) {
+		err := dir.Append(base, next[len(old):], int64(len(old)))
+		if err == nil {
+			return nil
+		}
+		if !errors.Is(err, hookfs.ErrChanged) {
+			return &stateError{"writing state", filepath.Join(dir.Path(), base), err}
+		}
+		// Changed by a writer that did not take the lock: replaced whole
+		// below, as fn saw it.
 	}
 	// Replaced atomically (a reader sees the old record or the new one),
 	// not synced: these are counters whose loss in a power cut is

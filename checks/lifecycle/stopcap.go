@@ -1,20 +1,73 @@
 package lifecycle
 
 import (
-	"encoding/json"
+	"bytes"
 	"fmt"
+	"slices"
+	"strconv"
 	"strings"
 	"time"
 
+	"github.com/tidwall/gjson"
+
 	"github.com/massgen/massgen-hook/checks/hookenv"
+	"github.com/massgen/massgen-hook/internal/jsonw"
 	"github.com/massgen/massgen-hook/protocol"
 	"github.com/massgen/massgen-hook/state"
 )
 
 // stopRecord counts one agent's consecutive blocked stops in one session.
+//
+// The counter is a file of lines, one per blocked stop, each the count so
+// far and the reason given: {"blocks":2,"last_reason":"..."}. A block
+// appends its line (state.UpdateLines) and a pass or a release removes
+// the file, so it holds at most block_cap lines. A file of one line
+// without its newline (as an earlier release wrote the counter) reads the
+// same way.
 type stopRecord struct {
-	Blocks int    `json:"blocks"`
-	Reason string `json:"last_reason,omitempty"`
+	Blocks int
+	Reason string
+}
+
+// maxStopLines bounds the lines a counter keeps, whatever block_cap says:
+// past it the counter starts a new file with its last line.
+const maxStopLines = 64
+
+// lastStop reads the counter old: its last line, and the lines to keep
+// before a new one (nil to start a new file). ok is false when the last
+// line does not parse (a crash cut it short, or the file was damaged):
+// the count is then 0.
+func lastStop(old []byte) (rec stopRecord, kept []byte, ok bool) {
+	if len(old) == 0 {
+		return stopRecord{}, nil, true
+	}
+	kept = old
+	if old[len(old)-1] != '\n' {
+		kept = append(slices.Clip(old), '\n')
+	}
+	body := kept[:len(kept)-1]
+	last := body[bytes.LastIndexByte(body, '\n')+1:]
+	blocks := gjson.GetBytes(last, "blocks")
+	reason := gjson.GetBytes(last, "last_reason")
+	if !gjson.ValidBytes(last) || last[0] != '{' ||
+		blocks.Exists() && (blocks.Type != gjson.Number || blocks.Num != float64(int(blocks.Num))) ||
+		reason.Exists() && reason.Type != gjson.String {
+		return stopRecord{}, nil, false
+	}
+	if bytes.Count(kept, []byte{'\n'}) >= maxStopLines {
+		kept = nil
+	}
+	return stopRecord{Blocks: int(blocks.Int()), Reason: reason.String()}, kept, true
+}
+
+// appendLine is kept with r's line after it.
+func (r stopRecord) appendLine(kept []byte) []byte {
+	b := append(slices.Clip(kept), `{"blocks":`...)
+	b = strconv.AppendInt(b, int64(r.Blocks), 10)
+	if r.Reason != "" {
+		b = jsonw.String(append(b, `,"last_reason":`...), r.Reason)
+	}
+	return append(b, "}\n"...)
 }
 
 // capStopsWithLate is capStops with the inbox's late messages: the agent's
@@ -102,11 +155,10 @@ func capStops(env *hookenv.Env, ev *protocol.Event, agent, label string, why sto
 	}
 	limit := env.Config.Scratchpad.BlockCap
 	released := 0
-	err := env.State.Update(name, func(old []byte) ([]byte, error) {
-		var rec stopRecord
-		if len(old) > 0 && json.Unmarshal(old, &rec) != nil {
+	err := env.State.UpdateLines(name, func(old []byte) ([]byte, error) {
+		rec, kept, ok := lastStop(old)
+		if !ok {
 			env.Note("stop counter %s was corrupt; starting again from 0", name)
-			rec = stopRecord{}
 		}
 		if rec.Blocks >= limit {
 			released = rec.Blocks
@@ -114,7 +166,7 @@ func capStops(env *hookenv.Env, ev *protocol.Event, agent, label string, why sto
 		}
 		rec.Blocks++
 		rec.Reason = reason
-		return json.Marshal(rec)
+		return rec.appendLine(kept), nil
 	})
 	if err != nil {
 		// Without the counter the cap cannot be kept; blocking anyway could

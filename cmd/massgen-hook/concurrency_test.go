@@ -84,6 +84,15 @@ func readState(t *testing.T, project, rel string, v any) bool {
 	return true
 }
 
+// seq is 1, 2, ..., n.
+func seq(n int) []int {
+	s := make([]int, n)
+	for i := range s {
+		s[i] = i + 1
+	}
+	return s
+}
+
 // stopCycle is what n consecutive blocked stops of one agent come to with
 // block_cap capN: capN blocks, then one release that resets the count, and
 // again. It returns the blocks, the releases and the count left.
@@ -153,11 +162,24 @@ func testConcurrencyStopCounters(t *testing.T, bin string) {
 		if g := got[who]; g.blocks != blocks || g.releases != releases {
 			t.Errorf("%s: %d blocks and %d releases, want %d and %d", who, g.blocks, g.releases, blocks, releases)
 		}
-		var rec struct {
-			Blocks int `json:"blocks"`
+		// A line per block since the last release, each whole, counting
+		// 1, 2, ...: no append lost or interleaved with another.
+		var counts []int
+		data, err := os.ReadFile(filepath.Join(project, ".claude", "massgen-hook", "sessions", session, "stop-"+who+".json"))
+		if err != nil && !os.IsNotExist(err) {
+			t.Fatal(err)
 		}
-		if !readState(t, project, "sessions/"+session+"/stop-"+who+".json", &rec) || rec.Blocks != left {
-			t.Errorf("%s: the stop counter says %d, want %d", who, rec.Blocks, left)
+		for line := range strings.Lines(string(data)) {
+			var rec struct {
+				Blocks int `json:"blocks"`
+			}
+			if !strings.HasSuffix(line, "\n") || json.Unmarshal([]byte(line), &rec) != nil {
+				t.Errorf("%s: the stop counter holds a line that is not whole: %q", who, line)
+			}
+			counts = append(counts, rec.Blocks)
+		}
+		if want := seq(left); !slices.Equal(counts, want) {
+			t.Errorf("%s: the stop counter's lines count %v, want %v", who, counts, want)
 		}
 	}
 	// Each release, and nothing else, is audited, one whole line each.

@@ -326,10 +326,13 @@ func TestFaultFullRuntimeDir(t *testing.T) {
 	bin := buildHook(t)
 	project, env := faultSetup(t, bin)
 	runtimeDir := filepath.Join(project, ".claude", "massgen-hook")
-	// An append that fits in the audit trail's last, partly used page
-	// needs no new space and succeeds even on a full tmpfs: pad the trail
-	// with a whole line to a page boundary, so the next line cannot fit.
-	padAudit(t, filepath.Join(runtimeDir, "audit.jsonl"), os.Getpagesize())
+	// An append that fits in a file's last, partly used page needs no new
+	// space and succeeds even on a full tmpfs: pad the audit trail and the
+	// stop counter (a line per block) with a whole line to a page
+	// boundary, so that their next line cannot fit. The counter's line
+	// keeps its count (1).
+	padToPage(t, filepath.Join(runtimeDir, "audit.jsonl"), os.Getpagesize(), `{"pad":"`, `"}`)
+	padToPage(t, filepath.Join(runtimeDir, "sessions", "s1", "stop-a1.json"), os.Getpagesize(), `{"blocks":1,"last_reason":"`, `"}`)
 	before := snapshot(t, runtimeDir)
 
 	// A small tmpfs over the runtime directory, holding a copy of its
@@ -366,15 +369,15 @@ if printf x > "$R/.probe" 2>/dev/null; then exit 97; fi`
 	faultAfterwards(t, bin, env, project)
 }
 
-// padAudit appends one JSON line to the audit trail at path so that its
-// size is a multiple of page.
-func padAudit(t *testing.T, path string, page int) {
+// padToPage appends one JSON line, head + x... + tail, to the file of
+// lines at path so that its size is a multiple of page.
+func padToPage(t *testing.T, path string, page int, head, tail string) {
 	t.Helper()
 	info, err := os.Stat(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	const frame = len(`{"pad":""}` + "\n")
+	frame := len(head + tail + "\n")
 	n := page - int(info.Size())%page
 	if n < frame {
 		n += page
@@ -384,7 +387,7 @@ func padAudit(t *testing.T, path string, page int) {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	if _, err := f.WriteString(`{"pad":"` + strings.Repeat("x", n-frame) + `"}` + "\n"); err != nil {
+	if _, err := f.WriteString(head + strings.Repeat("x", n-frame) + tail + "\n"); err != nil {
 		t.Fatal(err)
 	}
 }

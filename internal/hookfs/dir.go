@@ -239,6 +239,36 @@ func (d *Dir) Exists(name string) (bool, error) {
 	}
 }
 
+// ErrChanged says a file was not the size its caller read it at: written
+// since by someone who did not take its lock.
+var ErrChanged = errors.New("changed since it was read")
+
+// Append adds data at the end of name, a regular file in d (never
+// followed if a link) that its caller read, under its lock, at size
+// bytes; ErrChanged, writing nothing, when it is another size now. A
+// write that fails partway is undone (the file cut back to size), so the
+// file holds what it held or all of data. Nothing replaces the file: no
+// temporary file is made, no rename done. Not synced: after a crash the
+// end of data may be missing.
+func (d *Dir) Append(name string, data []byte, size int64) error {
+	f, err := d.OpenRegular(name, unix.O_WRONLY|unix.O_APPEND, 0)
+	if err != nil {
+		return err
+	}
+	if f.Size() != size {
+		f.Close()
+		return &fs.PathError{Op: "append", Path: f.path, Err: ErrChanged}
+	}
+	_, err = f.Write(data)
+	if err != nil {
+		_ = unix.Ftruncate(f.fd, size)
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
 // WriteFile replaces name in d with data, atomically: a temporary file in
 // d, given perm, renamed over name (a link there is replaced, not
 // followed). With sync the data reaches the disk before the rename. The

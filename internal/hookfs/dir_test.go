@@ -490,3 +490,54 @@ func TestRemoved(t *testing.T) {
 		t.Error("a folder removed (and another made at its path) does not read as removed")
 	}
 }
+
+// Append adds to the file its caller read, and only to it: a file of
+// another size than read is ErrChanged with nothing written, a link is
+// never followed, and a write the file size limit cuts short (as a full
+// disk would) is undone, leaving the file as it was.
+func TestAppend(t *testing.T) {
+	anchor := t.TempDir()
+	d, err := OpenDir(anchor, "s", true, 0o700)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	path := filepath.Join(anchor, "s", "rec")
+	mustWrite(t, path, "1\n")
+	if err := d.Append("rec", []byte("2\n"), 2); err != nil {
+		t.Fatal(err)
+	}
+	if err := d.Append("rec", []byte("3\n"), 2); !errors.Is(err, ErrChanged) {
+		t.Errorf("append at a stale size: %v, want ErrChanged", err)
+	}
+	if data, _ := os.ReadFile(path); string(data) != "1\n2\n" {
+		t.Errorf("after two appends: %q", data)
+	}
+	mustWrite(t, filepath.Join(anchor, "target"), "x")
+	if err := os.Symlink(filepath.Join(anchor, "target"), filepath.Join(anchor, "s", "link")); err != nil {
+		t.Fatal(err)
+	}
+	if err := d.Append("link", []byte("y"), 1); err == nil {
+		t.Error("appended through a link")
+	}
+
+	var old syscall.Rlimit
+	if err := syscall.Getrlimit(syscall.RLIMIT_FSIZE, &old); err != nil {
+		t.Skip(err)
+	}
+	limit := old
+	limit.Cur = 6 // room for two of the four bytes below
+	if err := syscall.Setrlimit(syscall.RLIMIT_FSIZE, &limit); err != nil {
+		t.Skip(err)
+	}
+	err = d.Append("rec", []byte("4444"), 4)
+	if rerr := syscall.Setrlimit(syscall.RLIMIT_FSIZE, &old); rerr != nil {
+		t.Fatal(rerr)
+	}
+	if err == nil {
+		t.Fatal("an append past the file size limit succeeded")
+	}
+	if data, _ := os.ReadFile(path); string(data) != "1\n2\n" {
+		t.Errorf("after an append cut short: %q, want the file as it was", data)
+	}
+}
