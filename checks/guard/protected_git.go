@@ -298,7 +298,7 @@ func (g *guard) gitName(base, name string, fold bool) *finding {
 		forms = []string{rel, abs}
 	}
 	for _, form := range forms {
-		if pat := g.protects(g.write, form, fold); pat != "" {
+		if pat := g.protects(g.writes(), form, fold); pat != "" {
 			return &finding{path: g.Project.Display(fspath.Path{Lexical: abs}), write: true, pattern: pat}
 		}
 	}

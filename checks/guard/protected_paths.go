@@ -128,14 +128,11 @@ func NewProtectedPaths(options *yaml.Node) (engine.Builtin, error) {
 	default:
 		return nil, fmt.Errorf("env_secrets: use deny or allow, got %q", o.EnvSecrets)
 	}
-	var binary []string // escaped: its path taken as a pattern
-	if exe := ownBinary(); exe != "" {
-		binary = []string{exe}
-	}
+	// The running binary is protected too (see writes), once a call asks.
 	if o.Write != nil {
-		p.write = slices.Concat(*o.Write, o.Add.Write, defaultWiring, binary)
+		p.write = slices.Concat(*o.Write, o.Add.Write, defaultWiring)
 	} else {
-		p.write = slices.Concat(secretpaths.Shared(), defaultWriteOnly, o.Add.Write, defaultWiring, binary)
+		p.write = slices.Concat(secretpaths.Shared(), defaultWriteOnly, o.Add.Write, defaultWiring)
 	}
 	// The patterns the options give are checked; the defaults are valid
 	// (TestDefaultPatternsAreValid), and checking their hundred on every
@@ -145,7 +142,7 @@ func NewProtectedPaths(options *yaml.Node) (engine.Builtin, error) {
 		list []string
 	}{
 		{"read", deref(o.Read)}, {"read", o.Add.Read},
-		{"write", deref(o.Write)}, {"write", o.Add.Write}, {"write", binary},
+		{"write", deref(o.Write)}, {"write", o.Add.Write},
 		{"except", deref(o.Except)}, {"except", o.Add.Except},
 		{"outside_allowed", deref(o.OutsideAllowed)}, {"outside_allowed", o.Add.OutsideAllowed},
 	} {
@@ -306,6 +303,8 @@ type guard struct {
 	expired func() bool
 	// notes say what could not be checked (see hardLinked).
 	notes []string
+	// writeList is writes(), once asked.
+	writeList []string
 }
 
 // real is fspath.Real(p), through the call's paths.
@@ -412,7 +411,7 @@ func (g *guard) judge(p, dir string, write, follow bool) *finding {
 	shown := g.Project.Display(rp)
 	patterns := g.read
 	if write {
-		patterns = g.write
+		patterns = g.writes()
 	}
 	for _, form := range g.Project.Forms(rp) {
 		if pat := g.protects(patterns, form, rp.Fold); pat != "" {

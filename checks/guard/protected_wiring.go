@@ -3,10 +3,12 @@ package guard
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/massgen/massgen-hook/analysis/fspath"
 	"github.com/massgen/massgen-hook/analysis/shellcmd"
+	"github.com/massgen/massgen-hook/internal/lazy"
 )
 
 // defaultWiring are the files that switch the guards on: every agent CLI's
@@ -33,6 +35,29 @@ var defaultWiring = []string{
 	"~/.pi/agent/extensions/**", "~/.pi/agent/settings.json",
 	"~/.config/opencode/plugins/**", "~/.config/opencode/opencode.json", "~/.config/opencode/opencode.jsonc",
 	"~/.claude.json", "~/.cursor/mcp.json", "~/.copilot/mcp-config.json",
+}
+
+// ownBinaryPattern is ownBinary, asked once per process, and only by a
+// call that writes: reading /proc/self/exe makes the kernel look up and
+// instantiate /proc entries, a cost on every Bash call that most, which
+// write nothing, never need. "" when it is not a valid pattern (it always
+// is: every glob character is escaped).
+var ownBinaryPattern = &lazy.Value[string]{New: func() string {
+	if exe := ownBinary(); exe != "" && validPattern(exe) {
+		return exe
+	}
+	return ""
+}}
+
+// writes is the call's write list: the patterns, then the running binary.
+func (g *guard) writes() []string {
+	if g.writeList == nil {
+		g.writeList = g.write
+		if exe := ownBinaryPattern.Get(); exe != "" {
+			g.writeList = append(slices.Clip(g.write), exe)
+		}
+	}
+	return g.writeList
 }
 
 // ownBinary is the running massgen-hook, wherever it is installed, with
@@ -174,7 +199,7 @@ func (g *guard) literalStarts() []literal {
 		return *g.lits
 	}
 	var out []literal
-	for _, pat := range g.write {
+	for _, pat := range g.writes() {
 		lit := g.literalStart(pat)
 		if lit == "" {
 			continue
