@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/massgen/massgen-hook/internal/deadline"
 	"github.com/massgen/massgen-hook/internal/lazy"
 	"github.com/massgen/massgen-hook/protocol"
 )
@@ -143,7 +144,7 @@ func checkBuiltin(ctx context.Context, r *Rule, call *Call) (v Verdict, err erro
 	if err != nil {
 		return Verdict{}, err
 	}
-	ctx, cancel := context.WithTimeout(ctx, r.Timeout)
+	ctx, cancel := deadline.WithTimeout(ctx, r.Timeout)
 	defer cancel()
 	call.Scope = r.Scope
 	return b.Check(ctx, call)

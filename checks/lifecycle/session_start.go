@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/massgen/massgen-hook/checks/hookenv"
+	"github.com/massgen/massgen-hook/internal/deadline"
 	"github.com/massgen/massgen-hook/protocol"
 	"github.com/massgen/massgen-hook/scratchpad"
 )
@@ -24,7 +25,7 @@ func SessionStart(ctx context.Context, env *hookenv.Env, ev *protocol.Event) (pr
 		return env.WithLate(protocol.SessionStart, late, protocol.Output{}), nil
 	}
 	cfg := env.Config.Scratchpad.SessionStart
-	ctx, cancel := context.WithTimeout(ctx, time.Duration(cfg.Timeout))
+	ctx, cancel := deadline.WithTimeout(ctx, time.Duration(cfg.Timeout))
 	defer cancel()
 
 	var parts []string
