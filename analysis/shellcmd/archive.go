@@ -6,7 +6,7 @@ import "strings"
 // into an archive that can then be listed or unpacked anywhere. Option
 // tables from GNU tar 1.35 and Info-ZIP zip 3.0.
 var (
-	tarOptions = &OptionTable{Short: "AcdrtuxaBb:C:f:F:g:GhH:iIjJkK:lL:mMN:oOpPRsStT:UvV:wWX:zZ", Abbrev: true, Permute: true,
+	tarOptions = &OptionTable{Short: "AcdrtuxaBb:C:f:F:g:GhH:iIjJkK:lL:mMN:oOpPRsST:UvV:wWX:zZ", Abbrev: true, Permute: true,
 		Long: "catenate concatenate create delete diff compare append list test-label update extract get " +
 			"check-device no-check-device incremental listed-incremental= level= ignore-failed-read " +
 			"occurrence[=] restrict seek no-seek sparse sparse-version= keep-old-files keep-newer-files " +

@@ -47,7 +47,7 @@ var (
 		Long: "copyright enable= disable= external-encoding= internal-encoding= encoding= dump= jit yjit verbose version help backtrace-limit= crash-report="}
 	nodeOptions = &OptionTable{Short: "e:p:r:cihv",
 		Long: "eval= print= require= import= input-type= check interactive help version test watch env-file= conditions= loader= experimental-loader= inspect[=] inspect-brk[=] enable-source-maps no-warnings trace-warnings stack-trace-limit= max-old-space-size="}
-	phpOptions = &OptionTable{Short: "aCc:d:ef:hilmnqr:sstvwzB:E:F:R:S:t:", Long: "ini info help version"}
+	phpOptions = &OptionTable{Short: "aCc:d:ef:hilmnqr:svwzB:E:F:R:S:t:", Long: "ini info help version"}
 )
 
 // langNamed is the Lang whose String is name.

@@ -34,8 +34,6 @@ type OptionTable struct {
 	// operand ends the options (POSIX, and commands that run commands).
 	Permute bool
 
-	once     sync.Once // short, read
-	short    [256]arity
 	longOnce sync.Once // long and names, read
 	long     map[string]arity
 	names    []string // long names in table order, for prefix search
@@ -50,21 +48,22 @@ const (
 	attachedArg // takes an argument only when attached
 )
 
-// compile reads the table's short options once.
-func (o *OptionTable) compile() {
-	o.once.Do(func() {
-		for i := 0; i < len(o.Short); i++ {
-			c := o.Short[i]
-			a := noArg
-			if i+1 < len(o.Short) && o.Short[i+1] == ':' {
-				a, i = needArg, i+1
-				if i+1 < len(o.Short) && o.Short[i+1] == ':' {
-					a, i = attachedArg, i+1
-				}
-			}
-			o.short[c] = a
-		}
-	})
+// shortArity is what the table says of the short option c. The table is
+// read where it is, on each lookup (a few dozen bytes): compiled into an
+// array of the table's own, each table a process touched wrote a page of
+// memory of its own, a fault that cost more than every lookup.
+func (o *OptionTable) shortArity(c byte) arity {
+	i := strings.IndexByte(o.Short, c) // each letter once: TestShortOptionsListedOnce
+	if i < 0 || c == ':' {
+		return noOption
+	}
+	switch rest := o.Short[i+1:]; {
+	case strings.HasPrefix(rest, "::"):
+		return attachedArg
+	case strings.HasPrefix(rest, ":"):
+		return needArg
+	}
+	return noArg
 }
 
 // compileLong reads the table's long options once, when a command line
@@ -209,7 +208,6 @@ func (l Line) Unknown() bool {
 // Parse reads args as the command reads its command line. "--" ends the
 // options; a lone "-" is an operand (stdin).
 func (o *OptionTable) Parse(args []Word) Line {
-	o.compile()
 	l := Line{DashAt: -1}
 	i := 0
 	for i < len(args) {
@@ -291,7 +289,7 @@ func (o *OptionTable) shortOpts(a Word, args []Word, i int, l *Line) int {
 	for j := 1; j < len(v); j++ {
 		c := v[j]
 		opt := Opt{Short: c, At: at}
-		switch ar := o.short[c]; {
+		switch ar := o.shortArity(c); {
 		case strings.IndexByte(o.Digits, c) >= 0:
 			k := j + 1
 			for k < len(v) && '0' <= v[k] && v[k] <= '9' {

@@ -39,7 +39,7 @@ var (
 		{"more", &OptionTable{Short: "dflcpsun:", Permute: true, Long: "silent logical no-pause print-over clean-print squeeze plain lines= help version"}},
 		{"bat", batOptions},
 		{"batcat", batOptions},
-		{"base64", &OptionTable{Short: "diw:b:i:o:D", Abbrev: true, Permute: true,
+		{"base64", &OptionTable{Short: "dw:b:i:o:D", Abbrev: true, Permute: true,
 			Long: "decode ignore-garbage wrap= break= input= output= help version"}},
 		{"diff", &OptionTable{Short: "qscC:uU:enyW:pF:tTlrNx:X:S:iEZbwBI:aD:dv", Abbrev: true, Permute: true,
 			Long: "normal brief report-identical-files context[=] unified[=] ed rcs side-by-side width= " +
