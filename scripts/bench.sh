@@ -121,7 +121,11 @@ ev=$work/events; mkdir -p "$ev"
 printf '{"session_id":"b1","cwd":"%s","hook_event_name":"SubagentStop","stop_hook_active":false,"agent_id":"a1","agent_type":"spec-writer"}' "$proj" > "$ev/subagent-stop.json"
 # The cases that record a subagent (its stop, its start) each have a session
 # of their own: in b1 they would add to the subagents the stop case judges,
-# and stop (coordinator present) would block, and write, from then on.
+# and stop (coordinator present) would block, and write, from then on. The
+# blocked subagent's stops go round as the loop guard makes them: block_cap
+# (3) blocks, each adding a line to its stop counter, then a release (the
+# counter removed, the ledger, the audit trail and the coordinator's notice
+# written), and again; the median is a block's.
 printf '{"session_id":"b2","cwd":"%s","hook_event_name":"SubagentStop","stop_hook_active":false,"agent_id":"a2","agent_type":"missing-writer"}' "$proj" > "$ev/subagent-stop-block.json"
 printf '{"session_id":"b1","cwd":"%s","hook_event_name":"Stop","stop_hook_active":false}' "$proj" > "$ev/stop.json"
 printf '{"session_id":"b1","cwd":"%s","hook_event_name":"SessionStart","source":"startup"}' "$proj" > "$ev/session-start.json"
