@@ -64,4 +64,21 @@ func TestUpdateLinesAppendsInPlace(t *testing.T) {
 	if _, err := os.Lstat(path); !os.IsNotExist(err) {
 		t.Errorf("a nil record left %v", err)
 	}
+
+	// Made behind the lock while fn ran: replaced whole, as fn saw it.
+	err = d.UpdateLines(name, func(old []byte) ([]byte, error) {
+		if err := os.WriteFile(path, []byte("x\n"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		return []byte("1\n"), nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if data, _ := os.ReadFile(path); string(data) != "1\n" {
+		t.Errorf("after a file made behind the lock: %q, want fn's record", data)
+	}
+	if tmps, _ := filepath.Glob(filepath.Join(filepath.Dir(path), ".*.tmp")); len(tmps) != 0 {
+		t.Errorf("temporary files left: %v", tmps)
+	}
 }

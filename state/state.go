@@ -308,14 +308,16 @@ func (d *Dir) Update(name string, fn func(old []byte) ([]byte, error)) error {
 }
 
 // UpdateLines is Update for a record of lines that only grows until it
-// is removed (a count kept as a line per event): when fn returns the old
-// record with lines added after it, they are appended to the file where
-// it is, rather than a new file renamed over it. On ext4 a rename over a
-// file makes the kernel write the new one out at once (its auto_da_alloc
-// safeguard), the largest cost of a hook that updates a record. An append
-// is not atomic: after a crash the last line may be cut short or missing,
-// so the record's reader must take a last line that does not parse as
-// lost. Anything else fn returns replaces the record as Update does.
+// is removed (a count kept as a line per event): a new record is written
+// where it goes, and when fn returns the old record with lines added
+// after it, they are appended to the file where it is, rather than a new
+// file renamed over it. On ext4 a rename over a file makes the kernel
+// write the new one out at once (its auto_da_alloc safeguard), the largest
+// cost of a hook that updates a record, and a temporary file costs an
+// inode more. Neither write is atomic: after a crash the last line may be
+// cut short or missing, so the record's reader must take a last line that
+// does not parse as lost. Anything else fn returns replaces the record as
+// Update does.
 func (d *Dir) UpdateLines(name string, fn func(old []byte) ([]byte, error)) error {
 	return d.update(name, fn, true)
 }
@@ -359,6 +361,16 @@ func (d *Dir) update(name string, fn func(old []byte) ([]byte, error), lines boo
 			return &stateError{"removing state", filepath.Join(dir.Path(), base), err}
 		}
 		return nil
+	}
+	if lines && old == nil {
+		err := dir.Create(base, next, 0o600)
+		if err == nil {
+			return nil
+		}
+		if !errors.Is(err, fs.ErrExist) {
+			return &stateError{"writing state", filepath.Join(dir.Path(), base), err}
+		}
+		// Made by a writer that did not take the lock: replaced below.
 	}
 	if lines && len(old) > 0 && len(next) > len(old) && bytes.HasPrefix(next, old) {
 		err := dir.Append(base, next[len(old):], int64(len(old)))

@@ -269,6 +269,29 @@ func (d *Dir) Append(name string, data []byte, size int64) error {
 	return err
 }
 
+// Create makes name in d, a file that must not exist yet (fs.ErrExist
+// when it does), holding data and given perm. A write that fails removes
+// it again. Not atomic: after a crash the file may be there with part of
+// data, or none of it, so it is for records whose reader takes a record
+// cut short as lost (see Append).
+func (d *Dir) Create(name string, data []byte, perm fs.FileMode) error {
+	f, err := d.OpenRegular(name, unix.O_WRONLY|unix.O_CREAT|unix.O_EXCL, perm)
+	if err != nil {
+		return err
+	}
+	err = f.chmod(perm) // whatever the umask took away
+	if err == nil {
+		_, err = f.Write(data)
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		_ = unix.Unlinkat(d.fd, name, 0)
+	}
+	return err
+}
+
 // WriteFile replaces name in d with data, atomically: a temporary file in
 // d, given perm, renamed over name (a link there is replaced, not
 // followed). With sync the data reaches the disk before the rename. The

@@ -541,3 +541,61 @@ func TestAppend(t *testing.T) {
 		t.Errorf("after an append cut short: %q, want the file as it was", data)
 	}
 }
+
+// Create makes a file that was not there, owner-only whatever the umask;
+// one that is there is fs.ErrExist, left as it was (a link at the name is
+// not followed); a write the file size limit cuts short removes it.
+func TestCreate(t *testing.T) {
+	anchor := t.TempDir()
+	d, err := OpenDir(anchor, "s", true, 0o700)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	old := syscall.Umask(0o277)
+	err = d.Create("rec", []byte("1\n"), 0o600)
+	syscall.Umask(old)
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(anchor, "s", "rec")
+	if info, err := os.Stat(path); err != nil || info.Mode().Perm() != 0o600 {
+		t.Errorf("created %v, %v; want mode 0600", info, err)
+	}
+	if err := d.Create("rec", []byte("2\n"), 0o600); !errors.Is(err, fs.ErrExist) {
+		t.Errorf("create over a file: %v, want fs.ErrExist", err)
+	}
+	if data, _ := os.ReadFile(path); string(data) != "1\n" {
+		t.Errorf("the file is %q after a refused create", data)
+	}
+	mustWrite(t, filepath.Join(anchor, "target"), "x")
+	if err := os.Symlink(filepath.Join(anchor, "target"), filepath.Join(anchor, "s", "link")); err != nil {
+		t.Fatal(err)
+	}
+	if err := d.Create("link", []byte("y"), 0o600); err == nil {
+		t.Error("created through a link")
+	}
+	if data, _ := os.ReadFile(filepath.Join(anchor, "target")); string(data) != "x" {
+		t.Errorf("the link's target became %q", data)
+	}
+
+	var lim syscall.Rlimit
+	if err := syscall.Getrlimit(syscall.RLIMIT_FSIZE, &lim); err != nil {
+		t.Skip(err)
+	}
+	small := lim
+	small.Cur = 2
+	if err := syscall.Setrlimit(syscall.RLIMIT_FSIZE, &small); err != nil {
+		t.Skip(err)
+	}
+	err = d.Create("big", []byte("4444"), 0o600)
+	if rerr := syscall.Setrlimit(syscall.RLIMIT_FSIZE, &lim); rerr != nil {
+		t.Fatal(rerr)
+	}
+	if err == nil {
+		t.Fatal("a create past the file size limit succeeded")
+	}
+	if _, err := os.Lstat(filepath.Join(anchor, "s", "big")); !os.IsNotExist(err) {
+		t.Errorf("a create cut short left the file: %v", err)
+	}
+}
