@@ -2,6 +2,7 @@ package state
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -103,18 +104,23 @@ func (d *Dir) appendAudit(line []byte) error {
 }
 
 // openTrail opens the audit trail to append, after moving it to
-// audit.jsonl.1 when it is over limit bytes. The caller holds the trail's
-// lock, so the size it was opened with stays its size until this append.
+// audit.jsonl.1 when it is over limit bytes, or has another name (a hard
+// link planted at its name, to a file that is not ours: never written).
+// The caller holds the trail's lock, so the size it was opened with stays
+// its size until this append.
 func openTrail(dir *hookfs.Dir, limit int64) (*hookfs.RegularFile, error) {
 	for rotated := false; ; rotated = true {
 		f, err := dir.OpenRegular(AuditFile, os.O_RDWR|os.O_APPEND|os.O_CREATE, 0o600)
 		if err != nil {
 			return nil, &stateError{"opening audit trail", filepath.Join(dir.Path(), AuditFile), err}
 		}
-		if f.Size() <= limit || rotated {
+		if !f.Linked() && (f.Size() <= limit || rotated) {
 			return f, nil
 		}
 		f.Close()
+		if rotated { // linked again since it was moved aside
+			return nil, &stateError{"opening audit trail", filepath.Join(dir.Path(), AuditFile), errors.New("it is a hard link to another file")}
+		}
 		if err := dir.Rename(AuditFile, AuditFile+".1"); err != nil {
 			return nil, &stateError{"rotating audit trail", filepath.Join(dir.Path(), AuditFile), err}
 		}

@@ -118,3 +118,33 @@ func TestAuditHandsTheSinkTheLocalLine(t *testing.T) {
 		t.Fatalf("the sink got a line the trail refused: %q", got[2:])
 	}
 }
+
+// A hard link planted at the trail's name, to a file of the user's, is
+// never appended to: the trail moves aside (to audit.jsonl.1, as past its
+// limit) and a trail of its own starts.
+func TestAuditNeverWritesThroughAHardLink(t *testing.T) {
+	d := Open(t.TempDir())
+	if err := d.Audit(map[string]int{"line": 1}); err != nil {
+		t.Fatal(err)
+	}
+	victim := filepath.Join(t.TempDir(), "notes.jsonl")
+	if err := os.WriteFile(victim, []byte("{}\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	trail := filepath.Join(d.Path, AuditFile)
+	if err := os.Remove(trail); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Link(victim, trail); err != nil {
+		t.Skip(err)
+	}
+	if err := d.Audit(map[string]int{"line": 2}); err != nil {
+		t.Fatal(err)
+	}
+	if data, _ := os.ReadFile(victim); string(data) != "{}\n" {
+		t.Errorf("the hard-linked file became %q", data)
+	}
+	if data, _ := os.ReadFile(trail); string(data) != `{"line":2}`+"\n" {
+		t.Errorf("the trail is %q", data)
+	}
+}

@@ -239,13 +239,15 @@ func (d *Dir) Exists(name string) (bool, error) {
 	}
 }
 
-// ErrChanged says a file was not the size its caller read it at: written
-// since by someone who did not take its lock.
+// ErrChanged says a file was not the one its caller read: another size
+// (written since by someone who did not take its lock), or a file with
+// another name too (a hard link planted at its name).
 var ErrChanged = errors.New("changed since it was read")
 
 // Append adds data at the end of name, a regular file in d (never
 // followed if a link) that its caller read, under its lock, at size
-// bytes; ErrChanged, writing nothing, when it is another size now. A
+// bytes; ErrChanged, writing nothing, when it is another size now or has
+// another name (the caller then replaces the name, which a rename does). A
 // write that fails partway is undone (the file cut back to size), so the
 // file holds what it held or all of data. Nothing replaces the file: no
 // temporary file is made, no rename done. Not synced: after a crash the
@@ -255,7 +257,9 @@ func (d *Dir) Append(name string, data []byte, size int64) error {
 	if err != nil {
 		return err
 	}
-	if f.Size() != size {
+	if f.Size() != size || f.Linked() {
+		// Another size: written since without the lock. Another name:
+		// a hard link planted at this one, to a file that is not ours.
 		f.Close()
 		return &fs.PathError{Op: "append", Path: f.path, Err: ErrChanged}
 	}

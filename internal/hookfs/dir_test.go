@@ -599,3 +599,26 @@ func TestCreate(t *testing.T) {
 		t.Errorf("a create cut short left the file: %v", err)
 	}
 }
+
+// A file with another name too (a hard link planted at the record's name,
+// to a file of the user's) is never appended to: ErrChanged, so that the
+// caller replaces the name instead, and the other file is untouched.
+func TestAppendRefusesAHardLinkedFile(t *testing.T) {
+	anchor := t.TempDir()
+	d, err := OpenDir(anchor, "s", true, 0o700)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	victim := filepath.Join(anchor, "victim.jsonl")
+	mustWrite(t, victim, "{}\n")
+	if err := os.Link(victim, filepath.Join(anchor, "s", "rec")); err != nil {
+		t.Skip(err)
+	}
+	if err := d.Append("rec", []byte("x\n"), 3); !errors.Is(err, ErrChanged) {
+		t.Errorf("append to a hard-linked file: %v, want ErrChanged", err)
+	}
+	if data, _ := os.ReadFile(victim); string(data) != "{}\n" {
+		t.Errorf("the other name's file became %q", data)
+	}
+}

@@ -69,6 +69,11 @@ func (f *RegularFile) Name() string { return f.path }
 // Size is f's size when it was opened.
 func (f *RegularFile) Size() int64 { return f.info.Size() }
 
+// Linked reports whether f has another name than the one it was opened
+// by (a hard link), when it was opened: a file planted at a name of ours
+// that is also someone's file elsewhere, which must never be written.
+func (f *RegularFile) Linked() bool { return f.info.st.Nlink > 1 }
+
 // Stat is what f's fstat said when it was opened.
 func (f *RegularFile) Stat() fs.FileInfo { return &f.info }
 
