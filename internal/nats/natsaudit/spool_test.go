@@ -67,3 +67,33 @@ func TestSpoolSkipsATornLineAndStartsAfterIt(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// A hard link planted at the spool's name, to a file of the user's, is
+// never appended to: the spool is rewritten (replacing the name) with what
+// it held and the new line, and the other file stays as it was.
+func TestSpoolNeverWritesThroughAHardLink(t *testing.T) {
+	t.Parallel()
+	sp := spool{dir: state.Open(t.TempDir()), max: MaxSpoolBytes}
+	if _, err := sp.add(entry{id: "a", line: []byte(`{"n":1}`)}); err != nil {
+		t.Fatal(err)
+	}
+	victim := filepath.Join(t.TempDir(), "notes.txt")
+	if err := os.WriteFile(victim, []byte("a\t{\"n\":1}\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Remove(sp.path()); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Link(victim, sp.path()); err != nil {
+		t.Skip(err)
+	}
+	if _, err := sp.add(entry{id: "b", line: []byte(`{"n":2}`)}); err != nil {
+		t.Fatal(err)
+	}
+	if data, _ := os.ReadFile(victim); string(data) != "a\t{\"n\":1}\n" {
+		t.Errorf("the hard-linked file became %q", data)
+	}
+	if data, _ := os.ReadFile(sp.path()); string(data) != "a\t{\"n\":1}\nb\t{\"n\":2}\n" {
+		t.Errorf("the spool is %q", data)
+	}
+}
