@@ -393,12 +393,24 @@ func (d *Dir) update(name string, fn func(old []byte) ([]byte, error), lines boo
 }
 
 // Remove deletes the record name if it exists, cheaply: no directory is
-// created and no lock is taken when there is nothing to remove.
+// created and no lock is taken when there is nothing to remove. The record
+// is not read first, so one too large to read goes too.
 func (d *Dir) Remove(name string) error {
-	if !d.has(name) {
+	if !d.has(name) || d.ReadOnly {
 		return nil
 	}
-	return d.Update(name, func([]byte) ([]byte, error) { return nil, nil })
+	sub, base := splitName(name)
+	dir, unlock, err := d.lockIn(sub, base+".lock", func(folder string, err error) error {
+		return &stateError{"locking state", filepath.Join(folder, base), err}
+	})
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	if err := dir.Remove(base); err != nil {
+		return &stateError{"removing state", filepath.Join(dir.Path(), base), err}
+	}
+	return nil
 }
 
 // has reports whether the runtime directory holds name (a slash path),

@@ -2,15 +2,18 @@ package lifecycle
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"slices"
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/tidwall/gjson"
 
 	"github.com/massgen/massgen-hook/checks/hookenv"
+	"github.com/massgen/massgen-hook/internal/hookfs"
 	"github.com/massgen/massgen-hook/internal/jsonw"
 	"github.com/massgen/massgen-hook/protocol"
 	"github.com/massgen/massgen-hook/state"
@@ -29,9 +32,17 @@ type stopRecord struct {
 	Reason string
 }
 
-// maxStopLines bounds the lines a counter keeps, whatever block_cap says:
-// past it the counter starts a new file with its last line.
-const maxStopLines = 64
+// A counter keeps at most maxStopLines lines and maxStopBytes bytes,
+// whatever block_cap says: past either it starts a new file with its new
+// line. A line keeps the first maxStopReason bytes of its reason (it is
+// there for a person reading the file; only the count is read), so that
+// long reasons (late inbox messages) never make a counter too large to
+// read.
+const (
+	maxStopLines  = 64
+	maxStopBytes  = 16 << 10
+	maxStopReason = 240
+)
 
 // lastStop reads the counter old: its last line, and the lines to keep
 // before a new one (nil to start a new file). ok is false when the last
@@ -50,11 +61,11 @@ func lastStop(old []byte) (rec stopRecord, kept []byte, ok bool) {
 	blocks := gjson.GetBytes(last, "blocks")
 	reason := gjson.GetBytes(last, "last_reason")
 	if !gjson.ValidBytes(last) || last[0] != '{' ||
-		blocks.Exists() && (blocks.Type != gjson.Number || blocks.Num != float64(int(blocks.Num))) ||
+		blocks.Exists() && (blocks.Type != gjson.Number || blocks.Num != float64(int(blocks.Num)) || blocks.Num < 0) ||
 		reason.Exists() && reason.Type != gjson.String {
 		return stopRecord{}, nil, false
 	}
-	if bytes.Count(kept, []byte{'\n'}) >= maxStopLines {
+	if len(kept) >= maxStopBytes || bytes.Count(kept, []byte{'\n'}) >= maxStopLines {
 		kept = nil
 	}
 	return stopRecord{Blocks: int(blocks.Int()), Reason: reason.String()}, kept, true
@@ -65,7 +76,7 @@ func (r stopRecord) appendLine(kept []byte) []byte {
 	b := append(slices.Clip(kept), `{"blocks":`...)
 	b = strconv.AppendInt(b, int64(r.Blocks), 10)
 	if r.Reason != "" {
-		b = jsonw.String(append(b, `,"last_reason":`...), r.Reason)
+		b = jsonw.String(append(b, `,"last_reason":`...), clip(r.Reason, maxStopReason))
 	}
 	return append(b, "}\n"...)
 }
@@ -155,7 +166,7 @@ func capStops(env *hookenv.Env, ev *protocol.Event, agent, label string, why sto
 	}
 	limit := env.Config.Scratchpad.BlockCap
 	released := 0
-	err := env.State.UpdateLines(name, func(old []byte) ([]byte, error) {
+	count := func(old []byte) ([]byte, error) {
 		rec, kept, ok := lastStop(old)
 		if !ok {
 			env.Note("stop counter %s was corrupt; starting again from 0", name)
@@ -167,7 +178,17 @@ func capStops(env *hookenv.Env, ev *protocol.Event, agent, label string, why sto
 		rec.Blocks++
 		rec.Reason = reason
 		return rec.appendLine(kept), nil
-	})
+	}
+	err := env.State.UpdateLines(name, count)
+	if tooLarge := (*hookfs.TooLargeError)(nil); errors.As(err, &tooLarge) {
+		// Far larger than any counter written here: planted, or damaged.
+		// Removed (without reading it) and counted again from 0, so that
+		// the cap still lets the agent go.
+		env.Note("stop counter %s was corrupt (%v); starting again from 0", name, tooLarge)
+		if err = env.State.Remove(name); err == nil {
+			err = env.State.UpdateLines(name, count)
+		}
+	}
 	if err != nil {
 		// Without the counter the cap cannot be kept; blocking anyway could
 		// trap the agent, so this is an error (fail open unless fail_closed).
@@ -198,4 +219,16 @@ type releaseRecord struct {
 	Outcome string `json:"outcome"`
 	Blocks  int    `json:"blocks"`
 	Reason  string `json:"reason"`
+}
+
+// clip is s cut to at most n bytes, at a character's start, with "…" for
+// what it left out.
+func clip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n] + "…"
 }

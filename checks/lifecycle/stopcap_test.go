@@ -1,8 +1,13 @@
 package lifecycle
 
 import (
+	"os"
+	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/massgen/massgen-hook/protocol"
 )
 
 // The stop counter reads its last line: a line per block appended, an
@@ -39,5 +44,94 @@ func TestStopCounterLines(t *testing.T) {
 	}
 	if back, _, ok := lastStop(rec.appendLine(nil)); !ok || back != rec {
 		t.Errorf("a line read back: %+v %v", back, ok)
+	}
+}
+
+// The loop cap always lets the agent go, whatever the reasons weigh: a
+// counter of many blocks with long reasons (8,000 characters, each escaped
+// to six) stays small enough to read, and a pass then resets it.
+func TestStopCounterLargeReasonsStillRelease(t *testing.T) {
+	env, notes := testEnv(t, nil)
+	env.Config.Scratchpad.BlockCap = 100
+	ev := &protocol.Event{HookEventName: protocol.Stop, SessionID: "s1"}
+	why := stopReason{protocol: "Scratchpad missing.", late: strings.Repeat("<", 8000)}
+	released := false
+	for i := 0; i < 101 && !released; i++ {
+		_, outcome, err := capStops(env, ev, "main", "the main agent", why)
+		if err != nil {
+			t.Fatalf("block %d: %v", i+1, err)
+		}
+		released = outcome == stopReleased
+	}
+	if !released {
+		t.Fatal("never released")
+	}
+	for range 30 {
+		capStops(env, ev, "main", "the main agent", why)
+	}
+	notes.Reset()
+	capStops(env, ev, "main", "the main agent", stopReason{})
+	if _, _, err := capStops(env, ev, "main", "the main agent", stopReason{protocol: "Scratchpad missing."}); err != nil || notes.Len() > 0 {
+		t.Errorf("after a pass, the next block: %v, notes %q", err, notes.String())
+	}
+}
+
+// A counter planted too large to read, or with a count below zero (which
+// would never reach the cap), is corrupt: noted, and the count starts
+// again from 0, so the agent is blocked and let go as ever.
+func TestStopCounterPlantedIsReset(t *testing.T) {
+	for name, content := range map[string]string{
+		"too large": strings.Repeat(`{"blocks":1}`+"\n", 2<<20/13),
+		"negative":  `{"blocks":-1000000000}` + "\n",
+	} {
+		env, notes := testEnv(t, nil)
+		ev := &protocol.Event{HookEventName: protocol.Stop, SessionID: "s1"}
+		dir := filepath.Join(env.State.Path, "sessions", "s1")
+		if err := os.MkdirAll(dir, 0o700); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, "stop-main.json"), []byte(content), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		why := stopReason{protocol: "Scratchpad missing."}
+		var outcomes []stopOutcome
+		for range 4 {
+			_, outcome, err := capStops(env, ev, "main", "the main agent", why)
+			if err != nil {
+				t.Fatalf("%s: %v", name, err)
+			}
+			outcomes = append(outcomes, outcome)
+		}
+		if want := []stopOutcome{stopBlocked, stopBlocked, stopBlocked, stopReleased}; !slices.Equal(outcomes, want) {
+			t.Errorf("%s: %v, want %v", name, outcomes, want)
+		}
+		if !strings.Contains(notes.String(), "was corrupt") {
+			t.Errorf("%s: notes %q", name, notes.String())
+		}
+	}
+}
+
+// A hard link planted at the counter's name, to a file of the user's, is
+// replaced, never appended to.
+func TestStopCounterHardLinkNotWrittenThrough(t *testing.T) {
+	env, _ := testEnv(t, nil)
+	outside := filepath.Join(t.TempDir(), "victim.jsonl")
+	orig := `{"user":"settings"}` + "\n"
+	if err := os.WriteFile(outside, []byte(orig), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Join(env.State.Path, "sessions", "s1")
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Link(outside, filepath.Join(dir, "stop-main.json")); err != nil {
+		t.Skip(err)
+	}
+	ev := &protocol.Event{HookEventName: protocol.Stop, SessionID: "s1"}
+	if _, _, err := capStops(env, ev, "main", "the main agent", stopReason{protocol: "Scratchpad missing."}); err != nil {
+		t.Fatal(err)
+	}
+	if data, _ := os.ReadFile(outside); string(data) != orig {
+		t.Errorf("the file the counter was hard-linked to was written: %q", data)
 	}
 }
