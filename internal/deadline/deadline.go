@@ -55,22 +55,29 @@ func (c *lazy) Done() <-chan struct{} {
 	}).ctx.Done()
 }
 
-// cancel ends the context. One never armed is canceled without a timer.
+// cancel ends the context. One never armed is canceled without a timer;
+// past its deadline it stays DeadlineExceeded, as WithTimeout's does.
 func (c *lazy) cancel() {
-	c.arm(func() (context.Context, context.CancelFunc) { return context.WithCancel(c.parent) }).cancel()
+	c.arm(func() (context.Context, context.CancelFunc) {
+		if !now().Before(c.deadline) {
+			return context.WithDeadline(c.parent, c.deadline) // done at once, no timer
+		}
+		return context.WithCancel(c.parent)
+	}).cancel()
 }
 
+// Err compares the clock while unarmed. An error, once seen, is kept: the
+// context is armed then (done at once, no timer), so that Err says the
+// same ever after, as a context must.
 func (c *lazy) Err() error {
 	if a := c.armed.Load(); a != nil {
 		return a.ctx.Err()
 	}
-	if err := c.parent.Err(); err != nil {
-		return err
+	if c.parent.Err() == nil && now().Before(c.deadline) {
+		return nil
 	}
-	if !now().Before(c.deadline) {
-		return context.DeadlineExceeded
-	}
-	return nil
+	c.Done()
+	return c.armed.Load().ctx.Err()
 }
 
 func (c *lazy) Deadline() (time.Time, bool) {

@@ -3,6 +3,7 @@ package deadline
 import (
 	"context"
 	"errors"
+	"os/exec"
 	"testing"
 	"time"
 )
@@ -88,5 +89,59 @@ func TestCancelParentAndDeadline(t *testing.T) {
 	want, _ := early.Deadline()
 	if got, ok := ctx.Deadline(); !ok || !got.Equal(want) {
 		t.Errorf("Deadline %v %v, want the parent's earlier %v", got, ok, want)
+	}
+}
+
+// Err, once it has said the deadline passed, says so ever after: after the
+// cancel every caller defers, and after the parent's cancel.
+func TestErrStaysOnceSeen(t *testing.T) {
+	clock := time.Date(2026, 12, 1, 10, 0, 0, 0, time.UTC)
+	now = func() time.Time { return clock }
+	defer func() { now = time.Now }()
+
+	ctx, cancel := WithTimeout(context.Background(), time.Second)
+	clock = clock.Add(time.Second)
+	if first := ctx.Err(); !errors.Is(first, context.DeadlineExceeded) {
+		t.Fatalf("after the deadline: %v", first)
+	}
+	cancel()
+	if err := ctx.Err(); !errors.Is(err, context.DeadlineExceeded) {
+		t.Errorf("after cancel: %v, want DeadlineExceeded still", err)
+	}
+
+	ctx, cancel = WithTimeout(context.Background(), time.Second)
+	clock = clock.Add(time.Second)
+	cancel() // unarmed, past the deadline, Err never asked
+	if err := ctx.Err(); !errors.Is(err, context.DeadlineExceeded) {
+		t.Errorf("canceled past the deadline: %v, want DeadlineExceeded", err)
+	}
+
+	parent, stop := context.WithCancel(context.Background())
+	ctx, cancel = WithTimeout(parent, time.Second)
+	defer cancel()
+	clock = clock.Add(time.Second)
+	first := ctx.Err()
+	stop()
+	if err := ctx.Err(); err != first {
+		t.Errorf("Err %v, then after the parent's cancel %v", first, err)
+	}
+}
+
+// A child process started with the context is killed at the deadline, and
+// contexts made from it end with it.
+func TestChildKilledAtDeadline(t *testing.T) {
+	ctx, cancel := WithTimeout(context.Background(), 100*time.Millisecond)
+	defer cancel()
+	sub, subCancel := context.WithTimeout(ctx, time.Hour)
+	defer subCancel()
+	fired := make(chan struct{})
+	context.AfterFunc(ctx, func() { close(fired) })
+	if err := exec.CommandContext(ctx, "sleep", "30").Run(); err == nil {
+		t.Fatal("sleep 30 was not killed")
+	}
+	<-fired
+	<-sub.Done()
+	if !errors.Is(sub.Err(), context.DeadlineExceeded) {
+		t.Errorf("a context made from it: %v", sub.Err())
 	}
 }
