@@ -54,6 +54,10 @@ func tarEffects(c *Command) []Effect {
 			out = append(out, Effect{Op: Write, Path: f})
 		}
 	}
+	// -T names a file of the names to archive, -X one of patterns to
+	// leave out: tar reads them, and prints a line it cannot find.
+	lists := append(l.Vals('T', "files-from"), l.Vals('X', "exclude-from")...)
+	out = append(out, all(Read, false, without(lists, func(w Word) bool { return w.Known && w.Value == "-" }))...)
 	ops := l.Operands
 	if dirs := l.Vals('C', "directory"); len(dirs) > 0 {
 		// -C DIR reads the operands after it from DIR: joined to the

@@ -74,10 +74,12 @@ func pagerEffects(c *Command) []Effect {
 	return all(Read, false, without(ops, func(w Word) bool { return strings.HasPrefix(w.Value, "+") }))
 }
 
-// base64 encodes its file operand, or BSD's -i FILE.
+// base64 encodes (or decodes) its file operand, or BSD's -i FILE, and
+// writes BSD's -o FILE.
 func base64Effects(c *Command) []Effect {
 	l := readerOptions.get("base64").Parse(c.Args)
-	return all(Read, false, append(l.Operands, l.Vals('i', "input")...))
+	out := all(Write, false, without(l.Vals('o', "output"), func(w Word) bool { return w.Known && w.Value == "-" }))
+	return append(out, all(Read, false, append(l.Operands, l.Vals('i', "input")...))...)
 }
 
 func diffEffects(c *Command) []Effect {

@@ -78,6 +78,12 @@ func TestSearchSelections(t *testing.T) {
 		{`tar cf out.tar --no-recursion src`, []string{"write out.tar", "read src"}},
 		{`tar --exclude-vcs-ignores -cf out.tar src`, []string{"write out.tar", "src tar hu: .env src/a.go src/.env conf/x.pem vendor/v.go"}},
 		{`tar xzf in.tgz`, nil},
+		// -T names a file whose lines are the names to archive, -X one of
+		// patterns: tar reads it, and prints a line it cannot find.
+		{`tar -cT .env -f x.tar`, []string{"write x.tar", "read .env"}},
+		{`tar cTf .env out.tar`, []string{"write out.tar", "read .env"}},
+		{`tar -c --files-from=list -f x.tar`, []string{"write x.tar", "read list"}},
+		{`tar -czf x.tgz -X .env src`, []string{"write x.tgz", "read .env", "src tar hiu: .env src/a.go src/.env conf/x.pem vendor/v.go"}},
 		{`zip -r out.zip .`, []string{"write out.zip", ". zip -r hiuf: .env src/a.go src/.env conf/x.pem vendor/v.go"}},
 		{`zip -r out.zip . -x .env '*/.env'`, []string{"write out.zip", ". zip -r hiuf: src/a.go conf/x.pem vendor/v.go"}},
 		{`zip -ry out.zip src -i '*.go'`, []string{"write out.zip", "src zip -r hiu: src/a.go vendor/v.go"}},

@@ -604,6 +604,8 @@ func TestProtectedReadsAnyCommand(t *testing.T) {
 		{"dd if=.env of=/tmp/x", env},
 		{"cp .env /tmp/x", env},
 		{"tar czf /tmp/x.tgz .env", env},
+		{"tar -cT .env -f /tmp/x.tar", env},
+		{"tar cXf .env /tmp/x.tar data.txt", env},
 		{"jq . < .env", env},
 		// Near misses: other files, names only, templates.
 		{"sort data.txt", ""},
@@ -671,6 +673,7 @@ func TestProtectedWiring(t *testing.T) {
 		{"ln .claude/massgen-hook.yaml x", protectedDenial(true, ".claude/massgen-hook.yaml", ".claude/massgen-hook.yaml")},
 		{"cp -r /tmp/evil/. .claude", settings},
 		{"echo x > .codex/config.toml", protectedDenial(true, ".codex/config.toml", ".codex/config.toml")},
+		{"base64 -d -o .claude/settings.json a.txt", protectedDenial(true, ".claude/settings.json", ".claude/settings.json")},
 		// OpenCode runs every file of its plugin folders as a plugin, and
 		// its config names more plugins and the user's permission rules.
 		{"echo 'export const X = 1' > .opencode/plugins/evil.js", protectedDenial(true, ".opencode/plugins/evil.js", ".opencode/plugins/**")},
