@@ -209,6 +209,18 @@ func (l Line) Unknown() bool {
 // options; a lone "-" is an operand (stdin).
 func (o *OptionTable) Parse(args []Word) Line {
 	l := Line{DashAt: -1}
+	// Room for an option a word that starts with a dash: an Opt is 144
+	// bytes, and growing the slice one option at a time cost more than
+	// reading them.
+	dashed := 0
+	for _, a := range args {
+		if len(a.Value) > 1 && a.Value[0] == '-' {
+			dashed++
+		}
+	}
+	if dashed > 0 {
+		l.Opts = make([]Opt, 0, dashed)
+	}
 	i := 0
 	for i < len(args) {
 		a := args[i]
