@@ -225,7 +225,7 @@ func shebangLang(text string) string {
 			}
 		}
 	}
-	if shells.Get()[prog] {
+	if isShell(prog) {
 		return "sh"
 	}
 	return interpreterLang(prog)

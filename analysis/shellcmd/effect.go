@@ -1,7 +1,5 @@
 package shellcmd
 
-import "github.com/massgen/massgen-hook/internal/lazy"
-
 // Op is what a command does to a path.
 type Op uint8
 
@@ -80,33 +78,96 @@ type effects func(c *Command) []Effect
 //	find.go:    find (its -exec commands are listed as commands of their own)
 //	git_effects.go: git rm, mv, checkout, restore, and what the others
 //	            may print (the subcommands' tables are in git.go)
-var commandEffects = &lazy.Value[map[string]effects]{New: func() map[string]effects {
-	return map[string]effects{
-		"rm": rmEffects, "rmdir": rmdirEffects, "unlink": unlinkEffects, "shred": shredEffects,
-		"tee": teeEffects, "touch": touchEffects, "mkdir": mkdirEffects, "truncate": truncateEffects,
-		"cp": copyEffects, "install": copyEffects, "rsync": copyEffects, "scp": copyEffects,
-		"mv": mvEffects, "ln": lnEffects, "make": makeEffects, "gmake": makeEffects,
-		"chmod": chmodEffects, "chown": chownEffects, "chgrp": chownEffects,
-		"sed": sedEffects, "gsed": sedEffects, "perl": perlEffects, "source": sourceEffects, ".": sourceEffects,
-		"awk": awkEffects, "gawk": awkEffects, "mawk": awkEffects, "nawk": awkEffects,
-		"cat": readerEffects, "tac": readerEffects, "head": readerEffects, "tail": readerEffects,
-		"nl": readerEffects, "od": readerEffects, "hexdump": readerEffects, "strings": readerEffects,
-		"less": pagerEffects, "more": pagerEffects, "bat": pagerEffects, "batcat": pagerEffects,
-		"base64": base64Effects, "diff": diffEffects, "xxd": xxdEffects,
-		"grep": grepEffects, "egrep": grepEffects, "fgrep": grepEffects, "rg": rgEffects, "ag": agEffects,
-		"tar": tarEffects, "zip": zipEffects, "unzip": unzipEffects,
-		"sort": sortEffects, "uniq": uniqEffects, "patch": patchEffects, "sponge": editorEffects,
-		"ex": editorEffects, "ed": editorEffects, "vi": editorEffects, "vim": editorEffects, "nvim": editorEffects,
-		"nano": editorEffects, "emacs": editorEffects, "mkfifo": makeNodeEffects, "mknod": makeNodeEffects,
-		"gzip": compressEffects, "gunzip": compressEffects, "bzip2": compressEffects, "bunzip2": compressEffects,
-		"xz": compressEffects, "unxz": compressEffects, "zstd": compressEffects, "unzstd": compressEffects,
-		"rgrep": rgrepEffects,
-		"dd":    ddEffects,
-		"curl":  curlEffects, "wget": wgetEffects,
-		"find": findEffects,
-		"git":  gitEffects,
+//
+// A switch rather than a map: compiled into the binary, it costs nothing
+// to build in a process that judges one command.
+func commandEffects(name string) effects {
+	switch name {
+	case "rm":
+		return rmEffects
+	case "rmdir":
+		return rmdirEffects
+	case "unlink":
+		return unlinkEffects
+	case "shred":
+		return shredEffects
+	case "tee":
+		return teeEffects
+	case "touch":
+		return touchEffects
+	case "mkdir":
+		return mkdirEffects
+	case "truncate":
+		return truncateEffects
+	case "cp", "install", "rsync", "scp":
+		return copyEffects
+	case "mv":
+		return mvEffects
+	case "ln":
+		return lnEffects
+	case "make", "gmake":
+		return makeEffects
+	case "chmod":
+		return chmodEffects
+	case "chown", "chgrp":
+		return chownEffects
+	case "sed", "gsed":
+		return sedEffects
+	case "perl":
+		return perlEffects
+	case "source", ".":
+		return sourceEffects
+	case "awk", "gawk", "mawk", "nawk":
+		return awkEffects
+	case "cat", "tac", "head", "tail", "nl", "od", "hexdump", "strings":
+		return readerEffects
+	case "less", "more", "bat", "batcat":
+		return pagerEffects
+	case "base64":
+		return base64Effects
+	case "diff":
+		return diffEffects
+	case "xxd":
+		return xxdEffects
+	case "grep", "egrep", "fgrep":
+		return grepEffects
+	case "rg":
+		return rgEffects
+	case "ag":
+		return agEffects
+	case "tar":
+		return tarEffects
+	case "zip":
+		return zipEffects
+	case "unzip":
+		return unzipEffects
+	case "sort":
+		return sortEffects
+	case "uniq":
+		return uniqEffects
+	case "patch":
+		return patchEffects
+	case "sponge", "ex", "ed", "vi", "vim", "nvim", "nano", "emacs":
+		return editorEffects
+	case "mkfifo", "mknod":
+		return makeNodeEffects
+	case "gzip", "gunzip", "bzip2", "bunzip2", "xz", "unxz", "zstd", "unzstd":
+		return compressEffects
+	case "rgrep":
+		return rgrepEffects
+	case "dd":
+		return ddEffects
+	case "curl":
+		return curlEffects
+	case "wget":
+		return wgetEffects
+	case "find":
+		return findEffects
+	case "git":
+		return gitEffects
 	}
-}}
+	return nil
+}
 
 // Effects lists what the command does to files: its redirections first
 // (a writing redirection writes its target, < and <> read theirs), then
@@ -131,8 +192,8 @@ func (c *Command) Effects() []Effect {
 	switch base := c.Base(); {
 	case !c.Name.Known && c.Name.Raw != "":
 		own = unknownEffects(c)
-	case commandEffects.Get()[base] != nil:
-		own = commandEffects.Get()[base](c)
+	case commandEffects(base) != nil:
+		own = commandEffects(base)(c)
 	case !nameOnly.Get()[base] && c.Name.Known:
 		own = argumentReads(c.Args)
 	}

@@ -5,19 +5,19 @@ import (
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
-
-	"github.com/massgen/massgen-hook/internal/lazy"
 )
 
-// shells are the programs whose -c string is a script we parse. A shell
-// without -c (`curl x | bash`, `bash script.sh`) is an ordinary command.
-var shells = &lazy.Value[map[string]bool]{New: func() map[string]bool {
-	return map[string]bool{
-		"bash": true, "sh": true, "zsh": true, "dash": true, "ksh": true,
-		"mksh": true, "fish": true, "su": true, "ash": true, "rbash": true, "yash": true,
-		"posh": true, "csh": true, "tcsh": true, "oksh": true, "loksh": true, "pdksh": true,
+// isShell reports whether name is a program whose -c string is a script
+// we parse. A shell without -c (`curl x | bash`, `bash script.sh`) is an
+// ordinary command.
+func isShell(name string) bool {
+	switch name {
+	case "bash", "sh", "zsh", "dash", "ksh", "mksh", "fish", "su", "ash", "rbash", "yash",
+		"posh", "csh", "tcsh", "oksh", "loksh", "pdksh":
+		return true
 	}
-}}
+	return false
+}
 
 var (
 	// suOptions: util-linux su permutes, so `su - user -c CMD` works.

@@ -99,7 +99,7 @@ loop:
 				break loop
 			}
 		default:
-			if shells.Get()[base] {
+			if isShell(base) {
 				done, cd := w.shell(base, args, redirs, c, wrappers, cmdDir)
 				if done {
 					return dir
