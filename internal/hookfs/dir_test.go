@@ -521,19 +521,8 @@ func TestAppend(t *testing.T) {
 		t.Error("appended through a link")
 	}
 
-	var old syscall.Rlimit
-	if err := syscall.Getrlimit(syscall.RLIMIT_FSIZE, &old); err != nil {
-		t.Skip(err)
-	}
-	limit := old
-	limit.Cur = 6 // room for two of the four bytes below
-	if err := syscall.Setrlimit(syscall.RLIMIT_FSIZE, &limit); err != nil {
-		t.Skip(err)
-	}
-	err = d.Append("rec", []byte("4444"), 4)
-	if rerr := syscall.Setrlimit(syscall.RLIMIT_FSIZE, &old); rerr != nil {
-		t.Fatal(rerr)
-	}
+	// Room for two of the four bytes below.
+	err = underFileSizeLimit(t, 6, func() error { return d.Append("rec", []byte("4444"), 4) })
 	if err == nil {
 		t.Fatal("an append past the file size limit succeeded")
 	}
@@ -579,19 +568,7 @@ func TestCreate(t *testing.T) {
 		t.Errorf("the link's target became %q", data)
 	}
 
-	var lim syscall.Rlimit
-	if err := syscall.Getrlimit(syscall.RLIMIT_FSIZE, &lim); err != nil {
-		t.Skip(err)
-	}
-	small := lim
-	small.Cur = 2
-	if err := syscall.Setrlimit(syscall.RLIMIT_FSIZE, &small); err != nil {
-		t.Skip(err)
-	}
-	err = d.Create("big", []byte("4444"), 0o600)
-	if rerr := syscall.Setrlimit(syscall.RLIMIT_FSIZE, &lim); rerr != nil {
-		t.Fatal(rerr)
-	}
+	err = underFileSizeLimit(t, 2, func() error { return d.Create("big", []byte("4444"), 0o600) })
 	if err == nil {
 		t.Fatal("a create past the file size limit succeeded")
 	}
@@ -621,4 +598,26 @@ func TestAppendRefusesAHardLinkedFile(t *testing.T) {
 	if data, _ := os.ReadFile(victim); string(data) != "{}\n" {
 		t.Errorf("the other name's file became %q", data)
 	}
+}
+
+// underFileSizeLimit runs write with files limited to limit bytes (as a
+// full disk would cut a write short: Go ignores SIGXFSZ, so the write
+// fails with EFBIG), and returns its error. The test is skipped where
+// the limit cannot be set.
+func underFileSizeLimit(t *testing.T, limit uint64, write func() error) error {
+	t.Helper()
+	var old syscall.Rlimit
+	if err := syscall.Getrlimit(syscall.RLIMIT_FSIZE, &old); err != nil {
+		t.Skip(err)
+	}
+	small := old
+	small.Cur = limit
+	if err := syscall.Setrlimit(syscall.RLIMIT_FSIZE, &small); err != nil {
+		t.Skip(err)
+	}
+	err := write()
+	if rerr := syscall.Setrlimit(syscall.RLIMIT_FSIZE, &old); rerr != nil {
+		t.Fatal(rerr)
+	}
+	return err
 }
