@@ -22,11 +22,11 @@ import (
 // stopRecord counts one agent's consecutive blocked stops in one session.
 //
 // The counter is a file of lines, one per blocked stop, each the count so
-// far and the reason given: {"blocks":2,"last_reason":"..."}. A block
-// appends its line (state.UpdateLines) and a pass or a release removes
-// the file, so it holds at most block_cap lines. A file of one line
-// without its newline (as an earlier release wrote the counter) reads the
-// same way.
+// far and the start of the reason given: {"blocks":2,"last_reason":"..."}.
+// A block appends its line (state.UpdateLines) and a pass or a release
+// removes the file, so it holds at most block_cap lines (and never more
+// than the bounds below). A file of one line without its newline (as an
+// earlier release wrote the counter) reads the same way.
 type stopRecord struct {
 	Blocks int
 	Reason string
