@@ -338,9 +338,7 @@ func (d *Dir) update(name string, fn func(old []byte) ([]byte, error), lines boo
 		_, err = fn(old)
 		return err
 	}
-	dir, unlock, err := d.lockIn(sub, base+".lock", func(folder string, err error) error {
-		return &stateError{"locking state", filepath.Join(folder, base), err}
-	})
+	dir, unlock, err := d.lockRecord(sub, base)
 	if err != nil {
 		return err
 	}
@@ -392,6 +390,13 @@ func (d *Dir) update(name string, fn func(old []byte) ([]byte, error), lines boo
 	return nil
 }
 
+// lockRecord takes the lock of the record base in the folder sub.
+func (d *Dir) lockRecord(sub, base string) (*hookfs.Dir, func(), error) {
+	return d.lockIn(sub, base+".lock", func(folder string, err error) error {
+		return &stateError{"locking state", filepath.Join(folder, base), err}
+	})
+}
+
 // Remove deletes the record name if it exists, cheaply: no directory is
 // created and no lock is taken when there is nothing to remove. The record
 // is not read first, so one too large to read goes too.
@@ -400,9 +405,7 @@ func (d *Dir) Remove(name string) error {
 		return nil
 	}
 	sub, base := splitName(name)
-	dir, unlock, err := d.lockIn(sub, base+".lock", func(folder string, err error) error {
-		return &stateError{"locking state", filepath.Join(folder, base), err}
-	})
+	dir, unlock, err := d.lockRecord(sub, base)
 	if err != nil {
 		return err
 	}

@@ -72,7 +72,14 @@ func (f *RegularFile) Size() int64 { return f.info.Size() }
 // Linked reports whether f has another name than the one it was opened
 // by (a hard link), when it was opened: a file planted at a name of ours
 // that is also someone's file elsewhere, which must never be written.
-func (f *RegularFile) Linked() bool { return f.info.st.Nlink > 1 }
+func (f *RegularFile) Linked() bool { return HardLinked(&f.info) }
+
+// HardLinked reports whether the file info describes (from a stat of it)
+// has more than one name.
+func HardLinked(info fs.FileInfo) bool {
+	st, ok := info.Sys().(*syscall.Stat_t)
+	return ok && st.Nlink > 1
+}
 
 // Stat is what f's fstat said when it was opened.
 func (f *RegularFile) Stat() fs.FileInfo { return &f.info }

@@ -7,7 +7,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"syscall"
 
 	"github.com/massgen/massgen-hook/internal/hookfs"
 	"github.com/massgen/massgen-hook/state"
@@ -123,7 +122,7 @@ func (s spool) add(entries ...entry) (dropped int, err error) {
 	}
 	// A spool with another name (a hard link planted at its name, to a
 	// file of the user's) is never appended to: trim replaces the name.
-	if info.Size()+int64(len(add)) > s.max || hardLinked(info) {
+	if info.Size()+int64(len(add)) > s.max || hookfs.HardLinked(info) {
 		return s.trim(dir, add)
 	}
 	if info.Size() > 0 {
@@ -208,10 +207,4 @@ func (s spool) forward(send func([]entry) (int, error)) (int, error) {
 		return sent, err
 	}
 	return sent, sendErr
-}
-
-// hardLinked reports whether the file info describes has another name.
-func hardLinked(info fs.FileInfo) bool {
-	st, ok := info.Sys().(*syscall.Stat_t)
-	return ok && st.Nlink > 1
 }
