@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/massgen/massgen-hook/internal/deadline"
-	"github.com/massgen/massgen-hook/internal/lazy"
 	"github.com/massgen/massgen-hook/protocol"
 )
 
@@ -171,7 +170,18 @@ type aggregate struct {
 
 func newAggregate(call *Call) *aggregate { return &aggregate{call: call} }
 
-var rank = &lazy.Value[map[string]int]{New: func() map[string]int { return map[string]int{"": 0, Allow: 1, Ask: 2, Defer: 3} }}
+// rank orders decisions: a later one overrides an earlier.
+func rank(decision string) int {
+	switch decision {
+	case Allow:
+		return 1
+	case Ask:
+		return 2
+	case Defer:
+		return 3
+	}
+	return 0
+}
 
 // add takes in one rule's verdict; it returns notes for the rule's record.
 func (a *aggregate) add(r *Rule, v Verdict) (notes []string) {
@@ -228,7 +238,7 @@ func (a *aggregate) add(r *Rule, v Verdict) (notes []string) {
 	switch {
 	case v.Decision == Deny:
 		a.deny, a.denyReason = r.Name, v.Reason
-	case rank.Get()[v.Decision] > rank.Get()[a.decision]:
+	case rank(v.Decision) > rank(a.decision):
 		a.decision, a.reasons = v.Decision, nil
 		fallthrough
 	case v.Decision != "" && v.Decision == a.decision:

@@ -7,8 +7,6 @@ import (
 	"io"
 
 	"github.com/tidwall/gjson"
-
-	"github.com/massgen/massgen-hook/internal/lazy"
 )
 
 // Event is one hook input. Only the fields massgen-hook reads are decoded;
@@ -97,33 +95,28 @@ func (k kind) String() string {
 	return [...]string{"a string", "a boolean", "an object", "an array", "a number", "any value"}[k]
 }
 
-// fieldKinds holds the fields Event decodes and the type each must have. A
-// field Claude Code may add tomorrow is not here, and so is never an error.
-var fieldKinds = &lazy.Value[map[string]kind]{New: func() map[string]kind {
-	return map[string]kind{
-		"hook_event_name":  kString,
-		"session_id":       kString,
-		"transcript_path":  kString,
-		"cwd":              kString,
-		"permission_mode":  kString,
-		"agent_id":         kString,
-		"agent_type":       kString,
-		"source":           kString,
-		"stop_hook_active": kBool,
-		"background_tasks": kArray,
-		"tool_name":        kString,
-		"tool_use_id":      kString,
-		"turn_id":          kString,
-		"orchestrator_id":  kString,
-		"hook_type":        kString,
+// fieldKind is the type a field Event decodes must have, and whether
+// Event decodes it at all. A field Claude Code may add tomorrow is not
+// here, and so is never an error. A switch rather than a map: a hook reads
+// a handful of fields once, and building a map would cost more than that.
+func fieldKind(key string) (kind, bool) {
+	switch key {
+	case "hook_event_name", "session_id", "transcript_path", "cwd", "permission_mode",
+		"agent_id", "agent_type", "source", "tool_name", "tool_use_id", "turn_id",
+		"orchestrator_id", "hook_type":
+		return kString, true
+	case "stop_hook_active":
+		return kBool, true
+	case "background_tasks":
+		return kArray, true
+	case "tool_input", "tool_response", "error":
 		// tool_input is an object from a sane client; anything else reaches
 		// the malformed_tool_call check, which tells the agent what to fix,
 		// rather than failing the hook.
-		"tool_input":    kAny,
-		"tool_response": kAny,
-		"error":         kAny,
+		return kAny, true
 	}
-}}
+	return 0, false
+}
 
 var bom = []byte{0xEF, 0xBB, 0xBF}
 
@@ -214,7 +207,7 @@ func (ev *Event) set(key string, v gjson.Result, body []byte) error {
 	if key == "orchestrator_id" || key == "hook_type" {
 		ev.FromMassGen = true
 	}
-	want, known := fieldKinds.Get()[key]
+	want, known := fieldKind(key)
 	if !known || v.Type == gjson.Null {
 		return nil
 	}

@@ -2,29 +2,29 @@ package shellcmd
 
 import (
 	"strings"
-
-	"github.com/massgen/massgen-hook/internal/lazy"
 )
 
-// nameOnly are the programs that handle the names they are given without
+// nameOnly says whether program is one that handles the names it is given without
 // reading what is in the files: printing a name, listing, testing, moving
 // the shell around, declaring variables. Every other program that this
 // package does not know may read any file it names (see argumentReads).
 //
 // source and . run a file in the shell without printing it; what the
 // script then prints is not seen here.
-var nameOnly = &lazy.Value[map[string]bool]{New: func() map[string]bool {
-	return map[string]bool{
-		"echo": true, "printf": true, "ls": true, "stat": true, "test": true, "[": true,
-		"basename": true, "dirname": true, "realpath": true, "readlink": true, "which": true,
-		"type": true, "command": true, "hash": true, "du": true, "true": true, "false": true,
-		"cd": true, "pushd": true, "popd": true, "exit": true, "return": true,
-		"source": true, ".": true, "set": true, "shopt": true, "unset": true,
-		"export": true, "declare": true, "local": true, "readonly": true, "typeset": true,
-		"alias": true, "unalias": true, "sleep": true, "wait": true, "kill": true,
-		"mktemp": true, "date": true, "pwd": true, "whoami": true, "id": true, "env": true,
+func nameOnly(program string) bool {
+	switch program {
+	case "echo", "printf", "ls", "stat", "test", "[",
+		"basename", "dirname", "realpath", "readlink", "which",
+		"type", "command", "hash", "du", "true", "false",
+		"cd", "pushd", "popd", "exit", "return",
+		"source", ".", "set", "shopt", "unset",
+		"export", "declare", "local", "readonly", "typeset",
+		"alias", "unalias", "sleep", "wait", "kill",
+		"mktemp", "date", "pwd", "whoami", "id", "env":
+		return true
 	}
-}}
+	return false
+}
 
 // argumentReads lists what a program this package does not know may read:
 // every argument that is not an option, and the paths hidden in the forms

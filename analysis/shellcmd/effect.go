@@ -194,7 +194,7 @@ func (c *Command) Effects() []Effect {
 		own = unknownEffects(c)
 	case commandEffects(base) != nil:
 		own = commandEffects(base)(c)
-	case !nameOnly.Get()[base] && c.Name.Known:
+	case !nameOnly(base) && c.Name.Known:
 		own = argumentReads(c.Args)
 	}
 	for _, e := range own {

@@ -115,7 +115,7 @@ func (c *Command) Git(dir string) (g Git, ok bool) {
 			return Git{}, false // prints and exits
 		case v == "--bare":
 			g.Repo = append(g.Repo, v)
-		case gitFlags.Get()[v]:
+		case gitFlag(v):
 		case v == "-h" || v == "--help" || v == "-v" || v == "--version":
 			g.Sub, g.Help = "help", true
 			return g, true
@@ -136,15 +136,17 @@ func (c *Command) Git(dir string) (g Git, ok bool) {
 	return Git{}, false
 }
 
-// gitFlags are git's own options that take no argument and do not change
-// which repository it works on.
-var gitFlags = &lazy.Value[map[string]bool]{New: func() map[string]bool {
-	return map[string]bool{
-		"-p": true, "--paginate": true, "-P": true, "--no-pager": true, "--no-replace-objects": true,
-		"--literal-pathspecs": true, "--no-literal-pathspecs": true, "--glob-pathspecs": true,
-		"--noglob-pathspecs": true, "--icase-pathspecs": true, "--no-optional-locks": true,
+// gitFlag says whether opt is one of git's own options that take no
+// argument and do not change which repository it works on.
+func gitFlag(opt string) bool {
+	switch opt {
+	case "-p", "--paginate", "-P", "--no-pager", "--no-replace-objects",
+		"--literal-pathspecs", "--no-literal-pathspecs", "--glob-pathspecs",
+		"--noglob-pathspecs", "--icase-pathspecs", "--no-optional-locks":
+		return true
 	}
-}}
+	return false
+}
 
 // addRepo notes a repository option; an unknown value leaves the
 // repository unknown.
@@ -192,23 +194,31 @@ func (g Git) Lookup(name string) (value Word, set bool) {
 	return value, set
 }
 
-// gitVerbs lists, for the subcommands that take an action, the actions.
-// A stash without one (git stash, git stash -p) is a push.
-var gitVerbs = &lazy.Value[map[string]string]{New: func() map[string]string {
-	return map[string]string{
-		"stash":           "list show drop pop apply branch push save clear create store",
-		"worktree":        "add list lock move prune remove repair unlock",
-		"reflog":          "show expire delete exists",
-		"submodule":       "add status init deinit update set-branch set-url summary foreach sync absorbgitdirs",
-		"bisect":          "help start bad good new old terms skip next reset visualize view replay log run",
-		"sparse-checkout": "list set add reapply disable init check-rules",
+// gitVerbs lists, for the subcommands that take an action, the actions
+// (ok false for the others). A stash without one (git stash, git stash -p)
+// is a push.
+func gitVerbs(sub string) (verbs string, ok bool) {
+	switch sub {
+	case "stash":
+		return "list show drop pop apply branch push save clear create store", true
+	case "worktree":
+		return "add list lock move prune remove repair unlock", true
+	case "reflog":
+		return "show expire delete exists", true
+	case "submodule":
+		return "add status init deinit update set-branch set-url summary foreach sync absorbgitdirs", true
+	case "bisect":
+		return "help start bad good new old terms skip next reset visualize view replay log run", true
+	case "sparse-checkout":
+		return "list set add reapply disable init check-rules", true
 	}
-}}
+	return "", false
+}
 
 // readSub finds the verb and reads the arguments against their table.
 func (g *Git) readSub() {
 	key := g.Sub
-	if verbs, ok := gitVerbs.Get()[g.Sub]; ok {
+	if verbs, ok := gitVerbs(g.Sub); ok {
 		args := g.Args
 		if g.Sub == "submodule" {
 			// git submodule [--quiet] [--cached] VERB ...

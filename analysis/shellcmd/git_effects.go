@@ -1,18 +1,18 @@
 package shellcmd
 
-import "github.com/massgen/massgen-hook/internal/lazy"
-
-// gitNameOnly are the git subcommands that take paths or names without
-// printing what the files hold.
-var gitNameOnly = &lazy.Value[map[string]bool]{New: func() map[string]bool {
-	return map[string]bool{
-		"status": true, "check-ignore": true, "check-attr": true, "ls-files": true,
-		"init": true, "clone": true, "fetch": true, "pull": true, "push": true, "remote": true,
-		"branch": true, "switch": true, "tag": true, "stash": true, "reset": true, "clean": true,
-		"merge": true, "rebase": true, "cherry-pick": true, "revert": true, "worktree": true,
-		"config": true, "rev-parse": true, "describe": true,
+// gitNameOnly says whether sub is a git subcommand that takes paths or
+// names without printing what the files hold.
+func gitNameOnly(sub string) bool {
+	switch sub {
+	case "status", "check-ignore", "check-attr", "ls-files",
+		"init", "clone", "fetch", "pull", "push", "remote",
+		"branch", "switch", "tag", "stash", "reset", "clean",
+		"merge", "rebase", "cherry-pick", "revert", "worktree",
+		"config", "rev-parse", "describe":
+		return true
 	}
-}}
+	return false
+}
 
 // gitEffects: git rm deletes its paths from the work tree (unless
 // --cached), git mv moves them, git checkout and restore overwrite the
@@ -47,7 +47,7 @@ func gitEffects(c *Command) []Effect {
 		// tracked files, and the git rules judge what that loses).
 		return all(Write, false, gitPathspecs(g))
 	}
-	if gitNameOnly.Get()[g.Sub] {
+	if gitNameOnly(g.Sub) {
 		return nil
 	}
 	return argumentReads(g.Args)

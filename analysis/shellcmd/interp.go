@@ -2,8 +2,6 @@ package shellcmd
 
 import (
 	"strings"
-
-	"github.com/massgen/massgen-hook/internal/lazy"
 )
 
 // Lang is the language of code handed to an interpreter (python3 -c,
@@ -35,17 +33,23 @@ func (l Lang) String() string {
 	return "?"
 }
 
-// interpreters maps a program's base name, without a version suffix, to
-// the language of its code.
-var interpreters = &lazy.Value[map[string]Lang]{New: func() map[string]Lang {
-	return map[string]Lang{
-		"python": Python, "pypy": Python, "ipython": Python,
-		"perl": Perl,
-		"ruby": Ruby, "jruby": Ruby,
-		"node": JavaScript, "nodejs": JavaScript, "deno": JavaScript, "bun": JavaScript,
-		"php": PHP,
+// interpreter is the language of the code a program runs, by its base name
+// without a version suffix.
+func interpreter(name string) (Lang, bool) {
+	switch name {
+	case "python", "pypy", "ipython":
+		return Python, true
+	case "perl":
+		return Perl, true
+	case "ruby", "jruby":
+		return Ruby, true
+	case "node", "nodejs", "deno", "bun":
+		return JavaScript, true
+	case "php":
+		return PHP, true
 	}
-}}
+	return 0, false
+}
 
 // LangOf says which language a program runs: python, python3,
 // python3.12, pypy3, perl, perl5.36, ruby, ruby3.2, node, nodejs, deno,
@@ -55,8 +59,7 @@ func LangOf(program string) (Lang, bool) {
 	if name != program && !strings.ContainsAny(program[len(name):len(name)+1], "0123456789") {
 		return 0, false // "python." is no version
 	}
-	l, ok := interpreters.Get()[name]
-	return l, ok
+	return interpreter(name)
 }
 
 // CodeScan is what a static scan of interpreter code finds. It is a scan,

@@ -80,17 +80,21 @@ func dataValued(node syntax.Node) map[string]bool {
 				}
 			}
 		case *syntax.CallExpr:
-			addSetNames(names, x, dataSetters.Get())
+			addSetNames(names, x, dataSetter)
 		}
 		return true
 	})
 	return names
 }
 
-// dataSetters are the builtins that assign their name operands from data.
-var dataSetters = &lazy.Value[map[string]bool]{New: func() map[string]bool {
-	return map[string]bool{"read": true, "mapfile": true, "readarray": true, "getopts": true, "printf": true}
-}}
+// dataSetter says whether builtin assigns its name operands from data.
+func dataSetter(builtin string) bool {
+	switch builtin {
+	case "read", "mapfile", "readarray", "getopts", "printf":
+		return true
+	}
+	return false
+}
 
 // runsData reports whether word w holds the output of a command that is no
 // path lookup (or of a process substitution).

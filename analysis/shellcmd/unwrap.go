@@ -164,7 +164,7 @@ loop:
 			w.setVar(n, Word{})
 		}
 		w.unknownVars = true
-	case setters.Get()[base] && base != "export" && base != "declare" && base != "local" && base != "typeset" && base != "readonly":
+	case setter(base) && base != "export" && base != "declare" && base != "local" && base != "typeset" && base != "readonly":
 		for _, a := range cmd.Args {
 			if a.Known && syntax.ValidName(a.Value) {
 				w.setVar(a.Value, Word{})

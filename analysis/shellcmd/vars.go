@@ -4,8 +4,6 @@ import (
 	"maps"
 
 	"mvdan.cc/sh/v3/syntax"
-
-	"github.com/massgen/massgen-hook/internal/lazy"
 )
 
 // Variables are followed the way the directory is: a plain assignment of
@@ -61,17 +59,17 @@ func assignedIn(node syntax.Node) map[string]bool {
 				names[w.Lit()] = true
 			}
 		case *syntax.CallExpr:
-			addSetNames(names, x, setters.Get())
+			addSetNames(names, x, setter)
 		}
 		return true
 	})
 	return names
 }
 
-// addSetNames adds to names the variables call sets, when its command is
-// one of setters: its operands that are plain variable names.
-func addSetNames(names map[string]bool, call *syntax.CallExpr, setters map[string]bool) {
-	if len(call.Args) > 0 && setters[call.Args[0].Lit()] {
+// addSetNames adds to names the variables call sets when sets holds for
+// its command: its operands that are plain variable names.
+func addSetNames(names map[string]bool, call *syntax.CallExpr, sets func(builtin string) bool) {
+	if len(call.Args) > 0 && sets(call.Args[0].Lit()) {
 		for _, l := range nameOperands(call) {
 			names[l] = true
 		}
@@ -89,12 +87,16 @@ func nameOperands(call *syntax.CallExpr) []string {
 	return out
 }
 
-// setters are the builtins whose name operands they assign (or unset).
-var setters = &lazy.Value[map[string]bool]{New: func() map[string]bool {
-	return map[string]bool{"read": true, "mapfile": true, "readarray": true, "getopts": true,
-		"printf": true, "unset": true, "local": true, "declare": true, "typeset": true, "export": true,
-		"readonly": true, "let": true}
-}}
+// setter says whether builtin assigns (or unsets) the names its operands
+// give.
+func setter(builtin string) bool {
+	switch builtin {
+	case "read", "mapfile", "readarray", "getopts", "printf", "unset",
+		"local", "declare", "typeset", "export", "readonly", "let":
+		return true
+	}
+	return false
+}
 
 // lookup returns what is known of $name: its value (Known false when it
 // is not known) and whether it is set. An unknown one is reported set.

@@ -188,7 +188,7 @@ func (o *observe) job(call *engine.Call) (*observerJob, string) {
 	tool := call.Event.ToolName
 	job := &observerJob{Folder: o.folder, Time: call.Now.UTC().Format(time.RFC3339Nano),
 		Session: call.Event.SessionID, Agent: call.Agent, Tool: tool, ToolUseID: call.Event.ToolUseID}
-	if ft, ok := guard.FileTools.Get()[tool]; ok && ft.Write {
+	if ft, ok := guard.FileTool(tool); ok && ft.Write {
 		if o.workProducts == nil {
 			return nil, ""
 		}

@@ -6,28 +6,44 @@ import (
 	"strings"
 
 	"github.com/massgen/massgen-hook/analysis/shellcmd"
-	"github.com/massgen/massgen-hook/internal/lazy"
 )
 
 // The pipe-to-shell rule: code downloaded and run unread.
 
-var downloaders = &lazy.Value[map[string]bool]{New: func() map[string]bool {
-	return map[string]bool{"curl": true, "wget": true, "fetch": true, "aria2c": true}
-}}
-
-// interpreters run a script from stdin when given no script operand. Each
-// maps to the short options that give the program on the command line
-// instead (sh -c, python -c/-m, perl -e, node -e/-p, php -r).
-var interpreters = &lazy.Value[map[string]string]{New: func() map[string]string {
-	return map[string]string{
-		"sh": "c", "bash": "c", "zsh": "c", "dash": "c", "ksh": "c", "mksh": "c", "fish": "c",
-		"python": "cm", "python3": "cm", "python2": "cm", "perl": "eE", "ruby": "e", "node": "ep", "php": "r",
+// downloader says whether program fetches from the network.
+func downloader(program string) bool {
+	switch program {
+	case "curl", "wget", "fetch", "aria2c":
+		return true
 	}
-}}
+	return false
+}
+
+// codeOptions is, for a program that runs a script from stdin when given
+// no script operand, the short options that give the program on the
+// command line instead (sh -c, python -c/-m, perl -e, node -e/-p, php -r);
+// ok is false for any other program.
+func codeOptions(program string) (opts string, ok bool) {
+	switch program {
+	case "sh", "bash", "zsh", "dash", "ksh", "mksh", "fish":
+		return "c", true
+	case "python", "python3", "python2":
+		return "cm", true
+	case "perl":
+		return "eE", true
+	case "ruby":
+		return "e", true
+	case "node":
+		return "ep", true
+	case "php":
+		return "r", true
+	}
+	return "", false
+}
 
 func pipeToShell(_ context.Context, d *dangerCall, c *shellcmd.Command) (string, string) {
 	base := c.Base()
-	_, isInterpreter := interpreters.Get()[base]
+	opts, isInterpreter := codeOptions(base)
 	runsCode := isInterpreter || base == "eval" || base == "source" || base == "."
 	if !runsCode {
 		return "", ""
@@ -35,17 +51,17 @@ func pipeToShell(_ context.Context, d *dangerCall, c *shellcmd.Command) (string,
 	// An argument built from a download: bash <(curl ...), sh -c "$(curl ...)", eval "$(wget ...)".
 	for _, a := range c.Args {
 		for _, in := range a.Inner {
-			if downloaders.Get()[in.Base()] {
+			if downloader(in.Base()) {
 				return fmt.Sprintf("%s runs code downloaded by %s without anyone reading it", quoteCmd(c), in.Base()), instead
 			}
 		}
 	}
 	// A pipeline: curl ... | sh.
-	if c.Stage == 0 || !isInterpreter || !readsScriptFromStdin(c, interpreters.Get()[base]) {
+	if c.Stage == 0 || !isInterpreter || !readsScriptFromStdin(c, opts) {
 		return "", ""
 	}
 	for _, o := range d.script.Commands {
-		if o.Pipeline == c.Pipeline && o.Stage < c.Stage && downloaders.Get()[o.Base()] {
+		if o.Pipeline == c.Pipeline && o.Stage < c.Stage && downloader(o.Base()) {
 			return fmt.Sprintf("%s | %s runs code downloaded by %s without anyone reading it", o.Base(), base, o.Base()), instead
 		}
 	}

@@ -10,7 +10,6 @@ import (
 	"github.com/massgen/massgen-hook/analysis/fspath"
 	"github.com/massgen/massgen-hook/analysis/shellcmd"
 	"github.com/massgen/massgen-hook/checks/hookenv"
-	"github.com/massgen/massgen-hook/internal/lazy"
 )
 
 // The git commands that rewrite the work tree wholesale (checking out
@@ -83,7 +82,7 @@ func (g *guard) gitRewrite(ctx context.Context, cmds []*shellcmd.Command, i int)
 		return nil
 	}
 	gc, ok := c.Git("") // c.Dir: "" after a cd that cannot be known
-	if !ok || gc.Help || !gitRewriters.Get()[gc.Sub] {
+	if !ok || gc.Help || !gitRewrites(gc.Sub) {
 		return nil
 	}
 	r := hookenv.RepoOf(gc)
@@ -131,28 +130,31 @@ func (g *guard) gitRewrite(ctx context.Context, cmds []*shellcmd.Command, i int)
 	return worst
 }
 
-// gitRewriters are the subcommands gitWritesOf models.
-var gitRewriters = &lazy.Value[map[string]bool]{New: func() map[string]bool {
-	return map[string]bool{
-		"checkout": true, "switch": true, "restore": true, "reset": true, "merge": true, "pull": true,
-		"rebase": true, "cherry-pick": true, "revert": true, "am": true, "apply": true, "stash": true,
-		"sparse-checkout": true, "read-tree": true, "checkout-index": true, "rm": true, "clean": true,
+// gitRewrites says whether sub is one of the subcommands gitWritesOf models.
+func gitRewrites(sub string) bool {
+	switch sub {
+	case "checkout", "switch", "restore", "reset", "merge", "pull",
+		"rebase", "cherry-pick", "revert", "am", "apply", "stash",
+		"sparse-checkout", "read-tree", "checkout-index", "rm", "clean":
+		return true
 	}
-}}
+	return false
+}
 
-// gitReadOnly are the subcommands that change no branch, HEAD or index:
-// what an earlier one on the line did cannot make a later rewrite's
-// targets stale.
-var gitReadOnly = &lazy.Value[map[string]bool]{New: func() map[string]bool {
-	return map[string]bool{
-		"status": true, "log": true, "diff": true, "show": true, "ls-files": true, "ls-tree": true,
-		"rev-parse": true, "rev-list": true, "cat-file": true, "describe": true, "blame": true,
-		"grep": true, "shortlog": true, "for-each-ref": true, "show-ref": true, "merge-base": true,
-		"name-rev": true, "diff-tree": true, "diff-index": true, "diff-files": true, "help": true,
-		"version": true, "var": true, "check-ignore": true, "check-attr": true, "count-objects": true,
-		"whatchanged": true, "config": true, "remote": true, "ls-remote": true, "push": true, "archive": true,
+// gitReadOnly says whether sub changes no branch, HEAD or index: what an
+// earlier one on the line did cannot make a later rewrite's targets stale.
+func gitReadOnly(sub string) bool {
+	switch sub {
+	case "status", "log", "diff", "show", "ls-files", "ls-tree",
+		"rev-parse", "rev-list", "cat-file", "describe", "blame",
+		"grep", "shortlog", "for-each-ref", "show-ref", "merge-base",
+		"name-rev", "diff-tree", "diff-index", "diff-files", "help",
+		"version", "var", "check-ignore", "check-attr", "count-objects",
+		"whatchanged", "config", "remote", "ls-remote", "push", "archive":
+		return true
 	}
-}}
+	return false
+}
 
 // earlierGitWrite names the first of cmds that is a git command able to
 // move a branch, HEAD or the index ("" if none): the hook judges the line
@@ -167,7 +169,7 @@ func earlierGitWrite(cmds []*shellcmd.Command) string {
 		if !ok {
 			return quoteCmd(c)
 		}
-		if gc.Help || gitReadOnly.Get()[gc.Sub] || gc.Sub == "stash" && (gc.Verb == "list" || gc.Verb == "show") ||
+		if gc.Help || gitReadOnly(gc.Sub) || gc.Sub == "stash" && (gc.Verb == "list" || gc.Verb == "show") ||
 			gc.Sub == "branch" && len(gc.Line.Operands) == 0 {
 			continue
 		}

@@ -16,7 +16,6 @@ import (
 	"github.com/massgen/massgen-hook/analysis/shellcmd"
 	"github.com/massgen/massgen-hook/checks/hookenv"
 	"github.com/massgen/massgen-hook/engine"
-	"github.com/massgen/massgen-hook/internal/lazy"
 	"github.com/massgen/massgen-hook/internal/secretpaths"
 )
 
@@ -183,17 +182,20 @@ type pathField struct {
 	Write bool
 }
 
-// FileTools are the built-in tools that name one path, with its field and
-// whether they write it. Glob and LS list names, not content: not reads.
-var FileTools = &lazy.Value[map[string]pathField]{New: func() map[string]pathField {
-	return map[string]pathField{
-		"Read":         {"file_path", false},
-		"Write":        {"file_path", true},
-		"Edit":         {"file_path", true},
-		"MultiEdit":    {"file_path", true},
-		"NotebookEdit": {"notebook_path", true},
+// FileTool is, for the built-in tools that name one path, its field and
+// whether they write it; ok is false for other tools. Glob and LS list
+// names, not content: not reads.
+func FileTool(tool string) (f pathField, ok bool) {
+	switch tool {
+	case "Read":
+		return pathField{"file_path", false}, true
+	case "Write", "Edit", "MultiEdit":
+		return pathField{"file_path", true}, true
+	case "NotebookEdit":
+		return pathField{"notebook_path", true}, true
 	}
-}}
+	return pathField{}, false
+}
 
 func (p *protectedPaths) Check(ctx context.Context, call *engine.Call) (engine.Verdict, error) {
 	g := p.guardFor(call)
@@ -203,7 +205,7 @@ func (p *protectedPaths) Check(ctx context.Context, call *engine.Call) (engine.V
 	if v, found := g.toolPaths(ctx, call); found {
 		return v, nil
 	}
-	if ft, ok := FileTools.Get()[call.Event.ToolName]; ok {
+	if ft, ok := FileTool(call.Event.ToolName); ok {
 		path := gjson.GetBytes(call.ToolInput, ft.Field)
 		if path.Type != gjson.String || path.Str == "" {
 			return engine.Verdict{}, nil

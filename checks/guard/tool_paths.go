@@ -9,34 +9,37 @@ import (
 
 	"github.com/massgen/massgen-hook/engine"
 	"github.com/massgen/massgen-hook/internal/applypatch"
-	"github.com/massgen/massgen-hook/internal/lazy"
 )
 
-// listTools are the tools, as the dialects name them, with an argument
-// that holds several paths (a list of them, or one string): each is judged.
+// listTool is, for the tools (as the dialects name them) with an argument
+// that holds several paths (a list of them, or one string), that argument;
+// each path is judged.
 // Gemini CLI's read_many_files has no Claude Code counterpart (its folders
 // and globs are read whole: readMany), nor has the insert
 // command of Copilot CLI's str_replace_editor (its other commands become
 // Read, Write and Edit).
-var listTools = &lazy.Value[map[string]pathField]{New: func() map[string]pathField {
-	return map[string]pathField{
-		"read_many_files":    {"include", false},
-		"str_replace_editor": {"path", true},
+func listTool(tool string) (f pathField, ok bool) {
+	switch tool {
+	case "read_many_files":
+		return pathField{"include", false}, true
+	case "str_replace_editor":
+		return pathField{"path", true}, true
 	}
-}}
+	return pathField{}, false
+}
 
 // applyPatchTool is Codex's patch tool (Copilot CLI offers it to GPT
 // models too): its tool_input.command is the patch, which names the files.
 const applyPatchTool = "apply_patch"
 
-// toolPaths judges the files a call names that fileTools cannot describe:
+// toolPaths judges the files a call names that FileTool cannot describe:
 // lists of paths, and the files of a patch. found reports a verdict to
 // return; otherwise the usual checks go on.
 func (g *guard) toolPaths(ctx context.Context, call *engine.Call) (v engine.Verdict, found bool) {
 	if call.Event.ToolName == applyPatchTool {
 		return g.applyPatch(call), true
 	}
-	list, ok := listTools.Get()[call.Event.ToolName]
+	list, ok := listTool(call.Event.ToolName)
 	if !ok {
 		return engine.Verdict{}, false
 	}
