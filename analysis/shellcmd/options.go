@@ -209,13 +209,17 @@ func (l Line) Unknown() bool {
 // options; a lone "-" is an operand (stdin).
 func (o *OptionTable) Parse(args []Word) Line {
 	l := Line{DashAt: -1}
-	// Room for an option a word that starts with a dash: an Opt is 144
+	// Room for every option the words that start with a dash can hold: a
+	// long option, or one per letter of a cluster (-rn). An Opt is 144
 	// bytes, and growing the slice one option at a time cost more than
 	// reading them.
 	dashed := 0
 	for _, a := range args {
-		if len(a.Value) > 1 && a.Value[0] == '-' {
+		switch v := a.Value; {
+		case len(v) > 2 && v[0] == '-' && v[1] == '-':
 			dashed++
+		case len(v) > 1 && v[0] == '-':
+			dashed += len(v) - 1
 		}
 	}
 	if dashed > 0 {

@@ -14,12 +14,14 @@ import (
 	"strings"
 
 	"github.com/google/jsonschema-go/jsonschema"
+	"github.com/tidwall/gjson"
 	"go.yaml.in/yaml/v3"
 
 	"github.com/massgen/massgen-hook/checks/hookenv"
 	"github.com/massgen/massgen-hook/engine"
 	"github.com/massgen/massgen-hook/internal/hookfs"
 	"github.com/massgen/massgen-hook/internal/match"
+	"github.com/massgen/massgen-hook/protocol"
 )
 
 // toolSchemaOptions are tool_schema's options:
@@ -268,8 +270,8 @@ func (c *toolSchema) Check(_ context.Context, call *engine.Call) (engine.Verdict
 	if len(schemas) == 0 && builtin == nil {
 		return engine.Verdict{}, nil
 	}
-	var instance any = map[string]any{} // older events have no tool_input
-	if len(raw) > 0 && json.Unmarshal(raw, &instance) != nil {
+	instance, ok := toolInputValue(raw)
+	if !ok {
 		return engine.Verdict{}, nil // not JSON: malformed_tool_call's business
 	}
 	var r schemaReport
@@ -286,6 +288,19 @@ func (c *toolSchema) Check(_ context.Context, call *engine.Call) (engine.Verdict
 		r.walk(builtin, instance, "")
 	}
 	return r.verdict(name), nil
+}
+
+// toolInputValue is the tool input as json.Unmarshal reads it into an
+// any (objects as map[string]any, numbers as float64, a repeated key's
+// last value), or false when it is not JSON. gjson reads it without the
+// reflective decoder a hook would load for this alone; gjson keeps a
+// repeated key's first value, so the input is first made last-wins, as
+// the tool reads it.
+func toolInputValue(raw []byte) (any, bool) {
+	if !gjson.ValidBytes(raw) {
+		return nil, false
+	}
+	return gjson.ParseBytes(protocol.LastWins(raw)).Value(), true
 }
 
 // maxSchemaBytes bounds a schema file: it is read on every call its

@@ -2,8 +2,10 @@ package guard
 
 import (
 	"context"
+	"encoding/json"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -446,6 +448,37 @@ func TestSchemaPathName(t *testing.T) {
 	} {
 		if got := schemaPathName(tc.in); got != tc.want {
 			t.Errorf("schemaPathName(%q) = %s, want %s", tc.in, got, tc.want)
+		}
+	}
+}
+
+// TestToolSchemaReadsInputAsJSONDoes: the tool input the schemas judge is
+// what json.Unmarshal gives: the same Go types (map[string]any, []any,
+// float64, string, bool, nil), escapes decoded, a repeated key's last
+// value kept, at any depth; and what is not JSON is not judged.
+func TestToolSchemaReadsInputAsJSONDoes(t *testing.T) {
+	for _, in := range []string{
+		`{}`,
+		`{"command":"ls -la","timeout":120000,"run_in_background":false,"x":null}`,
+		`{"a":[1,2.5,-3e2,{"b":[]}],"c":{"d":{"e":"f"}}}`,
+		`{"s":"tab\there \"quoted\" \u00e9 \ud83d\ude00 back\\slash \/"}`,
+		`{"k":1,"k":"second"}`,
+		`{"o":{"file_path":"ok.txt","file_path":".env"},"l":[{"a":1,"a":2}]}`,
+		`{"n":0.1,"m":12345678901234567890,"neg":-0}`,
+		` { "spaced" : [ true , false , null ] } `,
+	} {
+		var want any
+		if err := json.Unmarshal([]byte(in), &want); err != nil {
+			t.Fatalf("%s: %v", in, err)
+		}
+		got, ok := toolInputValue([]byte(in))
+		if !ok || !reflect.DeepEqual(got, want) {
+			t.Errorf("%s:\n read %#v, %v\n json %#v", in, got, ok, want)
+		}
+	}
+	for _, in := range []string{`{"a":`, `{"a":1}}`, `{'a':1}`} {
+		if v, ok := toolInputValue([]byte(in)); ok {
+			t.Errorf("%s: read as %#v; want it refused", in, v)
 		}
 	}
 }

@@ -25,8 +25,8 @@ func Default() []string { return slices.Clone(defaults.Get()) }
 func Shared() []string { return slices.Clip(defaults.Get()) }
 
 func parse(text string) []string {
-	var out []string
-	for _, line := range strings.Split(text, "\n") {
+	out := make([]string, 0, strings.Count(text, "\n")+1)
+	for line := range strings.Lines(text) {
 		line = strings.TrimSpace(line)
 		if line == "" || strings.HasPrefix(line, "#") {
 			continue
