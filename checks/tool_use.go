@@ -24,7 +24,7 @@ func ToolUse(ctx context.Context, env *hookenv.Env, ev *protocol.Event) (protoco
 		lifecycle.RecordDelegation(env, ev)
 	}
 	if len(res.Hooks) > 0 && !env.DryRun {
-		if err := env.State.Audit(res.Audit(call)); err != nil {
+		if err := env.State.AuditLine(res.Audit(call)); err != nil {
 			// The decision stands; only its record is lost, and the user is told.
 			env.Note("could not append to the audit trail: %v", err)
 		}

@@ -33,17 +33,34 @@ const MaxAuditBytes = 8 << 20
 // that is slow or failing never holds up or loses the local line. A line
 // the trail refused is not handed on either: the copy holds only what the
 // trail holds.
+//
+// A record that is an AuditLiner writes its own line; any other is
+// encoded with encoding/json.
 func (d *Dir) Audit(record any) error {
-	var line []byte
-	var err error
 	if l, ok := record.(AuditLiner); ok {
-		line, err = l.AuditLine()
-	} else {
-		line, err = json.Marshal(record)
+		return d.AuditLine(l)
 	}
+	line, err := json.Marshal(record)
 	if err != nil {
 		return fmt.Errorf("encoding audit record: %w", err)
 	}
+	return d.appendLine(line)
+}
+
+// AuditLine is Audit for a record that writes its own line. Called with
+// the record's own type, it asks nothing of the runtime: Audit's type
+// assertion builds the record type's method table on the first call of a
+// process, and every tool call's hook records one.
+func (d *Dir) AuditLine(record AuditLiner) error {
+	line, err := record.AuditLine()
+	if err != nil {
+		return fmt.Errorf("encoding audit record: %w", err)
+	}
+	return d.appendLine(line)
+}
+
+// appendLine appends line to the trail and hands it to the sink.
+func (d *Dir) appendLine(line []byte) error {
 	if err := d.appendAudit(line); err != nil {
 		return err
 	}

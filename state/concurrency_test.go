@@ -3,11 +3,14 @@ package state
 import (
 	"bufio"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
+	"strings"
 	"sync"
 	"testing"
 )
@@ -143,6 +146,34 @@ func TestAudit(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(d.Path, ".gitignore")); err != nil {
 		t.Errorf("Audit did not create the .gitignore: %v", err)
+	}
+}
+
+// ownLine is a record that writes its own audit line.
+type ownLine struct {
+	line string
+	err  error
+}
+
+func (o ownLine) AuditLine() ([]byte, error) { return []byte(o.line), o.err }
+
+// TestAuditOwnLines: a record that writes its own line is appended as it
+// wrote it, through Audit as through AuditLine, and one that fails to
+// write it is not appended at all.
+func TestAuditOwnLines(t *testing.T) {
+	d := Open(t.TempDir())
+	if err := d.Audit(ownLine{line: `{"own":1}`}); err != nil {
+		t.Fatal(err)
+	}
+	if err := d.AuditLine(ownLine{line: `{"own":2}`}); err != nil {
+		t.Fatal(err)
+	}
+	if err := d.AuditLine(ownLine{err: errors.New("no line")}); err == nil || !strings.Contains(err.Error(), "no line") {
+		t.Errorf("AuditLine of a record that cannot write its line: %v", err)
+	}
+	lines := readLines(t, filepath.Join(d.Path, AuditFile))
+	if want := []string{`{"own":1}`, `{"own":2}`}; !slices.Equal(lines, want) {
+		t.Errorf("audit lines = %q, want %q", lines, want)
 	}
 }
 
