@@ -148,7 +148,7 @@ const MaxFileBytes = 1 << 20
 // MaxFileBytes.
 func Load(path string, required bool) (Config, error) {
 	data, err := hookfs.ReadFile(path, MaxFileBytes)
-	if errors.Is(err, fs.ErrNotExist) && !required {
+	if hookfs.Missing(err) && !required {
 		return Default(), nil
 	}
 	if err != nil {
