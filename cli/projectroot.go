@@ -11,7 +11,7 @@ import (
 // Claude Code's (which also holds massgen-hook's config and runtime
 // directory) and those init wires for the other CLIs. Copilot's is
 // .github/hooks, not .github, which any repository may have anywhere.
-var projectMarkers = []string{".claude", ".codex", ".gemini", ".cursor", filepath.Join(".github", "hooks")}
+var projectMarkers = []string{".claude", ".codex", ".gemini", ".cursor", ".github" + string(filepath.Separator) + "hooks"}
 
 // findProjectRoot walks up from start, as git finds its repository: the
 // nearest directory holding a marker folder is the project; failing that,

@@ -35,12 +35,10 @@ func Schema() []byte {
 	return append(out, '\n')
 }
 
-var durationType = reflect.TypeOf(Duration(0))
-
 // schemaOf describes a config type by its yaml tags.
 func schemaOf(t reflect.Type) map[string]any {
 	switch t {
-	case durationType:
+	case reflect.TypeFor[Duration]():
 		return map[string]any{"type": "string", "pattern": `^([0-9]+(\.[0-9]+)?(ns|us|µs|ms|s|m|h))+$`,
 			"description": "a duration such as 10s or 1m30s"}
 	case reflect.TypeOf(EventHooks{}):

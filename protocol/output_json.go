@@ -87,13 +87,11 @@ func (h *HookSpecific) appendJSON(b []byte) ([]byte, error) {
 	return append(b, '}'), nil
 }
 
-var rawMessageType = reflect.TypeFor[json.RawMessage]()
-
 // appendCompact appends raw compacted, as the Encoder writes a RawMessage.
 func appendCompact(b []byte, raw json.RawMessage) ([]byte, error) {
 	buf := bytes.NewBuffer(b)
 	if err := json.Compact(buf, raw); err != nil {
-		return nil, &json.MarshalerError{Type: rawMessageType, Err: err}
+		return nil, &json.MarshalerError{Type: reflect.TypeFor[json.RawMessage](), Err: err}
 	}
 	return buf.Bytes(), nil
 }

@@ -29,6 +29,9 @@ func caseInsensitive(dir, known string) bool {
 	v = probe(dir, known)
 	caseMu.Lock()
 	if gen == caseGen {
+		if caseCache == nil {
+			caseCache = map[string]bool{}
+		}
 		caseCache[dir] = v
 	}
 	caseMu.Unlock()
@@ -38,8 +41,8 @@ func caseInsensitive(dir, known string) bool {
 var (
 	caseMu    sync.Mutex
 	caseProbe = probeCase
-	caseCache = map[string]bool{}
-	caseGen   int // counts SetCaseProbe calls: an answer from an older probe is not kept
+	caseCache map[string]bool // made on the first answer: no init code
+	caseGen   int             // counts SetCaseProbe calls: an answer from an older probe is not kept
 )
 
 // SetCaseProbe replaces how CaseInsensitive decides, and forgets what it
@@ -49,7 +52,7 @@ func SetCaseProbe(probe func(dir string) bool) (restore func()) {
 	set := func(p func(dir, known string) bool) {
 		caseMu.Lock()
 		defer caseMu.Unlock()
-		caseProbe, caseCache = p, map[string]bool{}
+		caseProbe, caseCache = p, nil
 		caseGen++
 	}
 	set(func(dir, _ string) bool { return probe(dir) })

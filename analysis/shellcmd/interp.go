@@ -129,7 +129,7 @@ func ScanCode(lang Lang, code string) CodeScan {
 const maxCodeDepth = 3
 
 func scanCode(lang Lang, code string, depth int, out *CodeScan) {
-	spec := langSpecs.Get()[lang]
+	spec := langSpecOf(lang)
 	switch {
 	case spec == nil:
 		out.Opaque = append(out.Opaque, Opaque{What: "code in a language the scan does not know", Raw: cut(code)})

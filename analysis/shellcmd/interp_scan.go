@@ -2,8 +2,7 @@ package shellcmd
 
 import (
 	"strings"
-
-	"github.com/massgen/massgen-hook/internal/lazy"
+	"sync"
 )
 
 // The scan over tokens. It follows call chains (os.path.join(...),
@@ -114,28 +113,26 @@ type langSpec struct {
 	sensitive map[string]bool
 }
 
-// langSpecBuilders build each language's tables. They are assigned in
-// init, not in the declaration, because the tables refer back to the
-// scanner (a nested eval scans code) and a declaration would make that an
-// initialisation cycle.
-var langSpecBuilders [PHP + 1]func() *langSpec
-
-func init() {
-	langSpecBuilders = [...]func() *langSpec{Python: pythonSpec, Perl: perlSpec, Ruby: rubySpec, JavaScript: javascriptSpec, PHP: phpSpec}
-}
-
 // langSpecs are every language's tables, built on the first scan of
 // interpreter code, not at start-up: they are the biggest part of the
 // package's data, and most hook calls scan no interpreter code at all.
-var langSpecs = &lazy.Value[map[Lang]*langSpec]{New: func() map[Lang]*langSpec {
-	specs := make(map[Lang]*langSpec, len(langSpecBuilders))
-	for lang, build := range langSpecBuilders {
-		if build != nil {
-			specs[Lang(lang)] = build()
-		}
-	}
-	return specs
-}}
+// A sync.Once rather than a lazy.Value: the tables refer back to the
+// scanner (a nested eval scans code), so a variable initialised with a
+// builder would be an initialisation cycle, and an init function to break
+// it would run in every hook process.
+var langSpecs struct {
+	once  sync.Once
+	specs map[Lang]*langSpec
+}
+
+// langSpecOf is lang's tables, nil for a language without any.
+func langSpecOf(lang Lang) *langSpec {
+	langSpecs.once.Do(func() {
+		langSpecs.specs = map[Lang]*langSpec{Python: pythonSpec(), Perl: perlSpec(), Ruby: rubySpec(),
+			JavaScript: javascriptSpec(), PHP: phpSpec()}
+	})
+	return langSpecs.specs[lang]
+}
 
 // finish computes what a spec derives from its tables.
 func (sp *langSpec) finish() *langSpec {

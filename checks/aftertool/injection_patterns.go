@@ -264,9 +264,22 @@ var shieldPatternSpecs = []shieldPatternSpec{
 		expr: `(?is)<[a-z][a-z0-9]*\b[^>]*?\bstyle\s*=\s*["'][^"'>]*?(?:display\s*:\s*none|visibility\s*:\s*hidden)[^>]*>(.*?)</`},
 }
 
-// builtinShieldPatterns compiles the built-in patterns, once per process:
-// not in package init, which every hook process would pay for.
-var builtinShieldPatterns = sync.OnceValues(func() ([]*shieldPattern, error) {
+// builtinShields are the built-in patterns, compiled once per process:
+// not in package init, which every hook process would pay for (nor by a
+// sync.OnceValues in a variable's declaration: that call is init code).
+var builtinShields struct {
+	once     sync.Once
+	patterns []*shieldPattern
+	err      error
+}
+
+// builtinShieldPatterns compiles the built-in patterns on its first call.
+func builtinShieldPatterns() ([]*shieldPattern, error) {
+	builtinShields.once.Do(func() { builtinShields.patterns, builtinShields.err = compileShieldPatterns() })
+	return builtinShields.patterns, builtinShields.err
+}
+
+func compileShieldPatterns() ([]*shieldPattern, error) {
 	inner, err := regexp.Compile(instructionLike)
 	if err != nil {
 		return nil, fmt.Errorf("instruction-like: %v", err)
@@ -285,7 +298,7 @@ var builtinShieldPatterns = sync.OnceValues(func() ([]*shieldPattern, error) {
 		out = append(out, p)
 	}
 	return out, nil
-})
+}
 
 // Hidden characters.
 

@@ -28,10 +28,16 @@ type toolRow struct {
 	Runs   []string
 }
 
-// argRoles are the roles an argument may have (see the table's about).
-var argRoles = map[string]bool{"command": true, "cwd": true, "read": true, "write": true, "delete": true,
-	"copy_from": true, "copy_to": true, "move_from": true, "move_to": true, "list": true, "search": true,
-	"read_tree": true, "url": true, "word": true}
+// argRole says whether role is one an argument may have (see the table's
+// about).
+func argRole(role string) bool {
+	switch role {
+	case "command", "cwd", "read", "write", "delete", "copy_from", "copy_to",
+		"move_from", "move_to", "list", "search", "read_tree", "url", "word":
+		return true
+	}
+	return false
+}
 
 // wellKnown is the table by tool name, read on first use: only a call of a
 // tool that is no CLI's own pays for it. A tool several servers offer has
@@ -63,7 +69,7 @@ func parseToolTable(data []byte) (map[string]toolRow, error) {
 		srv.Get("tools").ForEach(func(name, tool gjson.Result) bool {
 			row := toolRow{Server: server, Args: map[string]string{}}
 			tool.Get("args").ForEach(func(arg, role gjson.Result) bool {
-				if !argRoles[role.Str] {
+				if !argRole(role.Str) {
 					err = fmt.Errorf("%s.%s: argument %s has no role %q", server, name.Str, arg.Str, role.Str)
 				}
 				row.Args[arg.Str] = role.Str

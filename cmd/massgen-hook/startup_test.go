@@ -11,16 +11,15 @@ import (
 )
 
 // A hook process answers one event and exits, so whatever massgen-hook's
-// packages build during initialisation is paid on every tool call, used or
-// not. Tables and compiled patterns are built on first use instead
-// (internal/lazy). These budgets hold that: massgen-hook's own packages
-// allocate almost nothing before main runs, and the libraries' share stays
-// where it is (a new dependency with a heavy initialisation would show
-// here first; docs/performance.md says what each costs).
-const (
-	ownInitBudget   = 4 << 10   // bytes: the dialects' event-name tables
-	totalInitBudget = 192 << 10 // bytes: the runtime, the standard library and the libraries
-)
+// packages do during initialisation is paid on every tool call, used or
+// not: even a package the hook never calls has its code and data paged in
+// for its init. Tables and compiled patterns are built on first use
+// instead (internal/lazy), and package-level values are ones the linker
+// lays out. This holds that: no package of massgen-hook's runs any code
+// before main, and the libraries' share stays where it is (a new
+// dependency with a heavy initialisation would show here first;
+// docs/performance.md says what each costs).
+const totalInitBudget = 192 << 10 // bytes: the runtime, the standard library and the libraries
 
 func TestStartupInitialisesLittle(t *testing.T) {
 	bin := buildHook(t)
@@ -31,7 +30,7 @@ func TestStartupInitialisesLittle(t *testing.T) {
 	if err := cmd.Run(); err != nil {
 		t.Fatalf("massgen-hook version: %v\n%s", err, stderr.String())
 	}
-	own, total := 0, 0
+	total := 0
 	var ownLines []string
 	sc := bufio.NewScanner(&stderr)
 	for sc.Scan() {
@@ -46,18 +45,15 @@ func TestStartupInitialisesLittle(t *testing.T) {
 		}
 		total += n
 		if strings.HasPrefix(f[1], "github.com/massgen/massgen-hook/") {
-			own += n
-			if n > 0 {
-				ownLines = append(ownLines, sc.Text())
-			}
+			ownLines = append(ownLines, sc.Text())
 		}
 	}
 	if total == 0 {
 		t.Fatalf("no inittrace lines read from:\n%s", stderr.String())
 	}
-	if own > ownInitBudget {
-		t.Errorf("massgen-hook's packages allocate %d bytes at start-up, over the budget of %d: build tables on first use (internal/lazy)\n%s",
-			own, ownInitBudget, strings.Join(ownLines, "\n"))
+	if len(ownLines) > 0 {
+		t.Errorf("massgen-hook's packages run code at start-up: build what they compute on first use (internal/lazy), or make it a constant or a switch\n%s",
+			strings.Join(ownLines, "\n"))
 	}
 	if total > totalInitBudget {
 		t.Errorf("start-up allocates %d bytes, over the budget of %d: a dependency's initialisation grew", total, totalInitBudget)
