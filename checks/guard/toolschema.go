@@ -12,6 +12,7 @@ import (
 	"reflect"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/tidwall/gjson"
@@ -292,11 +293,20 @@ func (c *toolSchema) Check(_ context.Context, call *engine.Call) (engine.Verdict
 
 // toolInputValue is the tool input as json.Unmarshal reads it into an
 // any (objects as map[string]any, numbers as float64, a repeated key's
-// last value), or false when it is not JSON. gjson reads it without the
-// reflective decoder a hook would load for this alone; gjson keeps a
-// repeated key's first value, so the input is first made last-wins, as
-// the tool reads it.
+// last value), or false when it is not JSON. gjson reads the common input
+// without the reflective decoder a hook would load for this alone; gjson
+// keeps a repeated key's first value, so the input is first made
+// last-wins, as the tool reads it. An input with a \u escape or bytes
+// that are not UTF-8 goes to json.Unmarshal: gjson decodes a lone
+// surrogate by swallowing the escape after it ("\ud800\u0072m" would be
+// judged as "\ufffdm"), and keeps bad bytes where Unmarshal writes
+// U+FFFD. A number too large for a float64 (1e400) is read as an
+// infinity, and judged, where Unmarshal refuses the whole input.
 func toolInputValue(raw []byte) (any, bool) {
+	if bytes.Contains(raw, []byte(`\u`)) || !utf8.Valid(raw) {
+		var v any
+		return v, json.Unmarshal(raw, &v) == nil
+	}
 	if !gjson.ValidBytes(raw) {
 		return nil, false
 	}

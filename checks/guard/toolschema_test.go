@@ -3,6 +3,7 @@ package guard
 import (
 	"context"
 	"encoding/json"
+	"math"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -273,6 +274,24 @@ func TestToolSchemaUserInline(t *testing.T) {
 	}
 }
 
+// TestToolSchemaEscapesJudgedAsTheToolReadsThem: an escape the tool
+// decodes one way is judged that way: a lone surrogate before "rm -rf"
+// does not hide the "r" from a user schema's pattern.
+func TestToolSchemaEscapesJudgedAsTheToolReadsThem(t *testing.T) {
+	c := mustSchemaCheck(t, `schemas:
+  - matcher: "mcp__sh__run"
+    schema: {"type": "object", "properties": {"cmd": {"type": "string", "not": {"pattern": "rm -rf"}}}}
+`)
+	for _, in := range []string{`{"cmd":"rm -rf /"}`, `{"cmd":"\ud800\u0072m -rf /"}`, `{"cmd":"\u0072m -rf /"}`} {
+		if v := checkSchema(t, c, "", "mcp__sh__run", in); v.Decision != engine.Deny {
+			t.Errorf("%s: got %+v, want deny", in, v)
+		}
+	}
+	if v := checkSchema(t, c, "", "mcp__sh__run", `{"cmd":"\ud800\u0072m -r /"}`); v.Decision != "" {
+		t.Errorf("a harmless command with a lone surrogate: got %+v, want no opinion", v)
+	}
+}
+
 func writeSchemaFile(t *testing.T, path, content string) {
 	t.Helper()
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
@@ -464,6 +483,9 @@ func TestToolSchemaReadsInputAsJSONDoes(t *testing.T) {
 		`{"s":"tab\there \"quoted\" \u00e9 \ud83d\ude00 back\\slash \/"}`,
 		`{"k":1,"k":"second"}`,
 		`{"o":{"file_path":"ok.txt","file_path":".env"},"l":[{"a":1,"a":2}]}`,
+		// A lone surrogate: gjson would swallow the escape after it.
+		`{"cmd":"\ud800\u0072m -rf","k":"\udc00\ud800","\ud800\u0061":1,"\ud800\u0062":2}`,
+		"{\"bad\":\"a\xffb\",\"\xff\":1,\"\xfe\":2}",
 		`{"n":0.1,"m":12345678901234567890,"neg":-0}`,
 		` { "spaced" : [ true , false , null ] } `,
 	} {
@@ -476,7 +498,12 @@ func TestToolSchemaReadsInputAsJSONDoes(t *testing.T) {
 			t.Errorf("%s:\n read %#v, %v\n json %#v", in, got, ok, want)
 		}
 	}
-	for _, in := range []string{`{"a":`, `{"a":1}}`, `{'a':1}`} {
+	// A number past a float64's range is read as an infinity and judged
+	// (json.Unmarshal refuses the whole input).
+	if v, ok := toolInputValue([]byte(`{"timeout":1e400}`)); !ok || !math.IsInf(v.(map[string]any)["timeout"].(float64), 1) {
+		t.Errorf("1e400 read as %#v, %v; want +Inf", v, ok)
+	}
+	for _, in := range []string{`{"a":`, `{"a":1}}`, `{'a':1}`, `{"a":"\u12"}`} {
 		if v, ok := toolInputValue([]byte(in)); ok {
 			t.Errorf("%s: read as %#v; want it refused", in, v)
 		}
