@@ -205,21 +205,27 @@ func (l Line) Unknown() bool {
 	return false
 }
 
+// maxCluster is how many options of one cluster of short options (-rn)
+// Parse makes room for before it reads them: real clusters are short.
+const maxCluster = 8
+
 // Parse reads args as the command reads its command line. "--" ends the
 // options; a lone "-" is an operand (stdin).
 func (o *OptionTable) Parse(args []Word) Line {
 	l := Line{DashAt: -1}
-	// Room for every option the words that start with a dash can hold: a
-	// long option, or one per letter of a cluster (-rn). An Opt is 144
-	// bytes, and growing the slice one option at a time cost more than
-	// reading them.
+	// Room for the options the words that start with a dash hold: a long
+	// option, or one per letter of a cluster (-rn), counting at most
+	// maxCluster letters of a word: an option's value or a quoted text may
+	// start with a dash too, and a word of 200,000 characters must not
+	// reserve 200,000 options. An Opt is 144 bytes, and growing the slice
+	// one option at a time cost more than reading them.
 	dashed := 0
 	for _, a := range args {
 		switch v := a.Value; {
 		case len(v) > 2 && v[0] == '-' && v[1] == '-':
 			dashed++
 		case len(v) > 1 && v[0] == '-':
-			dashed += len(v) - 1
+			dashed += min(len(v)-1, maxCluster)
 		}
 	}
 	if dashed > 0 {

@@ -1,6 +1,9 @@
 package shellcmd
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // TestOptionTableLongOnFirstUse: a line of short options alone leaves the
 // long options unread; the first long option reads them all, abbreviations
@@ -36,4 +39,24 @@ func lits(words ...string) []Word {
 		out[i] = Word{Value: w, Known: true}
 	}
 	return out
+}
+
+// TestOptionLineRoomBounded: the room Parse makes for options grows with
+// the options, not with the length of a word that starts with a dash (a
+// commit message or a pattern may): a 200,000-character "-aaa…" value
+// costs a few options' room, not 200,000.
+func TestOptionLineRoomBounded(t *testing.T) {
+	o := &OptionTable{Short: "m:e:", Permute: true}
+	long := "-" + strings.Repeat("a", 200_000)
+	l := o.Parse(lits("-m", long, "x"))
+	if len(l.Opts) != 1 || l.Opts[0].Val.Value != long {
+		t.Fatalf("got %+v", l.Opts)
+	}
+	if c := cap(l.Opts); c > 2*maxCluster {
+		t.Errorf("room for %d options made for one option and one long value", c)
+	}
+	l = o.Parse(lits("-me", "x"))
+	if len(l.Opts) != 1 || l.Opts[0].Short != 'm' || l.Opts[0].Val.Value != "e" {
+		t.Errorf("a cluster whose first option takes the rest: %+v", l.Opts)
+	}
 }
