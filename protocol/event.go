@@ -153,6 +153,11 @@ func ParseEvent(raw []byte, want string) (*Event, error) {
 	case !gjson.ValidBytes(body):
 		return nil, &InputError{Msg: "stdin is not valid JSON"}
 	}
+	if fixed, changed := loneSurrogatesFixed(body); changed {
+		// Read as the agent runs it (see loneSurrogatesFixed); handlers
+		// get the event so written too.
+		raw, body = fixed, fixed
+	}
 	ev, repeated, err := decodeFields(raw, body)
 	if err == nil && repeated {
 		// A key given twice at the top: read the event as the agent's
