@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tidwall/gjson"
+
 	"github.com/massgen/massgen-hook/internal/testrace"
 	"github.com/massgen/massgen-hook/protocol"
 )
@@ -288,5 +290,35 @@ func TestRegression_CursorEventWithoutNameIsTakenForMCP(t *testing.T) {
 	if field(m, "tool_name") != "Bash" || field(m, "tool_input", "command") != "npm test" {
 		raw, _ := json.Marshal(m)
 		t.Errorf("taken as %s: %s", native, raw)
+	}
+}
+
+// Regression (found by a red team): a tool input that holds both the CLI's
+// own argument and Claude Code's name for it was judged by the Claude
+// Code name, which the CLI does not read: Copilot's view of .env with an
+// extra "file_path": "ok.txt" was judged as a read of ok.txt. The CLI's
+// own argument is what it uses, so it is what the guards see.
+func TestRegression_CLIArgumentWinsOverClaudeName(t *testing.T) {
+	for _, tc := range []struct {
+		d    *Dialect
+		raw  string
+		at   string // the judged field in tool_input, as a gjson path
+		want string
+	}{
+		{Copilot, `{"sessionId":"s","timestamp":1,"cwd":"/p","toolName":"view","toolArgs":"{\"path\": \"/p/.env\", \"file_path\": \"/p/ok.txt\"}"}`,
+			"file_path", "/p/.env"},
+		{Pi, `{"hook_event_name":"tool_call","session_id":"s","cwd":"/p","toolName":"read","toolCallId":"c","input":{"path":"/p/.env","file_path":"/p/ok.txt"}}`,
+			"file_path", "/p/.env"},
+		{OpenCode, `{"hook_event_name":"tool.execute.before","session_id":"s","cwd":"/p","tool":"read","call_id":"c","args":{"filePath":"/p/.env","file_path":"/p/ok.txt"}}`,
+			"file_path", "/p/.env"},
+		{Gemini, `{"hook_event_name":"BeforeTool","session_id":"s","cwd":"/p","tool_name":"grep_search","tool_input":{"pattern":"SECRET","dir_path":"/p/.env","path":"/p/ok.txt"}}`,
+			"path", "/p/.env"},
+		{Pi, `{"hook_event_name":"tool_call","session_id":"s","cwd":"/p","toolName":"edit","toolCallId":"c","input":{"path":"/p/a.txt","edits":[{"oldText":"x","newText":"SECRET","new_string":"decoy"}]}}`,
+			"edits.0.new_string", "SECRET"},
+	} {
+		m, _ := translate(t, tc.d, tc.raw, protocol.PreToolUse)
+		if got := gjson.GetBytes(m["tool_input"], tc.at).Str; got != tc.want {
+			t.Errorf("%s: tool_input.%s = %q, want the CLI's own argument %q\n%s", tc.d.Name, tc.at, got, tc.want, m["tool_input"])
+		}
 	}
 }

@@ -98,14 +98,18 @@ func (o object) input() (object, bool) {
 }
 
 // renameArgs gives the tool input Claude Code's argument names, each pair
-// the CLI's name first, and notes the renames in n for the way back.
+// the CLI's name first, and notes the renames in n for the way back. The
+// CLI reads its own argument, so where the input holds both names (a
+// model may add Claude Code's) the CLI's value is the one kept: the other
+// is not what runs, and a guard judging it would judge a decoy.
 func (o object) renameArgs(n *Native, pairs ...[2]string) {
 	in, ok := o.input()
 	if !ok {
 		return
 	}
 	for _, p := range pairs {
-		if in.has(p[0]) && !in.has(p[1]) {
+		if in.has(p[0]) {
+			delete(in, p[1])
 			in.rename(p[0], p[1])
 			n.args = append(n.args, p)
 		}

@@ -169,7 +169,8 @@ func piText(content []byte) string {
 }
 
 // renameItems renames the fields of each object in list (a JSON array),
-// each pair's first name to its second; false when list is no array.
+// each pair's first name to its second, the CLI's value kept where an item
+// holds both (see renameArgs); false when list is no array.
 func renameItems(list any, pairs [][2]string) ([]any, bool) {
 	var items []json.RawMessage
 	if json.Unmarshal(rawOf(list), &items) != nil || items == nil {
@@ -183,7 +184,10 @@ func renameItems(list any, pairs [][2]string) ([]any, bool) {
 			continue
 		}
 		for _, p := range pairs {
-			item.rename(p[0], p[1])
+			if item.has(p[0]) {
+				delete(item, p[1])
+				item.rename(p[0], p[1])
+			}
 		}
 		out[i] = item
 	}
