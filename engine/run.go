@@ -224,9 +224,10 @@ func (a *aggregate) add(r *Rule, v Verdict) (notes []string) {
 		return nil
 	}
 	if v.UpdatedInput != nil {
-		// A key the rewrite repeats means its last value, for the rules
-		// after it as for the tool (see protocol.LastWins).
-		a.call.ToolInput = protocol.LastWins(v.UpdatedInput)
+		// The rules after it read the rewrite as the tool will: a key it
+		// repeats means its last value, a lone surrogate is one character
+		// (see protocol.AsTheAgentReads).
+		a.call.ToolInput = protocol.AsTheAgentReads(v.UpdatedInput)
 		a.rewrittenBy = append(a.rewrittenBy, r.Name)
 		if a.decision == Allow {
 			// An allow approved the input it saw, not this rewrite of it.

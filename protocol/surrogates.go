@@ -1,6 +1,24 @@
 package protocol
 
-import "bytes"
+import (
+	"bytes"
+
+	"github.com/tidwall/gjson"
+)
+
+// AsTheAgentReads returns a tool input (JSON) written so that the checks,
+// which read with gjson, read what the agent's runtime reads: each lone
+// surrogate escape as \ufffd (see loneSurrogatesFixed) and each repeated
+// key once, holding its last value (see LastWins). ParseEvent does this to
+// the event; a rule's rewrite of the input goes through it too. Text that
+// is not JSON comes back as it is.
+func AsTheAgentReads(raw []byte) []byte {
+	if !gjson.ValidBytes(raw) {
+		return raw
+	}
+	fixed, _ := loneSurrogatesFixed(raw)
+	return LastWins(fixed)
+}
 
 // loneSurrogatesFixed returns body, valid JSON, with every \u escape of a
 // lone UTF-16 surrogate (a high one not followed by an escaped low one, or

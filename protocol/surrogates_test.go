@@ -78,3 +78,19 @@ func FuzzLoneSurrogatesFixed(f *testing.F) {
 		}
 	})
 }
+
+// TestAsTheAgentReads: a tool input comes back with lone surrogates as
+// \ufffd and each repeated key once, holding its last value; what is not
+// JSON comes back as it is.
+func TestAsTheAgentReads(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{`{"command":"ls"}`, `{"command":"ls"}`},
+		{`{"command":"x\ud800\u003b rm"}`, `{"command":"x\ufffd\u003b rm"}`},
+		{`{"command":"ls","command":"x\ud800\u003b rm"}`, `{"command":"x\ufffd\u003b rm"}`},
+		{`{"command":"x\ud800`, `{"command":"x\ud800`},
+	} {
+		if got := AsTheAgentReads([]byte(tc.in)); string(got) != tc.want {
+			t.Errorf("%s: got %s, want %s", tc.in, got, tc.want)
+		}
+	}
+}

@@ -293,24 +293,23 @@ func (c *toolSchema) Check(_ context.Context, call *engine.Call) (engine.Verdict
 
 // toolInputValue is the tool input as json.Unmarshal reads it into an
 // any (objects as map[string]any, numbers as float64, a repeated key's
-// last value), or false when it is not JSON. gjson reads the common input
-// without the reflective decoder a hook would load for this alone; gjson
-// keeps a repeated key's first value, so the input is first made
-// last-wins, as the tool reads it. An input with a \u escape or bytes
-// that are not UTF-8 goes to json.Unmarshal: gjson decodes a lone
-// surrogate by swallowing the escape after it ("\ud800\u0072m" would be
-// judged as "\ufffdm"), and keeps bad bytes where Unmarshal writes
-// U+FFFD. A number too large for a float64 (1e400) is read as an
-// infinity, and judged, where Unmarshal refuses the whole input.
+// last value), or false when it is not JSON. gjson reads it without the
+// reflective decoder a hook would load for this alone, once the input is
+// written as the agent reads it (protocol.AsTheAgentReads: the event's
+// and a rewrite's inputs are already, so this costs a scan). Bytes that
+// are not UTF-8, which no agent sends, go to json.Unmarshal, which writes
+// U+FFFD where gjson keeps them. A number too large for a float64 (1e400)
+// is read as an infinity, and judged, where Unmarshal refuses the whole
+// input.
 func toolInputValue(raw []byte) (any, bool) {
-	if bytes.Contains(raw, []byte(`\u`)) || !utf8.Valid(raw) {
+	if !utf8.Valid(raw) {
 		var v any
 		return v, json.Unmarshal(raw, &v) == nil
 	}
 	if !gjson.ValidBytes(raw) {
 		return nil, false
 	}
-	return gjson.ParseBytes(protocol.LastWins(raw)).Value(), true
+	return gjson.ParseBytes(protocol.AsTheAgentReads(raw)).Value(), true
 }
 
 // maxSchemaBytes bounds a schema file: it is read on every call its
