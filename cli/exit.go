@@ -70,7 +70,11 @@ func report(w io.Writer, err error) {
 	msg := err.Error()
 	var hook *hookFailure
 	if errors.As(err, &hook) && exitCode(err) == protocol.ExitBlock {
-		msg += " (blocked because fail_closed is set)"
+		if protocol.Unreadable(hook.err, hook.event) {
+			msg += " (the tool call is blocked: the guards cannot judge what they cannot read)"
+		} else {
+			msg += " (blocked because fail_closed is set)"
+		}
 	}
 	for _, line := range strings.Split(msg, "\n") {
 		fmt.Fprintln(w, "massgen-hook: "+line)

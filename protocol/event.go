@@ -66,10 +66,13 @@ type Event struct {
 func (e *Event) Get(path string) gjson.Result { return View(e.Raw).Get(path) }
 
 // InputError says why an event on stdin cannot be used. Field names the
-// offending field when there is one.
+// offending field when there is one. TooDeep marks an event nested past
+// MaxDepth: valid JSON that an agent can write on purpose into a tool call's
+// input, unlike the other faults (not JSON, empty), which are the CLI's.
 type InputError struct {
-	Field string
-	Msg   string
+	Field   string
+	Msg     string
+	TooDeep bool
 }
 
 func (e *InputError) Error() string {
@@ -149,7 +152,7 @@ func ParseEvent(raw []byte, want string) (*Event, error) {
 	case body[0] != '{':
 		return nil, &InputError{Msg: fmt.Sprintf("expected one JSON object, got %s", describeStart(body))}
 	case TooDeep(bytesString(body)):
-		return nil, &InputError{Msg: fmt.Sprintf("stdin nests arrays or objects more than %d levels deep", MaxDepth)}
+		return nil, &InputError{Msg: fmt.Sprintf("stdin nests arrays or objects more than %d levels deep", MaxDepth), TooDeep: true}
 	case !gjson.ValidBytes(body):
 		return nil, &InputError{Msg: "stdin is not valid JSON"}
 	}

@@ -1,5 +1,7 @@
 package protocol
 
+import "errors"
+
 // Exit codes. For a hook the exit code is the protocol: 0 means "read my
 // stdout" (or no opinion), 2 blocks where the event can be blocked, and any
 // other code is a non-blocking error: the action proceeds and the user sees
@@ -13,15 +15,25 @@ const (
 // ExitCode is the one place that turns a hook's failure into an exit code.
 // A nil err is ExitOK (the answer is on stdout). A failure is ExitError, so
 // the agent proceeds (fail open), unless the hook is configured fail-closed
-// and event can be blocked: then ExitBlock, because a hook that failed has
-// no trustworthy JSON to block with.
+// and event can be blocked, or the failure is a tool call the guards cannot
+// read (Unreadable): then ExitBlock, because a hook that failed has no
+// trustworthy JSON to block with.
 func ExitCode(err error, event string, failClosed bool) int {
 	switch {
 	case err == nil:
 		return ExitOK
-	case failClosed && CanBlock(event):
+	case failClosed && CanBlock(event), Unreadable(err, event):
 		return ExitBlock
 	default:
 		return ExitError
 	}
+}
+
+// Unreadable says err is a tool call the guards could not read because the
+// agent nested its input past MaxDepth. The agent writes that input, so it
+// can do so on purpose to have the guards fail open; such a call is blocked
+// whatever fail_closed says. No tool needs input nested that deep.
+func Unreadable(err error, event string) bool {
+	var in *InputError
+	return (event == PreToolUse || event == PermissionRequest) && errors.As(err, &in) && in.TooDeep
 }

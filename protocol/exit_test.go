@@ -34,8 +34,21 @@ func TestExitCode(t *testing.T) {
 			tc{fail, ev, true, ExitError},
 		)
 	}
+	// A tool call nested past MaxDepth blocks whatever fail_closed says; a
+	// deep event of any other kind, or any other bad input, fails open.
+	deep := &InputError{Msg: "deep", TooDeep: true}
+	for _, ev := range []string{PreToolUse, PermissionRequest} {
+		tests = append(tests,
+			tc{deep, ev, false, ExitBlock},
+			tc{fmt.Errorf("reading: %w", deep), ev, false, ExitBlock},
+			tc{&InputError{Msg: "not JSON"}, ev, false, ExitError},
+		)
+	}
+	for _, ev := range []string{PostToolUse, PostToolUseFailure, UserPromptSubmit, Stop, SubagentStop, SessionStart, ""} {
+		tests = append(tests, tc{deep, ev, false, ExitError})
+	}
 	for _, tt := range tests {
-		t.Run(fmt.Sprintf("%s/err=%v/failClosed=%v", tt.event, tt.err != nil, tt.failClosed), func(t *testing.T) {
+		t.Run(fmt.Sprintf("%s/err=%v/failClosed=%v", tt.event, tt.err, tt.failClosed), func(t *testing.T) {
 			if got := ExitCode(tt.err, tt.event, tt.failClosed); got != tt.want {
 				t.Errorf("ExitCode = %d, want %d", got, tt.want)
 			}
