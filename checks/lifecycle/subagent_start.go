@@ -2,7 +2,6 @@ package lifecycle
 
 import (
 	"errors"
-	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -38,13 +37,15 @@ func SubagentStart(env *hookenv.Env, ev *protocol.Event) (protocol.Output, error
 		makeFolder(env, filepath.Dir(path))
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "Scratchpad protocol (massgen-hook). Today is %s.\n", env.Today())
+	// Plain writes, not fmt: a hook runs once, and fmt's first call pages in
+	// its formatting machinery for four strings.
+	b.WriteString("Scratchpad protocol (massgen-hook). Today is " + env.Today() + ".\n")
 	if exempt {
-		fmt.Fprintf(&b, "Agents of type %s write no scratchpad: report what you found in your answer.", scratchpad.DisplayName(dir))
+		b.WriteString("Agents of type " + scratchpad.DisplayName(dir) + " write no scratchpad: report what you found in your answer.")
 	} else {
-		fmt.Fprintf(&b, "Before you finish, write your scratchpad to %s with these Markdown headings:\n", env.Layout.Rel(path))
+		b.WriteString("Before you finish, write your scratchpad to " + env.Layout.Rel(path) + " with these Markdown headings:\n")
 		for _, h := range env.Config.Scratchpad.RequiredSections {
-			fmt.Fprintf(&b, "## %s\n", h)
+			b.WriteString("## " + h + "\n")
 		}
 		if _, err := os.Lstat(path); err == nil {
 			b.WriteString("That file already exists (an agent of your type wrote it earlier today): add your entry to it and keep what is there.\n")
@@ -67,7 +68,7 @@ func SubagentStart(env *hookenv.Env, ev *protocol.Event) (protocol.Output, error
 			continue
 		}
 		if len(lines) > 0 {
-			fmt.Fprintf(&b, "\n\n%s (%s), last lines:\n%s", src.title, env.Layout.Rel(p), strings.Join(lines, "\n"))
+			b.WriteString("\n\n" + src.title + " (" + env.Layout.Rel(p) + "), last lines:\n" + strings.Join(lines, "\n"))
 		}
 	}
 	out := protocol.Context(protocol.SubagentStart, b.String())
