@@ -3,7 +3,7 @@ package lifecycle
 import (
 	"context"
 	"errors"
-	"fmt"
+	"strconv"
 	"strings"
 	"time"
 
@@ -40,7 +40,7 @@ func SessionStart(ctx context.Context, env *hookenv.Env, ev *protocol.Event) (pr
 	}
 	out := protocol.Output{}
 	if len(parts) > 0 {
-		head := fmt.Sprintf("Session context from the scratchpad protocol (massgen-hook), %s.", env.Today())
+		head := "Session context from the scratchpad protocol (massgen-hook), " + env.Today() + "."
 		out = protocol.Context(protocol.SessionStart, head+"\n\n"+strings.Join(parts, "\n\n"))
 	}
 	return env.WithLate(protocol.SessionStart, late, out), nil
@@ -59,9 +59,9 @@ func latest(env *hookenv.Env, dir, title string, n int) string {
 	}
 	which := ""
 	if cut {
-		which = fmt.Sprintf(", last %d lines", len(lines))
+		which = ", last " + strconv.Itoa(len(lines)) + " lines"
 	}
-	return fmt.Sprintf("## %s (%s%s)\n%s", title, env.Layout.Rel(path), which, strings.Join(lines, "\n"))
+	return "## " + title + " (" + env.Layout.Rel(path) + which + ")\n" + strings.Join(lines, "\n")
 }
 
 // newestTail returns the last n lines of the newest dated file in dir.
@@ -95,5 +95,5 @@ func recentCommits(env *hookenv.Env, ctx context.Context, n int) string {
 	case log == "":
 		return ""
 	}
-	return fmt.Sprintf("## Recent commits (git log --oneline -%d)\n%s", n, log)
+	return "## Recent commits (git log --oneline -" + strconv.Itoa(n) + ")\n" + log
 }

@@ -142,7 +142,7 @@ func (r stopReason) forUser() string {
 		parts = append(parts, "the scratchpad protocol was NOT met: "+r.protocol)
 	}
 	if r.lateCount > 0 {
-		parts = append(parts, fmt.Sprintf("%d inbox message(s) are still undelivered (see massgen-hook inbox)", r.lateCount))
+		parts = append(parts, strconv.Itoa(r.lateCount)+" inbox message(s) are still undelivered (see massgen-hook inbox)")
 	}
 	return strings.Join(parts, "; ")
 }
@@ -197,7 +197,7 @@ func capStops(env *hookenv.Env, ev *protocol.Event, agent, label string, why sto
 	if released == 0 {
 		return protocol.Block(reason), stopBlocked, nil
 	}
-	msg := fmt.Sprintf("massgen-hook: let %s stop after %d blocked attempts; %s", label, released, why.forUser())
+	msg := "massgen-hook: let " + label + " stop after " + strconv.Itoa(released) + " blocked attempts; " + why.forUser()
 	if err := env.State.Audit(releaseRecord{
 		Time: env.Now.UTC().Format(time.RFC3339), Event: ev.HookEventName, Session: ev.SessionID,
 		Agent: agent, Who: label, Rule: "scratchpad.block_cap", Outcome: "released", Blocks: released, Reason: why.forUser(),

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"strconv"
 	"strings"
 
 	"github.com/massgen/massgen-hook/checks/hookenv"
@@ -105,9 +106,9 @@ func noticeRelease(env *hookenv.Env, ev *protocol.Event, dir, reason string) {
 	if id == "" {
 		id = "unknown id"
 	}
-	text := fmt.Sprintf("massgen-hook: subagent %s (agent_id %s) was let go after %d blocked stops without completing the scratchpad protocol. "+
-		"It was last told: %q Its scratchpad does not hold its work: record in yours what it did and what it left undone.",
-		scratchpad.DisplayName(dir), id, env.Config.Scratchpad.BlockCap, reason)
+	text := "massgen-hook: subagent " + scratchpad.DisplayName(dir) + " (agent_id " + id + ") was let go after " +
+		strconv.Itoa(env.Config.Scratchpad.BlockCap) + " blocked stops without completing the scratchpad protocol. " +
+		"It was last told: " + strconv.Quote(reason) + " Its scratchpad does not hold its work: record in yours what it did and what it left undone."
 	if err := env.AddNotice(ev.SessionID, text); err != nil {
 		env.Note("could not leave the main thread a notice of subagent %s's release: %v (the audit trail has it)", id, err)
 	}
@@ -125,8 +126,8 @@ func scratchpadProblem(env *hookenv.Env, path string) (string, scratchpad.Stamp,
 	var escape *scratchpad.EscapeError
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
-		return fmt.Sprintf("Scratchpad missing. Before completing, write %s with these Markdown headings: %s.",
-			rel, headingList(required)), scratchpad.Stamp{}, nil
+		return "Scratchpad missing. Before completing, write " + rel + " with these Markdown headings: " +
+			headingList(required) + ".", scratchpad.Stamp{}, nil
 	case errors.As(err, &notFile):
 		return fmt.Sprintf("Scratchpad %s is %s, not a file. Replace it with a Markdown file that has these headings: %s.",
 			rel, notFile.What(), headingList(required)), scratchpad.Stamp{}, nil

@@ -333,7 +333,7 @@ func (d *Dir) WriteFile(name string, data []byte, perm fs.FileMode, sync bool) e
 // nothing to check once it is open.
 func (d *Dir) createTemp(name string) (*RegularFile, string, error) {
 	for range 10 {
-		tmp := fmt.Sprintf(".%s.%016x.tmp", name, rand.Uint64())
+		tmp := "." + name + "." + hex16(rand.Uint64()) + ".tmp"
 		fd, err := unix.Openat(d.fd, tmp, unix.O_WRONLY|unix.O_CREAT|unix.O_EXCL|unix.O_NOFOLLOW|unix.O_NONBLOCK|unix.O_CLOEXEC, 0o600)
 		if err == unix.EEXIST {
 			continue
@@ -454,4 +454,16 @@ func (d *Dir) Lock(name string) (unlock func(), err error) {
 		return nil, &fs.PathError{Op: "lock", Path: f.path, Err: err}
 	}
 	return func() { f.Close() }, nil // closing the file releases its lock
+}
+
+// hex16 is n in 16 lower-case hex digits (fmt's %016x, without fmt's first
+// call on a hook's path).
+func hex16(n uint64) string {
+	const digits = "0123456789abcdef"
+	var b [16]byte
+	for i := 15; i >= 0; i-- {
+		b[i] = digits[n&0xf]
+		n >>= 4
+	}
+	return string(b[:])
 }
