@@ -174,7 +174,11 @@ func ParseEvent(raw []byte, want string) (*Event, error) {
 	// The agent writes tool_input; a key it repeats must mean for the
 	// checks what it means for the tool.
 	if ev.ToolInput != nil {
-		ev.ToolInput = LastWins(ev.ToolInput)
+		if fixed := LastWins(ev.ToolInput); !bytes.Equal(fixed, ev.ToolInput) {
+			// So must it for a command handler, which reads the whole event
+			// too, and for Get: Raw is read the same way.
+			ev.ToolInput, ev.Raw = fixed, LastWins(ev.Raw)
+		}
 	}
 	if ev.FromMassGen {
 		// MassGen's agent is no subagent: its id must not make the event

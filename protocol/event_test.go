@@ -492,3 +492,29 @@ func TestParseEventTooDeep(t *testing.T) {
 		t.Errorf("nested to the limit: %v", err)
 	}
 }
+
+// A key the agent repeats inside tool_input means its last value for the
+// checks (ToolInput) and for whatever reads the whole event: Get, and the
+// command handlers, which are given Raw. gjson and many parsers take the
+// first of a repeated key.
+func TestParseEventRawToolInputLastWins(t *testing.T) {
+	raw := `{"hook_event_name":"PreToolUse","session_id":"s","tool_name":"Bash","tool_input":{"command":"ls","command":"rm -rf ~"}}`
+	ev, err := ParseEvent([]byte(raw), PreToolUse)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(ev.ToolInput) != `{"command":"rm -rf ~"}` {
+		t.Errorf("ToolInput = %s", ev.ToolInput)
+	}
+	if got := ev.Get("tool_input.command").String(); got != "rm -rf ~" {
+		t.Errorf("Get(tool_input.command) = %q, want the last value", got)
+	}
+	if strings.Contains(string(ev.Raw), `"ls"`) {
+		t.Errorf("Raw still holds the first value: %s", ev.Raw)
+	}
+	// Without a repeat, Raw is the input itself.
+	plain := `{"hook_event_name":"PreToolUse","tool_input":{"command":"ls"}}`
+	if ev, err := ParseEvent([]byte(plain), PreToolUse); err != nil || string(ev.Raw) != plain {
+		t.Errorf("plain event: Raw %s, err %v", ev.Raw, err)
+	}
+}
