@@ -59,13 +59,17 @@ func TestSubcommandNames(t *testing.T) {
 	if n := len((&app{}).rootCommand([]string{"help", "check"}).Commands()); n != len(all) {
 		t.Errorf("help check: built %d commands, want the whole tree (%d)", n, len(all))
 	}
-	// --version alone needs no command; anything after it is a usage the
-	// whole tree judges.
-	if n := len((&app{}).rootCommand([]string{"--version"}).Commands()); n != 0 {
-		t.Errorf("--version: built %d commands, want none", n)
+	// --version first prints the version whatever follows: no command is
+	// needed. With help asked for too, the help is the whole tree's.
+	for _, args := range [][]string{{"--version"}, {"-v"}, {"--version", "chek"}, {"-v", "check", "--format", "json"}} {
+		if n := len((&app{}).rootCommand(args).Commands()); n != 0 {
+			t.Errorf("%q: built %d commands, want none", args, n)
+		}
 	}
-	if n := len((&app{}).rootCommand([]string{"--version", "chek"}).Commands()); n != len(all) {
-		t.Errorf("--version chek: built %d commands, want the whole tree (%d)", n, len(all))
+	for _, args := range [][]string{{"--version", "--help"}, {"-v", "-h"}, {"check", "--version"}} {
+		if n := len((&app{}).rootCommand(args).Commands()); n == 0 {
+			t.Errorf("%q: built no command, want the tree", args)
+		}
 	}
 }
 

@@ -205,9 +205,10 @@ Start with "massgen-hook init" in your project, then "massgen-hook doctor".`,
 		}
 		return a.usage(cmd, withFlagSuggestion(cmd, err))
 	})
-	if len(args) == 1 && args[0] == "--version" {
-		// The version is all it prints: the tree (every command's flags,
-		// help and completion) would be built for nothing.
+	if versionFirst(args) {
+		// The version is all it prints, whatever follows (`--version
+		// check` prints it too, as cobra's own flag did): the tree (every
+		// command's flags, help and completion) would be built for nothing.
 		a.versionFlag(root)
 		return root
 	}
@@ -312,4 +313,18 @@ func noArgs(a *app) cobra.PositionalArgs {
 		}
 		return nil
 	}
+}
+
+// versionFirst says args ask for the version first (--version or -v before
+// anything else), and not for help too: help is the whole tree's.
+func versionFirst(args []string) bool {
+	if len(args) == 0 || args[0] != "--version" && args[0] != "-v" {
+		return false
+	}
+	for _, arg := range args[1:] {
+		if arg == "-h" || arg == "--help" {
+			return false
+		}
+	}
+	return true
 }
