@@ -65,9 +65,15 @@ type Event struct {
 // not decode.
 func (e *Event) Get(path string) gjson.Result { return View(e.Raw).Get(path) }
 
+// MaxEventDepth is how deeply an event may nest: one level less than
+// MaxDepth, because a command handler is given the event inside an object
+// of its own (engine's HookEvent), which must stay within encoding/json's
+// limit, and within the handler's parser's.
+const MaxEventDepth = MaxDepth - 1
+
 // InputError says why an event on stdin cannot be used. Field names the
 // offending field when there is one. TooDeep marks an event nested past
-// MaxDepth: valid JSON that an agent can write on purpose into a tool call's
+// MaxEventDepth: valid JSON that an agent can write on purpose into a tool call's
 // input, unlike the other faults (not JSON, empty), which are the CLI's.
 type InputError struct {
 	Field   string
@@ -151,8 +157,8 @@ func ParseEvent(raw []byte, want string) (*Event, error) {
 		return nil, &InputError{Msg: "stdin is empty; expected one JSON object"}
 	case body[0] != '{':
 		return nil, &InputError{Msg: fmt.Sprintf("expected one JSON object, got %s", describeStart(body))}
-	case TooDeep(bytesString(body)):
-		return nil, &InputError{Msg: fmt.Sprintf("stdin nests arrays or objects more than %d levels deep", MaxDepth), TooDeep: true}
+	case nestsDeeper(bytesString(body), MaxEventDepth):
+		return nil, &InputError{Msg: fmt.Sprintf("stdin nests arrays or objects more than %d levels deep", MaxEventDepth), TooDeep: true}
 	case !gjson.ValidBytes(body):
 		return nil, &InputError{Msg: "stdin is not valid JSON"}
 	}

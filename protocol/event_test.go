@@ -2,6 +2,7 @@ package protocol
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"strings"
 	"testing"
@@ -478,18 +479,32 @@ func TestParseEventRepeatedKeysLastWins(t *testing.T) {
 	}
 }
 
-// An event nested past MaxDepth is bad input, found in one pass: 100k
-// levels of brackets are refused, not validated by recursion.
+// An event nested past MaxEventDepth is bad input, found in one pass: 100k
+// levels of brackets are refused, not validated by recursion. One level
+// under encoding/json's limit: a command handler gets the event inside an
+// object of its own, which must still encode.
 func TestParseEventTooDeep(t *testing.T) {
 	deep := strings.Repeat("[", 100000) + strings.Repeat("]", 100000)
 	_, err := ParseEvent([]byte(`{"hook_event_name":"PostToolUse","tool_response":`+deep+`}`), PostToolUse)
 	var ie *InputError
-	if !errors.As(err, &ie) || err.Error() != "bad hook input: stdin nests arrays or objects more than 10000 levels deep" {
+	if !errors.As(err, &ie) || !ie.TooDeep || err.Error() != "bad hook input: stdin nests arrays or objects more than 9999 levels deep" {
 		t.Errorf("err = %v", err)
 	}
-	ev, err := ParseEvent([]byte(`{"hook_event_name":"PostToolUse","tool_response":`+nested(MaxDepth-1, "1")+`}`), PostToolUse)
+	atLimit := `{"hook_event_name":"PostToolUse","tool_response":` + nested(MaxEventDepth-1, "1") + `}`
+	ev, err := ParseEvent([]byte(atLimit), PostToolUse)
 	if err != nil || len(ev.ToolResponse) == 0 {
-		t.Errorf("nested to the limit: %v", err)
+		t.Fatalf("nested to the limit: %v", err)
+	}
+	wrapped, err := json.Marshal(map[string]json.RawMessage{"event": ev.Raw})
+	if err != nil {
+		t.Errorf("an event at the limit does not encode inside a handler's input: %v", err)
+	}
+	var v any
+	if err := json.Unmarshal(wrapped, &v); err != nil {
+		t.Errorf("a handler's input at the limit does not decode: %v", err)
+	}
+	if _, err := ParseEvent([]byte(`{"hook_event_name":"PostToolUse","tool_response":`+nested(MaxEventDepth, "1")+`}`), PostToolUse); !errors.As(err, &ie) || !ie.TooDeep {
+		t.Errorf("one level past the limit: err = %v", err)
 	}
 }
 

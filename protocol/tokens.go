@@ -11,7 +11,8 @@ import (
 )
 
 // MaxDepth bounds how deeply nested JSON the hook reads: encoding/json's own
-// limit, which the dialects and command handlers' encoders share. No client
+// limit, which the dialects and command handlers' encoders share (an event
+// itself is held to MaxEventDepth). No client
 // sends deeper events, and gjson's validator, which recurses, would spend
 // seconds and a stack of hundreds of MiB on a few MiB of brackets.
 const MaxDepth = 10000
@@ -34,8 +35,11 @@ var errTokens = errors.New("not JSON: brackets do not match")
 // MaxDepth levels deep. It is one pass with no recursion (two quick counts
 // first, enough for text that holds few brackets); brackets inside strings
 // do not count.
-func TooDeep(s string) bool {
-	if strings.Count(s, "[")+strings.Count(s, "{") <= MaxDepth {
+func TooDeep(s string) bool { return nestsDeeper(s, MaxDepth) }
+
+// nestsDeeper is TooDeep for a limit of its own.
+func nestsDeeper(s string, limit int) bool {
+	if strings.Count(s, "[")+strings.Count(s, "{") <= limit {
 		return false // too few brackets to nest that deep: a fast, exact pass
 	}
 	depth := 0
@@ -48,7 +52,7 @@ func TooDeep(s string) bool {
 			}
 		case '[', '{':
 			depth++
-			if depth > MaxDepth {
+			if depth > limit {
 				return true
 			}
 		case ']', '}':
