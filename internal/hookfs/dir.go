@@ -12,6 +12,8 @@
 package hookfs
 
 import (
+	"encoding/binary"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -459,11 +461,5 @@ func (d *Dir) Lock(name string) (unlock func(), err error) {
 // hex16 is n in 16 lower-case hex digits (fmt's %016x, without fmt's first
 // call on a hook's path).
 func hex16(n uint64) string {
-	const digits = "0123456789abcdef"
-	var b [16]byte
-	for i := 15; i >= 0; i-- {
-		b[i] = digits[n&0xf]
-		n >>= 4
-	}
-	return string(b[:])
+	return hex.EncodeToString(binary.BigEndian.AppendUint64(nil, n))
 }
