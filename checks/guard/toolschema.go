@@ -6,16 +6,16 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"maps"
 	"math"
 	"path/filepath"
 	"reflect"
 	"slices"
+	"strconv"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/google/jsonschema-go/jsonschema"
-	"github.com/tidwall/gjson"
 	"go.yaml.in/yaml/v3"
 
 	"github.com/massgen/massgen-hook/checks/hookenv"
@@ -293,23 +293,45 @@ func (c *toolSchema) Check(_ context.Context, call *engine.Call) (engine.Verdict
 
 // toolInputValue is the tool input as json.Unmarshal reads it into an
 // any (objects as map[string]any, numbers as float64, a repeated key's
-// last value), or false when it is not JSON. gjson reads it without the
-// reflective decoder a hook would load for this alone, once the input is
-// written as the agent reads it (protocol.AsTheAgentReads: the event's
-// and a rewrite's inputs are already, so this costs a scan). Bytes that
-// are not UTF-8, which no agent sends, go to json.Unmarshal, which writes
-// U+FFFD where gjson keeps them. A number too large for a float64 (1e400)
-// is read as an infinity, and judged, where Unmarshal refuses the whole
-// input.
+// last value), or false when it is not JSON, once the input is written as
+// the agent reads it (protocol.AsTheAgentReads: the event's and a
+// rewrite's inputs are already, so this costs a scan). It is read in one
+// pass: gjson's Value re-scans a value once for each level above it, and
+// an input nested deep and wide at once (8 MB, 9,000 levels) took longer
+// than an agent waits for a hook, which lets the call through unjudged.
+// Numbers are read as json.Number first, so that one too large for a
+// float64 (1e400) is read as an infinity and judged, where Unmarshal
+// refuses the whole input.
 func toolInputValue(raw []byte) (any, bool) {
-	if !utf8.Valid(raw) {
-		var v any
-		return v, json.Unmarshal(raw, &v) == nil
-	}
-	if !gjson.ValidBytes(raw) {
+	d := json.NewDecoder(bytes.NewReader(protocol.AsTheAgentReads(raw)))
+	d.UseNumber()
+	var v any
+	if d.Decode(&v) != nil {
 		return nil, false
 	}
-	return gjson.ParseBytes(protocol.AsTheAgentReads(raw)).Value(), true
+	if _, err := d.Token(); err != io.EOF {
+		return nil, false // more after the value
+	}
+	return withFloats(v), true
+}
+
+// withFloats is v with each json.Number as the float64 Unmarshal would
+// make of it, or an infinity past a float64's range.
+func withFloats(v any) any {
+	switch v := v.(type) {
+	case json.Number:
+		f, _ := strconv.ParseFloat(string(v), 64)
+		return f
+	case map[string]any:
+		for k, e := range v {
+			v[k] = withFloats(e)
+		}
+	case []any:
+		for i, e := range v {
+			v[i] = withFloats(e)
+		}
+	}
+	return v
 }
 
 // maxSchemaBytes bounds a schema file: it is read on every call its

@@ -9,6 +9,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 
 	"go.yaml.in/yaml/v3"
 
@@ -507,5 +508,38 @@ func TestToolSchemaReadsInputAsJSONDoes(t *testing.T) {
 		if v, ok := toolInputValue([]byte(in)); ok {
 			t.Errorf("%s: read as %#v; want it refused", in, v)
 		}
+	}
+}
+
+// An input nested deep and wide at once is read in one pass. Read level by
+// level (gjson's Value re-scans each value once for every level above it),
+// 8 MB nested 9,000 deep took about a minute: past an agent's hook timeout,
+// where the call goes through unjudged. Read in one pass it takes a fraction
+// of a second; the bound is two orders of magnitude above that, so only a
+// reading that is not linear can miss it.
+func TestToolSchemaDeepWideInputReadInOnePass(t *testing.T) {
+	const depth, width = 9000, 400
+	var b strings.Builder
+	b.WriteString(`{"command":"ls","description":"x","timeout":"slow","pad":`)
+	row := strings.Repeat("1,", width)
+	for range depth {
+		b.WriteString("[" + row)
+	}
+	b.WriteString("0")
+	b.WriteString(strings.Repeat("]", depth))
+	b.WriteString("}")
+	c := mustSchemaCheck(t, "")
+	done := make(chan engine.Verdict, 1)
+	go func() {
+		v, _ := c.Check(context.Background(), guardCall("Bash", b.String()))
+		done <- v
+	}()
+	select {
+	case v := <-done:
+		if v.Decision != engine.Deny || !strings.Contains(v.Reason, `field "timeout": got string, want number`) {
+			t.Errorf("deep input with a string timeout: %+v; want the timeout's type denied", v)
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatalf("a %d-byte input nested %d deep was not judged within 20 s", b.Len(), depth)
 	}
 }
