@@ -30,6 +30,18 @@ func SessionRecord(session, record string) string {
 // replace records atomically, so a reader sees a whole one). It reports
 // whether the record exists; a corrupt one reads as absent, with a note.
 func (d *Dir) ReadJSON(name string, v any) (bool, error) {
+	return d.readJSON(name, v, true)
+}
+
+// Peek is ReadJSON without a word: false when the record is absent,
+// unreadable or corrupt. It is for a look before an update that may not
+// be needed, whose own read then says what is wrong.
+func (d *Dir) Peek(name string, v any) bool {
+	ok, err := d.readJSON(name, v, false)
+	return ok && err == nil
+}
+
+func (d *Dir) readJSON(name string, v any, say bool) (bool, error) {
 	sub, base := splitName(name)
 	dir, done, err := d.borrow(sub, false)
 	if errors.Is(err, fs.ErrNotExist) {
@@ -44,7 +56,9 @@ func (d *Dir) ReadJSON(name string, v any) (bool, error) {
 		return false, err
 	}
 	if err := decodeRecord(data, v); err != nil {
-		d.note("state %s is corrupt (%v); ignoring it", filepath.Join(dir.Path(), base), err)
+		if say {
+			d.note("state %s is corrupt (%v); ignoring it", filepath.Join(dir.Path(), base), err)
+		}
 		return false, nil
 	}
 	return true, nil

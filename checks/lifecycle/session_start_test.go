@@ -91,3 +91,57 @@ func TestGitLogOutsideRepository(t *testing.T) {
 		t.Fatalf("gitLog outside a repository: %v, want errNotRepo", err)
 	}
 }
+
+// A session the ledger knows already (resumed, compacted) is only looked
+// at: no lock is taken and nothing written. One it does not know gets its
+// ledger; a corrupt one is set aside with a single note.
+func TestSessionStartKnowsSession(t *testing.T) {
+	start := &protocol.Event{HookEventName: protocol.SessionStart, Source: "resume", SessionID: "s1"}
+	noGit := func(context.Context, string, int) (string, error) { return "", hookenv.ErrNotRepo }
+	for _, tc := range []struct {
+		name, ledger, want string
+		lock               bool
+		notes              int
+	}{
+		{"known", `{"agents":{}}`, `{"agents":{}}`, false, 0},
+		{"known with agents", `{"agents":{"a1":{"type":"t","dir":"d","day":"2026-11-20","coordinator":{}}}}`, "", false, 0},
+		{"unknown", "", `{"agents":{}}`, true, 0},
+		{"never started", `{"agents":null}`, `{"agents":{}}`, true, 0},
+		{"corrupt", `{"agents":`, `{"agents":{}}`, true, 1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			env, notes := testEnv(t, noGit)
+			env.State.Notes = notes
+			dir := filepath.Join(env.Layout.Project, ".claude", "massgen-hook", "sessions", state.Key("s1"))
+			rec := filepath.Join(dir, "subagents.json")
+			if tc.ledger != "" {
+				if err := os.MkdirAll(dir, 0o700); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(rec, []byte(tc.ledger), 0o600); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if _, err := SessionStart(context.Background(), env, start); err != nil {
+				t.Fatalf("SessionStart: %v", err)
+			}
+			got, err := os.ReadFile(rec)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := tc.want
+			if want == "" {
+				want = tc.ledger
+			}
+			if string(got) != want {
+				t.Errorf("ledger %s, want %s", got, want)
+			}
+			if _, err := os.Stat(rec + ".lock"); (err == nil) != tc.lock {
+				t.Errorf("lock file made = %v, want %v", err == nil, tc.lock)
+			}
+			if n := strings.Count(notes.String(), "\n"); n != tc.notes {
+				t.Errorf("%d notes, want %d: %q", n, tc.notes, notes.String())
+			}
+		})
+	}
+}

@@ -84,6 +84,12 @@ func knowSession(env *hookenv.Env, session string) {
 	if session == "" || env.DryRun {
 		return
 	}
+	var known ledger
+	if env.State.Peek(state.SessionRecord(session, subagentsRecord), &known) && known.Agents != nil {
+		// Known already (a resumed or compacted session): nothing to
+		// write, so no lock to take. Once known, a ledger stays known.
+		return
+	}
 	var l ledger
 	err := env.State.UpdateSession(session, subagentsRecord, &l, func() (bool, error) {
 		if l.Agents != nil {
