@@ -14,6 +14,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/massgen/massgen-hook/engine"
+	"github.com/massgen/massgen-hook/internal/testrace"
 )
 
 // newSchemaCheck makes tool_schema from YAML options ("" for none).
@@ -518,6 +519,7 @@ func TestToolSchemaReadsInputAsJSONDoes(t *testing.T) {
 // of a second; the bound is two orders of magnitude above that, so only a
 // reading that is not linear can miss it.
 func TestToolSchemaDeepWideInputReadInOnePass(t *testing.T) {
+	testrace.Skip(t) // one goroutine; the race detector would slow the read tenfold
 	const depth, width = 9000, 400
 	var b strings.Builder
 	b.WriteString(`{"command":"ls","description":"x","timeout":"slow","pad":`)
