@@ -459,3 +459,29 @@ func TestEmptyHeredocInSubstitution(t *testing.T) {
 		t.Errorf("got %q, want the heredoc's bare redirection", showAll(s))
 	}
 }
+
+// A variable's value past maxStream is unknown: doubling a value in a
+// loop of assignments (A=$A$A, 30 times in under 500 bytes) would
+// otherwise build gigabytes before the command that reads it is judged,
+// and the hook would run past the agent's timeout. Up to the bound the
+// value stays known.
+func TestVariableValueBounded(t *testing.T) {
+	for _, tc := range []struct {
+		doublings int
+		known     bool
+	}{{15, true}, {16, true}, {17, false}, {24, false}} {
+		src := "A=x; " + strings.Repeat("A=$A$A; ", tc.doublings) + "cat $A"
+		s, err := Parse(src, testOpts)
+		if err != nil {
+			t.Fatalf("%d doublings: %v", tc.doublings, err)
+		}
+		cat := s.Commands[len(s.Commands)-1]
+		if cat.Name.Value != "cat" || len(cat.Args) != 1 {
+			t.Fatalf("%d doublings: last command %s", tc.doublings, show(cat))
+		}
+		a := cat.Args[0]
+		if a.Known != tc.known || (a.Known && len(a.Value) != 1<<tc.doublings) {
+			t.Errorf("%d doublings: argument known=%v (%d bytes), want known=%v", tc.doublings, a.Known, len(a.Value), tc.known)
+		}
+	}
+}

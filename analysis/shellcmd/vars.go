@@ -120,10 +120,17 @@ func (w *walker) lookup(name string) (Word, bool) {
 	return Word{}, true
 }
 
-// setVar records an assignment in the current shell.
+// setVar records an assignment in the current shell. A value longer
+// than maxStream is recorded as unknown, as a stream that long is: a
+// value doubled by assignment after assignment (A=$A$A) would otherwise
+// grow to gigabytes in a few hundred bytes of command, past the time an
+// agent waits for the hook.
 func (w *walker) setVar(name string, v Word) {
 	if w.vars == nil {
 		w.vars = map[string]Word{}
+	}
+	if len(v.Value) > maxStream {
+		v = Word{}
 	}
 	v.Inner, v.Raw = nil, ""
 	w.vars[name] = v
