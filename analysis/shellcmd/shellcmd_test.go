@@ -485,3 +485,33 @@ func TestVariableValueBounded(t *testing.T) {
 		}
 	}
 }
+
+// Nested for loops are unrolled only while the passes of their body, all
+// loops multiplied, stay within maxIterations: eight loops of eight items
+// (500 bytes) walked their body 16 million times. Past that an inner loop
+// is walked once with its variable unknown.
+func TestNestedLoopsUnrolledWithinBound(t *testing.T) {
+	for _, tc := range []struct {
+		src  string
+		want []string
+	}{
+		{"for a in 1 2; do for b in x y z w; do cat $a$b; done; done",
+			[]string{"cat 1x", "cat 1y", "cat 1z", "cat 1w", "cat 2x", "cat 2y", "cat 2z", "cat 2w"}},
+		{"for a in 1 2 3; do for b in x y z; do for c in p q; do cat $a$b$c; done; done; done",
+			// a's 3 passes times b's 3 are 9: b's loop is walked once, b
+			// unknown, and c's within it twice per pass of a (6 in all).
+			[]string{`cat "1$bp"?`, `cat "1$bq"?`, `cat "2$bp"?`, `cat "2$bq"?`, `cat "3$bp"?`, `cat "3$bq"?`}},
+	} {
+		s, err := Parse(tc.src, testOpts)
+		if err != nil {
+			t.Fatalf("%s: %v", tc.src, err)
+		}
+		var got []string
+		for _, c := range s.Commands {
+			got = append(got, strings.TrimSuffix(show(c), " @/w"))
+		}
+		if !slices.Equal(got, tc.want) {
+			t.Errorf("%s:\n got %q\nwant %q", tc.src, got, tc.want)
+		}
+	}
+}

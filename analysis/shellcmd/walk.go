@@ -37,6 +37,9 @@ type walker struct {
 	// aliases are the aliases the line defined, by name: the text, or an
 	// unknown Word.
 	aliases map[string]Word
+	// passes is how many times the loops being unrolled around the point
+	// walked run its body: their item counts multiplied (forClause).
+	passes int
 }
 
 // ctx is what a command inherits from the constructs around it.
@@ -628,9 +631,12 @@ func (w *walker) test(x syntax.TestExpr, c ctx, dir string) {
 	}
 }
 
-// maxIterations bounds the items of a for loop whose body is walked once
-// per item, with the loop variable known; a longer list, or one not
-// known, walks the body once with the variable unknown.
+// maxIterations bounds the passes of a for loop whose body is walked once
+// per item, with the loop variable known, counting the passes of the
+// loops around it that are walked so (nested loops multiply: eight of
+// them with eight items each would walk their body 16 million times); a
+// longer list, or one not known, walks the body once with the variable
+// unknown.
 const maxIterations = 8
 
 func (w *walker) forClause(x *syntax.ForClause, c ctx, dir string) string {
@@ -667,7 +673,8 @@ func (w *walker) forClause(x *syntax.ForClause, c ctx, dir string) string {
 	if changesDir(x) {
 		start = "" // a later pass starts where the one before left
 	}
-	if !known || name == "" || len(items) > maxIterations {
+	passes := max(w.passes, 1) * len(items)
+	if !known || name == "" || passes > maxIterations {
 		w.forget(body)
 		if name != "" {
 			w.forget(map[string]bool{name: true})
@@ -677,6 +684,9 @@ func (w *walker) forClause(x *syntax.ForClause, c ctx, dir string) string {
 	// Each pass starts from what the one before left: the body's own
 	// assignments are not known across passes.
 	w.forget(body)
+	outer := w.passes
+	w.passes = passes
+	defer func() { w.passes = outer }()
 	out, d := dir, dir
 	for _, it := range items {
 		w.setVar(name, it)
