@@ -214,6 +214,11 @@ func (r Rule) matches(p place) bool {
 
 // globMatches matches a gitignore-style glob of rg.
 func (r Rule) globMatches(pat string, p place) bool {
+	if BraceHeavy(pat) {
+		// Too many alternatives to try in time: an include selects
+		// everything and an exclude leaves nothing out.
+		return r.Include
+	}
 	dirOnly := strings.HasSuffix(pat, "/")
 	pat = strings.TrimSuffix(pat, "/")
 	if dirOnly && !p.dir {

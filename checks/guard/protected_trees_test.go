@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/massgen/massgen-hook/checks/internal/checktest"
@@ -81,6 +82,10 @@ func TestProtectedTreeReads(t *testing.T) {
 		{"Grep", `{"pattern":"KEY","path":"src"}`, treeDenial("Grep", "src", "src/conf/.env", "**/.env", `leave it out with glob "!.env", or `+othersHow)},
 		{"Grep", `{"pattern":"KEY","path":"src","glob":"*.go"}`, ""},
 		{"Grep", `{"pattern":"KEY","path":"src","glob":"!**/.env"}`, ""},
+		// A glob with too many brace alternatives to try (2^40) selects
+		// everything, and leaves nothing out.
+		{"Grep", `{"pattern":"KEY","path":"src","glob":"` + strings.Repeat("{,}", 40) + `*.go"}`, treeDenial("Grep", "src", "src/conf/.env", "**/.env", `leave it out with glob "!.env", or `+othersHow)},
+		{"Bash", checktest.BashInput("rg --hidden -g '!" + strings.Repeat("{,}", 40) + ".env' KEY src"), treeDenial("rg", "src", "src/conf/.env", "**/.env", "leave it out with -g '!.env', or "+othersHow)},
 		{"Grep", `{"pattern":"KEY","path":"src","type":"go"}`, ""},
 		{"Grep", `{"pattern":"KEY","path":"src","type":"sh"}`, treeDenial("Grep", "src", "src/conf/.env", "**/.env", `leave it out with glob "!.env", or `+othersHow)},
 		{"Grep", `{"pattern":"KEY","paths":["lib","src/a.go"]}`, ""},
