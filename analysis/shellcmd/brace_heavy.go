@@ -4,8 +4,8 @@ package shellcmd
 // group's multiplied, come to more than maxBraceWords. doublestar matches
 // braces by trying each alternative in turn, so its work grows with that
 // product: "{,}" forty times over is 2^40 tries, and a pattern an agent
-// writes (rg -g, Grep's glob, a push refspec) would run the hook past the
-// agent's timeout. A caller judges such a pattern the safe way instead of
+// writes (rg -g, Grep's glob) would run the hook past the agent's
+// timeout. A caller judges such a pattern the safe way instead of
 // matching it. A backslash escapes the character after it.
 func BraceHeavy(pattern string) bool {
 	product := 1
