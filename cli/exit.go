@@ -70,9 +70,13 @@ func report(w io.Writer, err error) {
 	msg := err.Error()
 	var hook *hookFailure
 	if errors.As(err, &hook) && exitCode(err) == protocol.ExitBlock {
-		if protocol.Unreadable(hook.err, hook.event) {
+		var late *protocol.UnjudgedError
+		switch {
+		case errors.As(hook.err, &late):
+			msg += " (the tool call is blocked: what the guards cannot judge in time does not run; split the command into simpler ones)"
+		case protocol.Unreadable(hook.err, hook.event):
 			msg += " (the tool call is blocked: the guards cannot judge what they cannot read)"
-		} else {
+		default:
 			msg += " (blocked because fail_closed is set)"
 		}
 	}

@@ -111,8 +111,10 @@ func (a *app) runHook(ctx context.Context, s hookSpec) error {
 	if evErr != nil {
 		return fail(evErr)
 	}
+	ctx, judgement := a.guardJudgement(ctx, s.event, d, &cfg)
 	now, err := a.clock()
 	if err != nil {
+		stopJudgement(judgement)
 		return fail(err)
 	}
 	if a.sandbox == "" {
@@ -139,6 +141,7 @@ func (a *app) runHook(ctx context.Context, s hookSpec) error {
 	if err == nil && (s.event == protocol.PostToolUse || s.event == protocol.PostToolUseFailure) && a.sandbox == "" {
 		out = a.noteSandboxStops(env, ev, d, out, &cfg)
 	}
+	stopJudgement(judgement)
 	dropped := false
 	if err == nil {
 		dropped, err = d.Answer(a.stdout, a.stderr, native, s.event, out)

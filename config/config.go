@@ -30,8 +30,12 @@ type Config struct {
 	// DefaultGuards runs the built-in guards (malformed calls, schemas,
 	// dangerous commands, protected paths) on every tool call unless the
 	// configuration names them; false leaves only the rules written here.
-	DefaultGuards bool       `yaml:"default_guards"`
-	Scratchpad    Scratchpad `yaml:"scratchpad"`
+	DefaultGuards bool `yaml:"default_guards"`
+	// GuardTimeout is how long pre-tool-use may take to judge one tool
+	// call before the call is blocked as one it could not judge; time in
+	// the user's command handlers does not count.
+	GuardTimeout Duration   `yaml:"guard_timeout"`
+	Scratchpad   Scratchpad `yaml:"scratchpad"`
 	// Hooks are the global rules, for every agent.
 	Hooks Hooks `yaml:"hooks"`
 	// Agents hold per-agent rules that extend or override the global ones.
@@ -101,7 +105,7 @@ func (s *Scratchpad) Exempt(agentType string) bool { return slices.Contains(s.Ex
 
 // Default returns the built-in configuration.
 func Default() Config {
-	return Config{DefaultGuards: true, Scratchpad: Scratchpad{
+	return Config{DefaultGuards: true, GuardTimeout: Duration(DefaultGuardTimeout), Scratchpad: Scratchpad{
 		Root:             ".claude/scratchpad",
 		DefaultAgent:     "general-purpose",
 		RequiredSections: append([]string(nil), scratchpad.DefaultSections...),
@@ -111,6 +115,11 @@ func Default() Config {
 		SubagentStart:    SubagentStart{TailLines: 3},
 	}}
 }
+
+// DefaultGuardTimeout is the guards' time to judge one tool call: above
+// the longest wait a guard makes (asking a remote for a branch's tip, 5 s)
+// and well below the timeout init wires pre-tool-use with (60 s).
+const DefaultGuardTimeout = 8 * time.Second
 
 // Error is a configuration error: the file, the line when known, and what is wrong.
 type Error struct {

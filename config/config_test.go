@@ -19,7 +19,7 @@ const file = "cfg.yaml"
 
 func TestDefault(t *testing.T) {
 	d := Default()
-	want := Config{DefaultGuards: true, Scratchpad: Scratchpad{
+	want := Config{DefaultGuards: true, GuardTimeout: Duration(8 * time.Second), Scratchpad: Scratchpad{
 		Root:             ".claude/scratchpad",
 		DefaultAgent:     "general-purpose",
 		RequiredSections: []string{"What I did", "Cross-agent observations", "Unresolved"},
@@ -60,6 +60,7 @@ func TestParseEveryKey(t *testing.T) {
 	text := `# full config
 fail_closed: true
 default_guards: false
+guard_timeout: 2s
 scratchpad:
   root: notes/pads
   default_agent: "plugin:worker"
@@ -80,7 +81,7 @@ scratchpad:
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := Config{Path: file, FailClosed: true, Scratchpad: Scratchpad{
+	want := Config{Path: file, FailClosed: true, GuardTimeout: Duration(2 * time.Second), Scratchpad: Scratchpad{
 		Root: "notes/pads", DefaultAgent: "plugin:worker", RequiredSections: []string{"Summary", "Risks"}, BlockCap: 7,
 		ExemptAgents:  []string{"Explore", "plugin:reader"},
 		SessionStart:  SessionStart{CoordinatorLines: 0, EgoLines: 1000, GitLogEntries: 2, Timeout: Duration(time.Minute)},
@@ -113,6 +114,8 @@ func TestParseEachKeyAlone(t *testing.T) {
 			return time.Duration(c.Scratchpad.SessionStart.Timeout) == 250*time.Millisecond
 		}},
 		{"scratchpad:\n  subagent_start:\n    tail_lines: 0", func(c Config) bool { return c.Scratchpad.SubagentStart.TailLines == 0 }},
+		{"guard_timeout: 1ms", func(c Config) bool { return time.Duration(c.GuardTimeout) == time.Millisecond }},
+		{"guard_timeout: 10m", func(c Config) bool { return time.Duration(c.GuardTimeout) == 10*time.Minute }},
 	}
 	for _, tt := range tests {
 		t.Run(tt.text, func(t *testing.T) {
@@ -282,6 +285,9 @@ func TestParseValidation(t *testing.T) {
 			"cfg.yaml:3: scratchpad.session_start.timeout: must be more than 0 and at most 1m, got -1s"},
 		{"timeout 2m", "scratchpad:\n  session_start:\n    timeout: 2m\n",
 			"cfg.yaml:3: scratchpad.session_start.timeout: must be more than 0 and at most 1m, got 2m0s"},
+		{"guard_timeout 0", "fail_closed: true\nguard_timeout: 0s\n", "cfg.yaml:2: guard_timeout: must be from 1ms to 10m, got 0s"},
+		{"guard_timeout under 1ms", "guard_timeout: 999us\n", "cfg.yaml:1: guard_timeout: must be from 1ms to 10m, got 999µs"},
+		{"guard_timeout 11m", "guard_timeout: 11m\n", "cfg.yaml:1: guard_timeout: must be from 1ms to 10m, got 11m0s"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

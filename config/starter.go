@@ -8,6 +8,7 @@ const Starter = `# yaml-language-server: $schema=` + SchemaFile + `
 # Check it after editing: massgen-hook config validate. Reference: docs/configuration.md.
 fail_closed: false          # true: an internal failure blocks instead of letting the agent go on
 default_guards: true        # malformed calls, schemas, dangerous commands, protected paths; secrets masked in output
+guard_timeout: 8s           # pre-tool-use's time to judge one call; a call still unjudged then is blocked
 scratchpad:
   root: .claude/scratchpad
   default_agent: general-purpose

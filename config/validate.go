@@ -65,6 +65,9 @@ func (c *Config) validate(tree func() *yaml.Node) error {
 	if t := time.Duration(s.SessionStart.Timeout); t <= 0 || t > time.Minute {
 		bad("scratchpad.session_start.timeout", "must be more than 0 and at most 1m, got %s", t)
 	}
+	if t := time.Duration(c.GuardTimeout); t < time.Millisecond || t > 10*time.Minute {
+		bad("guard_timeout", "must be from 1ms to 10m, got %s", t)
+	}
 	c.MassGen = c.recogniseMassGen()
 	c.checkOtherKeys(func(key, msg string) {
 		if doc == nil {

@@ -12,6 +12,7 @@ import (
 	"unicode"
 
 	"github.com/massgen/massgen-hook/internal/proc"
+	"github.com/massgen/massgen-hook/internal/watchdog"
 )
 
 // Output limits for a command handler. A verdict is small; a rewritten
@@ -57,10 +58,14 @@ func runCommand(ctx context.Context, r *Rule, call *Call) (Verdict, error) {
 			run, runArgs = argv[0], argv[1:]
 		}
 	}
+	// The user's handler has a timeout of its own: the guards' time
+	// (guard_timeout) does not count the wait.
+	back := watchdog.Away(ctx)
 	res, err := proc.Run(ctx, proc.Spec{
 		Path: run, Args: runArgs, Dir: call.Project, Env: call.environ(), Stdin: stdin,
 		Timeout: r.Timeout, MaxStdout: maxStdout, MaxStderr: maxStderr,
 	})
+	back()
 	if err != nil {
 		return Verdict{}, startError(r, path, err)
 	}

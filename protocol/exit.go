@@ -1,6 +1,10 @@
 package protocol
 
-import "errors"
+import (
+	"errors"
+	"fmt"
+	"time"
+)
 
 // Exit codes. For a hook the exit code is the protocol: 0 means "read my
 // stdout" (or no opinion), 2 blocks where the event can be blocked, and any
@@ -29,11 +33,26 @@ func ExitCode(err error, event string, failClosed bool) int {
 	}
 }
 
-// Unreadable says err is a tool call the guards could not read because the
-// agent nested its input past MaxDepth. The agent writes that input, so it
-// can do so on purpose to have the guards fail open; such a call is blocked
-// whatever fail_closed says. No tool needs input nested that deep.
+// Unreadable says err is a tool call the guards could not judge: the
+// agent nested its input past MaxDepth, or the judgement outlasted the
+// guards' time (UnjudgedError). The agent writes that input, so it can
+// shape it on purpose to have the guards fail open, or to outlast the
+// CLI's timeout, after which the call goes ahead unjudged; such a call is
+// blocked whatever fail_closed says. No tool needs input nested that deep,
+// and no everyday command takes more than milliseconds to judge.
 func Unreadable(err error, event string) bool {
+	if event != PreToolUse && event != PermissionRequest {
+		return false
+	}
 	var in *InputError
-	return (event == PreToolUse || event == PermissionRequest) && errors.As(err, &in) && in.TooDeep
+	var late *UnjudgedError
+	return errors.As(err, &in) && in.TooDeep || errors.As(err, &late)
+}
+
+// UnjudgedError says the guards had not finished judging a tool call when
+// their time (guard_timeout) was up.
+type UnjudgedError struct{ After time.Duration }
+
+func (e *UnjudgedError) Error() string {
+	return fmt.Sprintf("the guards did not finish judging this tool call within guard_timeout (%s)", e.After)
 }

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"testing"
+	"time"
 )
 
 func TestExitCode(t *testing.T) {
@@ -36,16 +37,20 @@ func TestExitCode(t *testing.T) {
 	}
 	// A tool call nested past MaxDepth blocks whatever fail_closed says; a
 	// deep event of any other kind, or any other bad input, fails open.
+	// So does one the guards did not finish judging in their time.
 	deep := &InputError{Msg: "deep", TooDeep: true}
+	late := &UnjudgedError{After: 8 * time.Second}
 	for _, ev := range []string{PreToolUse, PermissionRequest} {
 		tests = append(tests,
 			tc{deep, ev, false, ExitBlock},
+			tc{late, ev, false, ExitBlock},
+			tc{fmt.Errorf("judging: %w", late), ev, false, ExitBlock},
 			tc{fmt.Errorf("reading: %w", deep), ev, false, ExitBlock},
 			tc{&InputError{Msg: "not JSON"}, ev, false, ExitError},
 		)
 	}
 	for _, ev := range []string{PostToolUse, PostToolUseFailure, UserPromptSubmit, Stop, SubagentStop, SessionStart, ""} {
-		tests = append(tests, tc{deep, ev, false, ExitError})
+		tests = append(tests, tc{deep, ev, false, ExitError}, tc{late, ev, false, ExitError})
 	}
 	for _, tt := range tests {
 		t.Run(fmt.Sprintf("%s/err=%v/failClosed=%v", tt.event, tt.err, tt.failClosed), func(t *testing.T) {

@@ -68,6 +68,7 @@ func TestScripts(t *testing.T) {
 				"sdkcheck":   outputs.record,
 				"bigevent":   bigEvent,
 				"bigfile":    bigFile,
+				"bigcommand": bigCommand,
 				"deepevent":  deepEvent,
 				"status":     exitStatus,
 				"fifoheld":   fifoHeld,
@@ -123,6 +124,21 @@ func bigEvent(ts *testscript.TestScript, neg bool, args []string) {
 	}
 	b.WriteString(`"},"tool_use_id":"toolu_after_the_big_field"}`)
 	ts.Check(os.WriteFile(ts.MkAbs(args[2]), []byte(b.String()), 0o644))
+}
+
+// bigCommand is the script command `bigcommand KIB FILE`: it writes to
+// FILE a Bash PreToolUse event whose command is KIB kibibytes of
+// "echo a; ", which the guards judge in time growing with its length: at
+// a few hundred KiB, far more than a millisecond.
+func bigCommand(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 2 {
+		ts.Fatalf("usage: bigcommand KIB FILE")
+	}
+	kib, err := strconv.Atoi(args[0])
+	ts.Check(err)
+	command := strings.Repeat("echo a; ", kib*1024/8)
+	event := fmt.Sprintf(`{"hook_event_name":"PreToolUse","session_id":"big","tool_name":"Bash","tool_input":{"command":%q},"tool_use_id":"toolu_big"}`, command)
+	ts.Check(os.WriteFile(ts.MkAbs(args[1]), []byte(event), 0o644))
 }
 
 // bigFile is the script command `bigfile FILE MIB`: it writes to FILE MIB

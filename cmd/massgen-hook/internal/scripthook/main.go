@@ -26,11 +26,15 @@ func main() {
 	if filepath.Base(os.Args[0]) == cli.ShellPrefixName {
 		os.Exit(cli.ShellPrefixMain(os.Args[1:]))
 	}
-	code := cli.Main(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
-	// A detached worker (a session leader: detach uses setsid) inherits
-	// the environment; its exit code must not overwrite the hook's that
-	// `status` reads. A code that cannot be written is caught by `status`,
-	// which then finds none.
+	cli.Exit = exit // a hook's watchdog ends the process from its own goroutine
+	exit(cli.Main(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+}
+
+// exit leaves code for `status`, then exits with it. A detached worker (a
+// session leader: detach uses setsid) inherits the environment; its exit
+// code must not overwrite the hook's that `status` reads. A code that
+// cannot be written is caught by `status`, which then finds none.
+func exit(code int) {
 	if f := os.Getenv(statusFileEnv); f != "" && !detached() {
 		_ = os.WriteFile(f, []byte(strconv.Itoa(code)), 0o644)
 	}
