@@ -515,3 +515,35 @@ func TestNestedLoopsUnrolledWithinBound(t *testing.T) {
 		}
 	}
 }
+
+// Aliases, eval, source and shell strings are read again where they run,
+// so text that names other such text multiplies: five aliases, each the
+// next one forty times (540 bytes), made 2.5 million commands, 6.7 s and
+// 1.3 GB. A line that expands more than maxInner strings is refused, as
+// one that cannot be parsed; everyday uses expand a few.
+func TestInnerExpansionsBounded(t *testing.T) {
+	chain := func(k int) string {
+		names := []string{"a", "b", "c", "d", "e"}
+		var b strings.Builder
+		for i, n := range names[:len(names)-1] {
+			fmt.Fprintf(&b, "alias %s='%s'\n", n, strings.Repeat(names[i+1]+";", k))
+		}
+		b.WriteString("alias e='echo hi'\na\n")
+		return b.String()
+	}
+	if _, err := Parse(chain(40), testOpts); err == nil || !strings.Contains(err.Error(), "more than 1000") {
+		t.Errorf("aliases multiplying to 2.5 million commands: err = %v, want it refused", err)
+	}
+	if _, err := Parse(`eval "$(printf 'eval x;%.0s' {1..10})"; `+strings.Repeat(`eval 'eval "eval y"'; `, 400), testOpts); err == nil {
+		t.Error("1,200 nested evals: not refused")
+	}
+	for _, src := range []string{
+		chain(5), // 780 strings
+		"alias ll='ls -la'\n" + strings.Repeat("ll; ", 200),
+		`for f in a b c d e f g h; do eval "cat $f"; bash -c "rm $f"; done`,
+	} {
+		if _, err := Parse(src, testOpts); err != nil {
+			t.Errorf("%.60q: %v", src, err)
+		}
+	}
+}

@@ -40,6 +40,8 @@ type walker struct {
 	// passes is how many times the loops being unrolled around the point
 	// walked run its body: their item counts multiplied (forClause).
 	passes int
+	// inners counts the strings read again as shell code (maxInner).
+	inners int
 }
 
 // ctx is what a command inherits from the constructs around it.
