@@ -9,6 +9,7 @@ import (
 
 	"github.com/massgen/massgen-hook/checks/hookenv"
 	"github.com/massgen/massgen-hook/engine"
+	"github.com/massgen/massgen-hook/internal/watchdog"
 )
 
 // debugDelay slows an agent down once, to test mid-stream injection
@@ -68,6 +69,9 @@ func (d *debugDelay) Check(ctx context.Context, call *engine.Call) (engine.Verdi
 	if err != nil || !wait {
 		return engine.Verdict{}, err
 	}
+	// A wait chosen by the user, not the guards' judgement: their time
+	// (guard_timeout) stops meanwhile.
+	defer watchdog.Away(ctx)()
 	select {
 	case <-time.After(d.wait):
 		return engine.Verdict{Notes: []string{fmt.Sprintf("debug delay: waited %s after %d calls", d.wait, d.afterTools)}}, nil
