@@ -111,7 +111,7 @@ func (a *app) runHook(ctx context.Context, s hookSpec) error {
 	if evErr != nil {
 		return fail(evErr)
 	}
-	ctx, judgement := a.guardJudgement(ctx, s.event, d, &cfg)
+	ctx, judgement, late := a.guardJudgement(ctx, s.event, d, native, ev, time.Duration(cfg.GuardTimeout))
 	now, err := a.clock()
 	if err != nil {
 		stopJudgement(judgement)
@@ -123,6 +123,7 @@ func (a *app) runHook(ctx context.Context, s hookSpec) error {
 		engine.SetHandlerSandbox(a.handlerSandbox(project, &cfg, sb))
 	}
 	env := a.checksEnv(project, cfg, rules, now, ev, d)
+	late.seen(env)
 	defer env.State.Close() // after the answer and its audit line
 	a.attachAuditSink(env.State, project, &cfg)
 	out, err := s.decide(ctx, env, ev)

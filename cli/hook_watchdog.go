@@ -3,37 +3,77 @@ package cli
 import (
 	"context"
 	"os"
+	"sync/atomic"
 	"time"
 
-	"github.com/massgen/massgen-hook/config"
+	"github.com/massgen/massgen-hook/checks/hookenv"
 	"github.com/massgen/massgen-hook/dialect"
+	"github.com/massgen/massgen-hook/engine"
 	"github.com/massgen/massgen-hook/internal/watchdog"
 	"github.com/massgen/massgen-hook/protocol"
 )
 
+// unjudged is what the watchdog of a pre-tool-use needs to deny the call
+// itself: the CLI's dialect and event, and, once it is built, the
+// environment whose audit trail records the deny.
+type unjudged struct {
+	a      *app
+	d      *dialect.Dialect
+	native dialect.Native
+	ev     *protocol.Event
+	budget time.Duration
+	env    atomic.Pointer[hookenv.Env]
+}
+
 // guardJudgement starts the guards' time (guard_timeout) on a tool call
-// pre-tool-use judges, past which the call is blocked from the watchdog's
+// pre-tool-use judges, past which the call is denied from the watchdog's
 // goroutine while the judgement still runs: a CLI whose hook outlasts its
 // timeout lets the call go ahead unjudged. Other hooks fail safe when
 // late: a permission-request that times out leaves the CLI's own prompt
 // to the user. The watchdog is nil for them, and in a replay, which has
 // no CLI waiting for it. Stop it (stopJudgement) before answering.
-func (a *app) guardJudgement(ctx context.Context, event string, d *dialect.Dialect, cfg *config.Config) (context.Context, *watchdog.Watchdog) {
+func (a *app) guardJudgement(ctx context.Context, event string, d *dialect.Dialect, native dialect.Native, ev *protocol.Event, budget time.Duration) (context.Context, *watchdog.Watchdog, *unjudged) {
 	if event != protocol.PreToolUse || a.sandbox != "" {
-		return ctx, nil
+		return ctx, nil, nil
 	}
-	budget := time.Duration(cfg.GuardTimeout)
-	return watchdog.Start(ctx, budget, func() {
-		err := &hookFailure{event: event, dialect: d, err: &protocol.UnjudgedError{After: budget}}
-		report(a.stderr, err)
-		Exit(exitCode(err)) // the judgement is still running: it cannot be waited for
-	})
+	u := &unjudged{a: a, d: d, native: native, ev: ev, budget: budget}
+	ctx, w := watchdog.Start(ctx, budget, u.deny)
+	return ctx, w, u
 }
 
-// Exit ends the process with a code when a hook answers while its
-// judgement still runs (guardJudgement), which cannot return from Main.
-// A program running Main may put its own first, to see the code.
-var Exit = os.Exit
+// seen hands the watchdog the environment, for the audit line of its deny.
+func (u *unjudged) seen(env *hookenv.Env) {
+	if u != nil {
+		u.env.Store(env)
+	}
+}
+
+// deny answers for a judgement still running: the CLI's own deny, with
+// why, an audit line, and the process's end. An answer that cannot be
+// written falls back on exit 2 and why on stderr, which every CLI takes
+// as a block.
+func (u *unjudged) deny() {
+	late := &protocol.UnjudgedError{After: u.budget}
+	out := protocol.Deny("⚠️ BLOCKED (not judged in time): " + late.Error() +
+		", and what the guards cannot judge in time does not run. Split the command into simpler ones.")
+	out.SystemMessage = "massgen-hook: blocked a tool call the guards did not finish judging within guard_timeout (" + u.budget.String() + ")."
+	if _, err := u.d.Answer(u.a.stdout, u.a.stderr, u.native, protocol.PreToolUse, out); err != nil {
+		failure := &hookFailure{event: protocol.PreToolUse, dialect: u.d, err: late}
+		report(u.a.stderr, failure)
+		Exit(exitCode(failure))
+		return
+	}
+	if env := u.env.Load(); env != nil && !env.DryRun {
+		// Only the input's size: the input may be what takes so long.
+		rec := engine.AuditRecord{Time: env.Now.UTC().Format(time.RFC3339Nano), Event: protocol.PreToolUse,
+			Session: u.ev.SessionID, Agent: env.Agent, Tool: u.ev.ToolName, ToolUseID: u.ev.ToolUseID,
+			InputBytes: len(u.ev.ToolInput), Decision: engine.Deny, Reason: out.HookSpecificOutput.PermissionDecisionReason}
+		if err := env.State.AuditLine(rec); err != nil {
+			report(u.a.stderr, err)
+		}
+	}
+	Exit(protocol.ExitOK) // the judgement is still running: it cannot be waited for
+}
 
 // stopJudgement stops the guards' time before the answer. When the
 // watchdog has fired, it is answering and exiting, and the hook must not
@@ -43,3 +83,8 @@ func stopJudgement(w *watchdog.Watchdog) {
 		select {}
 	}
 }
+
+// Exit ends the process with a code when a hook answers while its
+// judgement still runs (guardJudgement), which cannot return from Main.
+// A program running Main may put its own first, to see the code.
+var Exit = os.Exit

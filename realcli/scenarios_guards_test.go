@@ -19,6 +19,7 @@ var guardsScenarios = []Scenario{
 	{Name: "default-guards/read-env", Project: quoted, Run: guardReadEnv},
 	{Name: "default-guards/write-env", Project: quoted, Run: guardWriteEnv},
 	{Name: "default-guards/dangerous-bash", Run: guardDangerousBash},
+	{Name: "default-guards/unjudged-in-time", Run: guardUnjudged},
 	{Name: "default-guards/apply-patch-add", Project: quoted, Run: guardPatchAdd},
 	{Name: "default-guards/apply-patch-protected", Project: quoted, Run: guardPatchProtected},
 	{Name: "default-guards/grep-env", Project: quoted, Run: guardGrepEnv},
@@ -256,6 +257,29 @@ func guardDangerousBash(t *testing.T, s *Session) {
 		s.Errorf("the run did not end as a success: %s", run.Final.Raw)
 	}
 	s.wantAudit("PreToolUse", "Bash", "deny")
+}
+
+// guardUnjudged: a shell command the guards have not judged within
+// guard_timeout is blocked by the hook's exit 2 while the judgement still
+// runs, so the CLI's own timeout (which lets the call go ahead) is never
+// reached. guard_timeout is 1ms here, and a 64 KiB command takes the
+// guards tens of milliseconds: the command, which would leave ran.txt,
+// must not run, and the model is told why.
+func guardUnjudged(t *testing.T, s *Session) {
+	s.Wire()
+	s.WriteFile(".claude/massgen-hook.yaml", "guard_timeout: 1ms\n")
+	m := s.Model
+	m.On("long", All(Main, First), s.CLI.Shell("call_long", strings.Repeat("echo a; ", 8192)+"touch ran.txt"))
+	m.On("done", All(Main, After("call_long")), Say("It was refused."))
+	run := s.Run("run the long script")
+
+	wantDenied(s, s.Turn("done"), "call_long", "guard_timeout")
+	if _, err := os.Stat(s.Path("ran.txt")); err == nil {
+		s.Errorf("the unjudged command ran")
+	}
+	if !run.Final.OK {
+		s.Errorf("the run did not end as a success: %s", run.Final.Raw)
+	}
 }
 
 // guardGrepEnv: the CLI's search tool in .env is a read of it: refused

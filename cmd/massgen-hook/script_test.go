@@ -126,18 +126,22 @@ func bigEvent(ts *testscript.TestScript, neg bool, args []string) {
 	ts.Check(os.WriteFile(ts.MkAbs(args[2]), []byte(b.String()), 0o644))
 }
 
-// bigCommand is the script command `bigcommand KIB FILE`: it writes to
-// FILE a Bash PreToolUse event whose command is KIB kibibytes of
+// bigCommand is the script command `bigcommand KIB FILE [gemini]`: it
+// writes to FILE a Bash PreToolUse event (Gemini CLI's BeforeTool
+// run_shell_command with gemini) whose command is KIB kibibytes of
 // "echo a; ", which the guards judge in time growing with its length: at
 // a few hundred KiB, far more than a millisecond.
 func bigCommand(ts *testscript.TestScript, neg bool, args []string) {
-	if neg || len(args) != 2 {
-		ts.Fatalf("usage: bigcommand KIB FILE")
+	if neg || len(args) < 2 || len(args) > 3 || (len(args) == 3 && args[2] != "gemini") {
+		ts.Fatalf("usage: bigcommand KIB FILE [gemini]")
 	}
 	kib, err := strconv.Atoi(args[0])
 	ts.Check(err)
 	command := strings.Repeat("echo a; ", kib*1024/8)
 	event := fmt.Sprintf(`{"hook_event_name":"PreToolUse","session_id":"big","tool_name":"Bash","tool_input":{"command":%q},"tool_use_id":"toolu_big"}`, command)
+	if len(args) == 3 {
+		event = fmt.Sprintf(`{"session_id":"big","cwd":%q,"hook_event_name":"BeforeTool","timestamp":"2025-12-01T10:30:00Z","tool_name":"run_shell_command","tool_input":{"command":%q}}`, ts.Getenv("WORK"), command)
+	}
 	ts.Check(os.WriteFile(ts.MkAbs(args[1]), []byte(event), 0o644))
 }
 
