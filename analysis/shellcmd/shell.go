@@ -283,22 +283,9 @@ func (w *walker) innerCtx(tag string, redirs []Redirect, c ctx, wrappers []strin
 	return c
 }
 
-// maxInner bounds how many strings one command line has read again as
-// shell code (aliases, eval, source, `bash -c`, scripts it wrote): text
-// that names other such text multiplies, and five aliases each naming the
-// next forty times made 2.5 million commands. Everyday lines read a few.
-const maxInner = 1000
-
-// errTooManyInner refuses a line past maxInner, as one that cannot be
-// parsed: what it would run cannot be listed in reasonable time.
-var errTooManyInner = fmt.Errorf("it expands to more than %d aliases, eval, source and shell strings", maxInner)
-
 // inner parses src as a script run by tag and walks it.
 func (w *walker) inner(tag, src string, lang syntax.LangVariant, c ctx, dir string) string {
-	if w.inners++; w.inners > maxInner {
-		if w.err == nil {
-			w.err = errTooManyInner
-		}
+	if !w.readAgain(src) {
 		return dir
 	}
 	f, err := parse(src, lang)

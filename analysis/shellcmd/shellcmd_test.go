@@ -3,6 +3,7 @@ package shellcmd
 import (
 	"errors"
 	"fmt"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -544,6 +545,49 @@ func TestInnerExpansionsBounded(t *testing.T) {
 	} {
 		if _, err := Parse(src, testOpts); err != nil {
 			t.Errorf("%.60q: %v", src, err)
+		}
+	}
+}
+
+// The walk's work is bounded apart from the line's length: text read again
+// as shell code, loops unrolled and substitutions nested multiply it. Each
+// line here took gigabytes before its bound (a small machine's kernel
+// kills the hook then, and the call goes ahead); each is refused as one
+// that cannot be parsed, having allocated little.
+func TestWalkBudgets(t *testing.T) {
+	double := "A=xxxxxxxx; " + strings.Repeat("A=$A$A; ", 13) // a 64 KiB value
+	for _, tc := range []struct {
+		name, src, why string
+	}{
+		{"substitutions nested 20,000 deep (60 KB, 4 GB)",
+			"echo " + strings.Repeat("$(", 20000) + "rm -rf /" + strings.Repeat(")", 20000), "nests command substitutions"},
+		{"a 64 KiB value expanded 800,000 times (3 KB, 4 GB)",
+			double + "\nalias a='for i in 1 2 3 4 5 6 7 8; do " + strings.Repeat("cat $A$i;", 100) + " done'\n" + strings.Repeat("a;", 999),
+			"expands more than"},
+		{"an alias of 2,000 commands used 999 times (16 KB, 1.3 GB)",
+			"alias a='" + strings.Repeat("echo x>/dev/null;", 2000) + "'\n" + strings.Repeat("a;", 999),
+			"more than"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var before, after runtime.MemStats
+			runtime.ReadMemStats(&before)
+			_, err := Parse(tc.src, testOpts)
+			runtime.ReadMemStats(&after)
+			if err == nil || !strings.Contains(err.Error(), tc.why) {
+				t.Errorf("err = %v, want it refused (%q)", err, tc.why)
+			}
+			if got := after.TotalAlloc - before.TotalAlloc; got > 256<<20 {
+				t.Errorf("allocated %d MiB on the way", got>>20)
+			}
+		})
+	}
+	for _, src := range []string{
+		"echo " + strings.Repeat("$(", 60) + "date" + strings.Repeat(")", 60),
+		double + "cat $A $A $A $A",
+		"alias a='" + strings.Repeat("echo x;", 40) + "'\n" + strings.Repeat("a;", 100),
+	} {
+		if _, err := Parse(src, testOpts); err != nil {
+			t.Errorf("%.50q: %v", src, err)
 		}
 	}
 }

@@ -40,8 +40,8 @@ type walker struct {
 	// passes is how many times the loops being unrolled around the point
 	// walked run its body: their item counts multiplied (forClause).
 	passes int
-	// inners counts the strings read again as shell code (maxInner).
-	inners int
+	// spent is what the walk has spent of its bounds (budget.go).
+	spent walkBudget
 }
 
 // ctx is what a command inherits from the constructs around it.
@@ -64,6 +64,8 @@ type ctx struct {
 	// absent are the paths whose existence a test around the command
 	// rules it out (absent.go); shared, so only ever extended by copy.
 	absent []Absent
+	// substs is how deep command and process substitutions nest here.
+	substs int
 }
 
 // with returns c with one more wrapper.
@@ -77,6 +79,7 @@ func (c ctx) with(wrapper string) ctx {
 // apply to it.
 func (c ctx) sub(tag string, out *stream) ctx {
 	c = c.with(tag)
+	c.substs++
 	c.redirs = nil
 	c.env = nil
 	c.out = out
@@ -123,6 +126,9 @@ func (w *walker) emitCode(name Word, args []Word, redirs []Redirect, wrappers []
 		Stdin: c.stdin, Code: code, Env: c.env, OnlyIfAbsent: c.absent,
 	}
 	w.script.Commands = append(w.script.Commands, cmd)
+	if len(w.script.Commands) > maxCommands {
+		w.refuse("it runs more than %d commands", maxCommands)
+	}
 	if c.out != nil {
 		c.out.write(w.output(cmd))
 	}
@@ -140,7 +146,7 @@ func (w *walker) stmts(list []*syntax.Stmt, c ctx, dir string) string {
 }
 
 func (w *walker) stmt(s *syntax.Stmt, c ctx, dir string) string {
-	if s == nil {
+	if s == nil || w.err != nil {
 		return dir
 	}
 	async := s.Background || s.Coprocess || s.Disown

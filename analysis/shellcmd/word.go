@@ -286,6 +286,10 @@ func (e *expander) value(v Word, quoted bool, src string) {
 		e.tempEnd = e.b.Len()
 		return
 	}
+	if !e.w.expandBytes(len(v.Value)) {
+		e.known = false
+		return
+	}
 	if quoted {
 		e.b.WriteString(v.Value)
 		return
@@ -414,6 +418,19 @@ func (e *expander) tilde(s string, more, assign bool) int {
 	return end
 }
 
+// substOK says whether one more substitution may nest here; past
+// maxSubst the walk is refused, and the word is unknown.
+func (e *expander) substOK() bool {
+	if e.c.substs >= maxSubst {
+		e.w.refuse("it nests command substitutions more than %d deep", maxSubst)
+	}
+	if e.w.err != nil {
+		e.known = false
+		return false
+	}
+	return true
+}
+
 // expansion adds a parameter, command, process or arithmetic expansion,
 // walking the commands it runs.
 func (e *expander) expansion(p syntax.WordPart, quoted bool) {
@@ -422,6 +439,9 @@ func (e *expander) expansion(p syntax.WordPart, quoted bool) {
 		e.param(x, quoted)
 		return
 	case *syntax.CmdSubst:
+		if !e.substOK() {
+			return
+		}
 		tag := "$(...)"
 		if x.Backquotes {
 			tag = "`...`"
@@ -434,6 +454,9 @@ func (e *expander) expansion(p syntax.WordPart, quoted bool) {
 		e.value(v, quoted, e.c.text(p))
 		return
 	case *syntax.ProcSubst:
+		if !e.substOK() {
+			return
+		}
 		tag := "<(...)"
 		switch x.Op {
 		case syntax.CmdOut:
