@@ -66,8 +66,8 @@ unit-race:
 # nothing to find in them and slows them several times over (testrace.Skip; each says why in its
 # comment): they run here without it, beside the guards' tests, the lightest job. Every test that
 # calls testrace.Skip is named here (internal/testrace's TestMakefileRunsEverySkippedTest).
-NORACE_PKGS := ./install/wiring ./analysis/shellcmd ./dialect ./protocol ./checks/guard ./internal/redact ./cli
-NORACE_RUN := ^(FuzzHook|TestRegression_GeneratedSettingsFiles|TestAdvInstallLongFile|TestAdvInstallPrunesManyDuplicates|TestScanCodeLinear|TestAdvHugeOutput|TestParseEventHugeToolResponse|TestToolSchemaBuiltinWalkAgrees|TestToolSchemaDeepWideInputReadInOnePass|FuzzJSON)$$
+NORACE_PKGS := ./install/wiring ./analysis/shellcmd ./dialect ./protocol ./checks/guard ./internal/redact ./cli ./internal/memcap
+NORACE_RUN := ^(FuzzHook|TestRegression_GeneratedSettingsFiles|TestAdvInstallLongFile|TestAdvInstallPrunesManyDuplicates|TestScanCodeLinear|TestAdvHugeOutput|TestParseEventHugeToolResponse|TestToolSchemaBuiltinWalkAgrees|TestToolSchemaDeepWideInputReadInOnePass|FuzzJSON|TestCapEndsTheProcessWithExit2|TestLiftedChildHasTheLimitOfBefore)$$
 unit-guards:
 	go test -race -count=1 -timeout 25m $(GUARDS)
 	go test -count=1 -timeout 25m -run '$(NORACE_RUN)' $(NORACE_PKGS)

@@ -6,6 +6,8 @@ import (
 	"os/exec"
 	"path/filepath"
 	"syscall"
+
+	"github.com/massgen/massgen-hook/internal/memcap"
 )
 
 // detach starts this binary again with args as a detached process (its own
@@ -30,7 +32,7 @@ func (a *app) detach(args ...string) error {
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = null, null, null
 	cmd.Env = a.environ()
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
-	if err := cmd.Start(); err != nil {
+	if err := memcap.Lifted(cmd.Start); err != nil {
 		return fmt.Errorf("starting %s %s: %w", self, args[0], err)
 	}
 	// Release, not Wait: the hook exits first and init reaps the child.

@@ -9,6 +9,7 @@ import (
 	"github.com/massgen/massgen-hook/checks/hookenv"
 	"github.com/massgen/massgen-hook/dialect"
 	"github.com/massgen/massgen-hook/engine"
+	"github.com/massgen/massgen-hook/internal/memcap"
 	"github.com/massgen/massgen-hook/internal/watchdog"
 	"github.com/massgen/massgen-hook/protocol"
 )
@@ -35,6 +36,9 @@ type unjudged struct {
 func (a *app) guardJudgement(ctx context.Context, event string, d *dialect.Dialect, native dialect.Native, ev *protocol.Event, budget time.Duration) (context.Context, *watchdog.Watchdog, *unjudged) {
 	if event != protocol.PreToolUse || a.sandbox != "" {
 		return ctx, nil, nil
+	}
+	if CapMemory {
+		memcap.Cap(judgementMemory)
 	}
 	u := &unjudged{a: a, d: d, native: native, ev: ev, budget: budget}
 	ctx, w := watchdog.Start(ctx, budget, u.deny)
@@ -83,6 +87,17 @@ func stopJudgement(w *watchdog.Watchdog) {
 		select {}
 	}
 }
+
+// judgementMemory caps the data of a pre-tool-use process (memcap): a
+// hook the kernel kills for memory lets the call go ahead, one the Go
+// runtime ends for it exits 2 and blocks. Judging an 8 MB tool input
+// peaks under 100 MiB; the runtime's own mappings are about 80 MiB.
+const judgementMemory = 1 << 30
+
+// CapMemory lets pre-tool-use cap its process's memory (judgementMemory).
+// Only a program whose process is the hook's alone sets it (the binary's
+// main), not a test running hooks in its own process.
+var CapMemory bool
 
 // Exit ends the process with a code when a hook answers while its
 // judgement still runs (guardJudgement), which cannot return from Main.

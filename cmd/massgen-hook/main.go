@@ -17,5 +17,6 @@ func main() {
 	if filepath.Base(os.Args[0]) == cli.ShellPrefixName {
 		os.Exit(cli.ShellPrefixMain(os.Args[1:]))
 	}
+	cli.CapMemory = true // the process is the hook's alone
 	os.Exit(cli.Main(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }

@@ -12,6 +12,8 @@ import (
 	"sync/atomic"
 	"syscall"
 	"time"
+
+	"github.com/massgen/massgen-hook/internal/memcap"
 )
 
 // Spec is what to run.
@@ -72,7 +74,8 @@ func Run(ctx context.Context, spec Spec) (Result, error) {
 	stderr := &capped{max: spec.MaxStderr}
 	cmd.Stdout, cmd.Stderr = stdout, stderr
 	start := time.Now()
-	if err := cmd.Start(); err != nil {
+	// A hook's memory cap is its own: the child gets the limit of before.
+	if err := memcap.Lifted(cmd.Start); err != nil {
 		return Result{}, err
 	}
 	err := cmd.Wait()

@@ -27,6 +27,7 @@ func main() {
 		os.Exit(cli.ShellPrefixMain(os.Args[1:]))
 	}
 	cli.Exit = exit // a hook's watchdog ends the process from its own goroutine
+	cli.CapMemory = true
 	exit(cli.Main(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }
 
