@@ -10,6 +10,7 @@ import (
 	"github.com/massgen/massgen-hook/dialect"
 	"github.com/massgen/massgen-hook/engine"
 	"github.com/massgen/massgen-hook/internal/memcap"
+	"github.com/massgen/massgen-hook/internal/proc"
 	"github.com/massgen/massgen-hook/internal/watchdog"
 	"github.com/massgen/massgen-hook/protocol"
 )
@@ -53,7 +54,8 @@ func (u *unjudged) seen(env *hookenv.Env) {
 }
 
 // deny answers for a judgement still running: the CLI's own deny, with
-// why, an audit line, and the process's end. An answer that cannot be
+// why, an audit line, and the process's end, with what the judgement
+// started (git, in process groups of their own, which would outlive it). An answer that cannot be
 // written falls back on exit 2 and why on stderr, which every CLI takes
 // as a block.
 func (u *unjudged) deny() {
@@ -64,6 +66,7 @@ func (u *unjudged) deny() {
 	if _, err := u.d.Answer(u.a.stdout, u.a.stderr, u.native, protocol.PreToolUse, out); err != nil {
 		failure := &hookFailure{event: protocol.PreToolUse, dialect: u.d, err: late}
 		report(u.a.stderr, failure)
+		proc.KillAll()
 		Exit(exitCode(failure))
 		return
 	}
@@ -76,6 +79,7 @@ func (u *unjudged) deny() {
 			report(u.a.stderr, err)
 		}
 	}
+	proc.KillAll()
 	Exit(protocol.ExitOK) // the judgement is still running: it cannot be waited for
 }
 

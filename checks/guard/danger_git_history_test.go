@@ -242,10 +242,24 @@ func TestDangerGitResetModes(t *testing.T) {
 		{command: "git reset --hard nosuchcommit", cwd: "clean"}, // git refuses
 		{command: "git reset --hard $REV", cwd: "clean", id: id,
 			what: "`git reset --hard $REV` names the commit $REV, which cannot be known here, so what it would throw away cannot be checked", instead: "Name it literally."},
+		// A commit named by a search of commit messages is not looked up:
+		// git backtracks through the regular expression, and one written
+		// to be slow ran for minutes, and on after the hook had answered.
+		searched("git reset --hard ':/(.*)(.*)(.*)\\3\\2\\1#'", ":/(.*)(.*)(.*)\\3\\2\\1#", id),
+		searched("git reset --hard 'HEAD^{/((a{1000}){1000}){1000}}'", "HEAD^{/((a{1000}){1000}){1000}}", id),
+		searched("git reset --keep ':/second'", ":/second", id),
 	})
 	// Kept on a branch: nothing is lost.
 	checktest.GitRun(t, clean, "branch", "backup")
 	runGitCases(t, g, d, []dangerCase{{command: "git reset --hard HEAD~1", cwd: "clean"}})
+}
+
+// searched is the denial of a command naming a commit by searching commit
+// messages.
+func searched(cmd, rev, id string) dangerCase {
+	return dangerCase{command: cmd, cwd: "clean", id: id,
+		what:    fmt.Sprintf("`%s` names a commit by searching commit messages (%s), which git matches as a regular expression by backtracking, so what it would throw away is not looked up", cmd, rev),
+		instead: "Name the commit by its hash, branch or tag."}
 }
 
 func TestDangerGitBranches(t *testing.T) {

@@ -181,17 +181,26 @@ type dangerCall struct {
 	// depth counts the command lines judged inside one another (a git
 	// alias or pager running commands).
 	depth int
+	// refused says why the rule being judged cannot look up what it
+	// needs (failed): a denial of that rule.
+	refused string
 }
 
 // failed reports whether a look at the repository for c failed. Outside
-// any repository git would refuse c too, so that is a quiet pass; any
-// other failure (git missing, failing or hanging) is noted, so that c does
-// not pass in silence.
+// any repository git would refuse c too, so that is a quiet pass; a
+// revision searching commit messages, which is not looked up, is the
+// rule's denial (refused); any other failure (git missing, failing or
+// hanging) is noted, so that c does not pass in silence.
 func (d *dangerCall) failed(c *shellcmd.Command, err error) bool {
 	switch {
 	case err == nil:
 		return false
 	case hookenv.NoRepo(err):
+		return true
+	}
+	var search *hookenv.SearchRevError
+	if errors.As(err, &search) {
+		d.refused = fmt.Sprintf("%s names a commit by searching commit messages (%s), which git matches as a regular expression by backtracking, so what it would throw away is not looked up", quoteCmd(c), search.Rev)
 		return true
 	}
 	run := "git"
@@ -240,6 +249,9 @@ func (d *dangerCall) judge(ctx context.Context) (id, what, instead string) {
 			}
 			if what, instead := r.check(ctx, d, c); what != "" {
 				return r.id, what, instead
+			}
+			if d.refused != "" {
+				return r.id, d.refused, "Name the commit by its hash, branch or tag."
 			}
 		}
 		for _, e := range d.extra {

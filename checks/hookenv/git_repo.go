@@ -92,9 +92,33 @@ func (r GitRepo) Status(ctx context.Context, pathspecs []string, extra ...string
 	return r.Lines(ctx, args...)
 }
 
+// SearchRevError refuses a revision that names a commit by searching
+// commit messages (:/text, REV^{/text}): git matches the text as a
+// regular expression by backtracking, and a short one written to be slow
+// runs for minutes and takes gigabytes, in a git the hook would wait for.
+type SearchRevError struct{ Rev string }
+
+func (e *SearchRevError) Error() string {
+	return fmt.Sprintf("the revision %s searches commit messages, which is not looked up", e.Rev)
+}
+
+// searchRev is the SearchRevError of the first of revs that searches
+// commit messages, nil when none does.
+func searchRev(revs ...string) error {
+	for _, rev := range revs {
+		if strings.HasPrefix(strings.TrimPrefix(rev, "^"), ":/") || strings.Contains(rev, "^{/") {
+			return &SearchRevError{Rev: rev}
+		}
+	}
+	return nil
+}
+
 // IsRev reports whether rev names a commit or tree, as git checkout asks
 // of its first operand.
 func (r GitRepo) IsRev(ctx context.Context, rev string) (bool, error) {
+	if err := searchRev(rev); err != nil {
+		return false, err
+	}
 	res, err := r.Run(ctx, 4<<10, "rev-parse", "--verify", "--quiet", "--end-of-options", rev+"^{tree}")
 	if err != nil {
 		return false, err
@@ -127,6 +151,9 @@ func (r GitRepo) ExistingRefs(ctx context.Context, refs []string) ([]string, err
 // reflog remembers once gone refs are deleted or moved. bad reports that
 // git does not know one of the revisions (the command would fail too).
 func (r GitRepo) LostCommits(ctx context.Context, tips, keep, gone []string, headGoes bool) (n int, bad bool, err error) {
+	if err := searchRev(append(slices.Clip(tips), keep...)...); err != nil {
+		return 0, false, err
+	}
 	args := []string{"rev-list", "--count", "--not"}
 	for _, ref := range gone {
 		args = append(args, "--exclude="+ref)
@@ -166,6 +193,9 @@ func (r GitRepo) HeadRef(ctx context.Context) (string, error) {
 
 // HasRev reports whether git knows rev (a stash entry, a ref).
 func (r GitRepo) HasRev(ctx context.Context, rev string) (bool, error) {
+	if err := searchRev(rev); err != nil {
+		return false, err
+	}
 	res, err := r.Run(ctx, 4<<10, "rev-parse", "--verify", "--quiet", "--end-of-options", rev)
 	if err != nil {
 		return false, err

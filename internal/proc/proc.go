@@ -78,7 +78,9 @@ func Run(ctx context.Context, spec Spec) (Result, error) {
 	if err := memcap.Lifted(cmd.Start); err != nil {
 		return Result{}, err
 	}
+	running.add(cmd.Process.Pid)
 	err := cmd.Wait()
+	running.remove(cmd.Process.Pid)
 	r := Result{Stdout: stdout.bytes(), Stderr: stderr.bytes(), Duration: time.Since(start), Oversize: stdout.overflowed()}
 	r.TimedOut = killed.Load() && !r.Oversize && errors.Is(ctx.Err(), context.DeadlineExceeded)
 	var exit *exec.ExitError
@@ -93,6 +95,41 @@ func Run(ctx context.Context, spec Spec) (Result, error) {
 		r.Signal = err.Error()
 	}
 	return r, nil
+}
+
+// running are the process groups of the children Run is waiting for.
+var running groups
+
+type groups struct {
+	mu   sync.Mutex
+	pids map[int]bool
+}
+
+func (g *groups) add(pid int) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.pids == nil {
+		g.pids = map[int]bool{}
+	}
+	g.pids[pid] = true
+}
+
+func (g *groups) remove(pid int) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	delete(g.pids, pid)
+}
+
+// KillAll kills the process groups of the children running now, for a
+// process about to exit while Run still waits for one (a hook's watchdog
+// answering for a judgement that runs git): each child leads a group of
+// its own, which would outlive the hook and run on unbounded.
+func KillAll() {
+	running.mu.Lock()
+	defer running.mu.Unlock()
+	for pid := range running.pids {
+		_ = syscall.Kill(-pid, syscall.SIGKILL)
+	}
 }
 
 // capped keeps the first max bytes written to it and drops the rest, so the

@@ -320,3 +320,28 @@ func TestChildIgnoresStdin(t *testing.T) {
 		t.Errorf("a child that never reads stdin: %+v", res)
 	}
 }
+
+// KillAll ends the groups of the children Run is still waiting for, with
+// what they started: a hook exiting in the middle of a Run (its watchdog
+// answering) leaves nothing running.
+func TestKillAllEndsRunningChildren(t *testing.T) {
+	started := filepath.Join(t.TempDir(), "started")
+	if err := syscall.Mkfifo(started, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	spec := sh(`sleep 30 & echo $! > "$STARTED"; sleep 30`)
+	spec.Env = []string{"STARTED=" + started, "PATH=/usr/bin:/bin"}
+	done := make(chan Result, 1)
+	go func() { done <- run(t, spec) }()
+	pid := readPID(t, started) // blocks until the child has started its background job
+	t.Cleanup(func() { _ = syscall.Kill(pid, syscall.SIGKILL) })
+	KillAll()
+	res := <-done
+	if res.ExitCode != -1 || res.Signal == "" {
+		t.Errorf("ExitCode %d, Signal %q; want the kill", res.ExitCode, res.Signal)
+	}
+	if !waitGone(t, pid, 2*time.Second) {
+		t.Errorf("the background sleep (pid %d) outlived KillAll", pid)
+	}
+	KillAll() // nothing running: nothing to do
+}
