@@ -192,6 +192,9 @@ func (g *guard) judgeWrites(ctx context.Context, r hookenv.GitRepo, c *shellcmd.
 	}
 	root := top[0]
 	fold := fspath.CaseInsensitive(root)
+	if err := hookenv.SearchRev(w.revs...); err != nil {
+		return g.gitUnknown(ctx, r, c, fmt.Sprintf("git could not be asked which files it would write: %v", err), "Name the commit by its hash, branch or tag.", false)
+	}
 	var names []string
 	for _, l := range w.lists {
 		res, err := r.Run(ctx, 16<<20, l.args...)

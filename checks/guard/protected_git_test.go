@@ -151,6 +151,10 @@ func TestProtectedGitRewritesUnknown(t *testing.T) {
 		{"git am ../evil.patch", "git am applies patches from mail"},
 		{"git read-tree evil && git checkout-index -f -a", "an earlier command of the same line (`git read-tree evil`)"},
 		{"git reset --soft evil && git reset --hard", "an earlier command of the same line (`git reset --soft evil`)"},
+		// A search of commit messages is not handed to git, which
+		// backtracks through it as a regular expression.
+		{"git checkout ':/((a{1000}){1000}){1000}' -- .", "the revision :/((a{1000}){1000}){1000} searches commit messages"},
+		{"git reset --hard 'main^{/(.*)(.*)\\2\\1#}'", "the revision main^{/(.*)(.*)\\2\\1#} searches commit messages"},
 	} {
 		t.Run(tc.command, func(t *testing.T) {
 			v := runProtectedBash(t, g, p, tc.command)

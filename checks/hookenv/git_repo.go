@@ -102,9 +102,10 @@ func (e *SearchRevError) Error() string {
 	return fmt.Sprintf("the revision %s searches commit messages, which is not looked up", e.Rev)
 }
 
-// searchRev is the SearchRevError of the first of revs that searches
-// commit messages, nil when none does.
-func searchRev(revs ...string) error {
+// SearchRev is the SearchRevError of the first of revs that searches
+// commit messages, nil when none does: such a revision is not handed to
+// git.
+func SearchRev(revs ...string) error {
 	for _, rev := range revs {
 		if strings.HasPrefix(strings.TrimPrefix(rev, "^"), ":/") || strings.Contains(rev, "^{/") {
 			return &SearchRevError{Rev: rev}
@@ -116,7 +117,7 @@ func searchRev(revs ...string) error {
 // IsRev reports whether rev names a commit or tree, as git checkout asks
 // of its first operand.
 func (r GitRepo) IsRev(ctx context.Context, rev string) (bool, error) {
-	if err := searchRev(rev); err != nil {
+	if err := SearchRev(rev); err != nil {
 		return false, err
 	}
 	res, err := r.Run(ctx, 4<<10, "rev-parse", "--verify", "--quiet", "--end-of-options", rev+"^{tree}")
@@ -151,7 +152,7 @@ func (r GitRepo) ExistingRefs(ctx context.Context, refs []string) ([]string, err
 // reflog remembers once gone refs are deleted or moved. bad reports that
 // git does not know one of the revisions (the command would fail too).
 func (r GitRepo) LostCommits(ctx context.Context, tips, keep, gone []string, headGoes bool) (n int, bad bool, err error) {
-	if err := searchRev(append(slices.Clip(tips), keep...)...); err != nil {
+	if err := SearchRev(append(slices.Clip(tips), keep...)...); err != nil {
 		return 0, false, err
 	}
 	args := []string{"rev-list", "--count", "--not"}
@@ -193,7 +194,7 @@ func (r GitRepo) HeadRef(ctx context.Context) (string, error) {
 
 // HasRev reports whether git knows rev (a stash entry, a ref).
 func (r GitRepo) HasRev(ctx context.Context, rev string) (bool, error) {
-	if err := searchRev(rev); err != nil {
+	if err := SearchRev(rev); err != nil {
 		return false, err
 	}
 	res, err := r.Run(ctx, 4<<10, "rev-parse", "--verify", "--quiet", "--end-of-options", rev)
