@@ -70,15 +70,25 @@ type counter struct{ n int }
 
 func (c *counter) fire() { c.n++ }
 
-func TestFiresOnceWhenTheBudgetIsSpent(t *testing.T) {
-	c := useFakeClock(t)
-	var fired counter
-	_, w := Start(context.Background(), 5*time.Second, fired.fire)
-	c.advance(5*time.Second - time.Nanosecond)
+// firesAfter moves the clock to just before d from now, where fired must
+// not have fired, then to d, where it must have fired once.
+func (c *fakeClock) firesAfter(t *testing.T, fired *counter, d time.Duration) {
+	t.Helper()
+	c.advance(d - time.Nanosecond)
 	if fired.n != 0 {
 		t.Fatalf("fired %d times before the budget was spent", fired.n)
 	}
 	c.advance(time.Nanosecond)
+	if fired.n != 1 {
+		t.Fatalf("fired %d times once the budget was spent, want once", fired.n)
+	}
+}
+
+func TestFiresOnceWhenTheBudgetIsSpent(t *testing.T) {
+	c := useFakeClock(t)
+	var fired counter
+	_, w := Start(context.Background(), 5*time.Second, fired.fire)
+	c.firesAfter(t, &fired, 5*time.Second)
 	c.advance(time.Hour)
 	if fired.n != 1 {
 		t.Fatalf("fired %d times, want once", fired.n)
@@ -118,14 +128,7 @@ func TestTimeAwayIsNotCounted(t *testing.T) {
 	}
 	back()
 	back() // a second call of the same back is nothing
-	c.advance(3*time.Second - time.Nanosecond)
-	if fired.n != 0 {
-		t.Fatal("fired before the budget was spent, counting the time away")
-	}
-	c.advance(time.Nanosecond)
-	if fired.n != 1 {
-		t.Fatalf("fired %d times once the budget was spent, want once", fired.n)
-	}
+	c.firesAfter(t, &fired, 3*time.Second)
 }
 
 // Spells away may overlap (handlers run side by side): the time counts
@@ -143,14 +146,7 @@ func TestOverlappingSpellsAway(t *testing.T) {
 		t.Fatal("fired while one spell was still away")
 	}
 	back2()
-	c.advance(5*time.Second - time.Nanosecond)
-	if fired.n != 0 {
-		t.Fatal("fired early")
-	}
-	c.advance(time.Nanosecond)
-	if fired.n != 1 {
-		t.Fatalf("fired %d times, want once", fired.n)
-	}
+	c.firesAfter(t, &fired, 5*time.Second)
 }
 
 // A spell that ends past what was left fires at once: the budget was
