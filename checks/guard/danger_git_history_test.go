@@ -502,21 +502,68 @@ func TestDangerGitLookRunsNothing(t *testing.T) {
 	}
 }
 
-// TestDangerGitFailureNoted: a git that cannot read the repository lets
-// the command through with a note saying what went unchecked, never in
-// silence.
-func TestDangerGitFailureNoted(t *testing.T) {
+// TestDangerGitFailureDenies: a git the guard cannot get an answer from
+// denies the command it was asked about, since the agent can make the
+// guard's git fail on purpose: a display setting git status refuses and
+// git reset never reads (red-teamed: reset --hard, checkout -- ., clean
+// -fd and rm -rf all passed with a note). A folder git itself finds no
+// repository in is a quiet pass: git refuses the command as well.
+func TestDangerGitFailureDenies(t *testing.T) {
 	g := checktest.NewGuardEnv(t)
 	broken := filepath.Join(g.Project, "broken")
 	if err := os.MkdirAll(filepath.Join(broken, ".git"), 0o755); err != nil {
 		t.Fatal(err)
 	}
+	repo := dirtyRepo(t, g)
+	checktest.GitRun(t, repo, "config", "status.branch", "bogus")
+	checktest.GitRun(t, repo, "config", "log.date", "bogus")
 	d := newDanger(t, "")
-	for _, cmd := range []string{"git checkout -- a.txt", "git restore .", "git reset --hard", "git worktree remove -f ."} {
-		v := runDanger(t, g, d, dangerCase{command: cmd, cwd: "broken"})
-		want := fmt.Sprintf("could not run git status for `%s` (git status failed: fatal: not a git repository", cmd)
-		if len(v.Notes) != 1 || !strings.HasPrefix(v.Notes[0], want) || !strings.HasSuffix(v.Notes[0], "); it went unchecked") {
-			t.Errorf("%q: notes %q, want one starting %q", cmd, v.Notes, want)
+	judge := func(command, cwd string) engine.Verdict {
+		t.Helper()
+		v, err := d.Check(t.Context(), g.MakeCall(t, checktest.CallSpec{Tool: "Bash", Input: checktest.BashInput(command), Cwd: filepath.Join(g.Project, cwd)}))
+		if err != nil {
+			t.Fatal(err)
 		}
+		return v
+	}
+	for _, cmd := range []string{"git checkout -- a.txt", "git restore .", "git reset --hard", "git worktree remove -f ."} {
+		if v := judge(cmd, "broken"); v.Decision != "" || len(v.Notes) != 0 {
+			t.Errorf("%q in a folder git finds no repository in: %q %q %q", cmd, v.Decision, v.Reason, v.Notes)
+		}
+	}
+	for _, tc := range []struct{ command, id, run, cause string }{
+		{"git reset --hard", "git-reset-hard", "git status", "status.branch"},
+		{"git checkout -- .", "git-discard-changes", "git status", "status.branch"},
+		{"git restore .", "git-discard-changes", "git status", "status.branch"},
+		{"git clean -fd", "git-clean", "git status", "status.branch"},
+		{"rm -rf d", "delete-uncommitted", "git status", "status.branch"},
+		{"git stash clear", "git-stash-drop", "git stash", "bogus"},
+	} {
+		v := judge(tc.command, "repo")
+		want := fmt.Sprintf("`%s` cannot be checked: %s, run to see what it would throw away, failed (", tc.command, tc.run)
+		if v.Decision != engine.Deny || !strings.Contains(v.Reason, "rule "+tc.id+"): "+want) || !strings.Contains(v.Reason, tc.cause) {
+			t.Errorf("%q with git status failing: %q %q, want rule %s's denial starting %q", tc.command, v.Decision, v.Reason, tc.id, want)
+		}
+	}
+}
+
+// TestDangerGitDirAsFolder: a folder that is a git directory itself, its
+// work tree elsewhere (core.worktree), is a repository to git: a reset
+// run there throws away the work tree's changes, and is judged so. It
+// used to be taken for no repository, and passed in silence.
+func TestDangerGitDirAsFolder(t *testing.T) {
+	g := checktest.NewGuardEnv(t)
+	repo := dirtyRepo(t, g)
+	gitDir := filepath.Join(g.Project, "g")
+	checktest.GitRun(t, g.Project, "clone", "-q", "--bare", repo, gitDir)
+	checktest.GitRun(t, gitDir, "config", "core.bare", "false")
+	checktest.GitRun(t, gitDir, "config", "core.worktree", repo)
+	d := newDanger(t, "")
+	v, err := d.Check(t.Context(), g.MakeCall(t, checktest.CallSpec{Tool: "Bash", Input: checktest.BashInput("git reset --hard"), Cwd: gitDir}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v.Decision != engine.Deny || !strings.Contains(v.Reason, "would throw away uncommitted changes") {
+		t.Errorf("git reset --hard in a git directory whose work tree has changes: %q %q", v.Decision, v.Reason)
 	}
 }

@@ -182,15 +182,16 @@ type dangerCall struct {
 	// alias or pager running commands).
 	depth int
 	// refused says why the rule being judged cannot look up what it
-	// needs (failed): a denial of that rule.
-	refused string
+	// needs (failed): a denial of that rule, with what to do instead.
+	refused, refusedInstead string
 }
 
 // failed reports whether a look at the repository for c failed. Outside
-// any repository git would refuse c too, so that is a quiet pass; a
-// revision searching commit messages, which is not looked up, is the
-// rule's denial (refused); any other failure (git missing, failing or
-// hanging) is noted, so that c does not pass in silence.
+// any repository git would refuse c too, so that is a quiet pass. Any
+// other failure is the rule's denial (refused): what c would throw away
+// cannot be seen, and the agent can make the guard's git fail on purpose
+// (a display setting git status refuses, which git reset never reads; more
+// changes than a listing holds), so a failure must not pass c.
 func (d *dangerCall) failed(c *shellcmd.Command, err error) bool {
 	switch {
 	case err == nil:
@@ -200,7 +201,8 @@ func (d *dangerCall) failed(c *shellcmd.Command, err error) bool {
 	}
 	var search *hookenv.SearchRevError
 	if errors.As(err, &search) {
-		d.refused = fmt.Sprintf("%s names a commit by searching commit messages (%s), which git matches as a regular expression by backtracking, so what it would throw away is not looked up", quoteCmd(c), search.Rev)
+		d.refuse(fmt.Sprintf("%s names a commit by searching commit messages (%s), which git matches as a regular expression by backtracking, so what it would throw away is not looked up", quoteCmd(c), search.Rev),
+			"Name the commit by its hash, branch or tag.")
 		return true
 	}
 	run := "git"
@@ -208,8 +210,16 @@ func (d *dangerCall) failed(c *shellcmd.Command, err error) bool {
 	if errors.As(err, &ge) {
 		run = "git " + ge.Sub
 	}
-	d.notes = append(d.notes, fmt.Sprintf("could not run %s for %s (%v); it went unchecked", run, quoteCmd(c), err))
+	d.refuse(fmt.Sprintf("%s cannot be checked: %s, run to see what it would throw away, failed (%v)", quoteCmd(c), run, err),
+		"Fix what makes git fail (git status shows it), or ask the user to run it.")
 	return true
+}
+
+// refuse records the denial of the rule being judged, once.
+func (d *dangerCall) refuse(what, instead string) {
+	if d.refused == "" {
+		d.refused, d.refusedInstead = what, instead
+	}
 }
 
 func (d *dangerousCommands) Check(ctx context.Context, call *engine.Call) (engine.Verdict, error) {
@@ -251,7 +261,7 @@ func (d *dangerCall) judge(ctx context.Context) (id, what, instead string) {
 				return r.id, what, instead
 			}
 			if d.refused != "" {
-				return r.id, d.refused, "Name the commit by its hash, branch or tag."
+				return r.id, d.refused, d.refusedInstead
 			}
 		}
 		for _, e := range d.extra {

@@ -74,12 +74,17 @@ func CurrentBranch(dir string) string {
 var ErrNotRepo = errors.New("not a git repository with commits")
 
 // NearestDotGit is the .git of dir's repository (dir's own or a parent's),
-// "" outside one.
+// "" outside one. A folder that is a git directory itself (a bare
+// repository, or one whose core.worktree names a work tree elsewhere)
+// is its own, as git finds it.
 func NearestDotGit(dir string) string {
 	for {
 		p := filepath.Join(dir, ".git")
 		if _, err := os.Stat(p); err == nil {
 			return p
+		}
+		if isGitDir(dir) {
+			return dir
 		}
 		parent := filepath.Dir(dir)
 		if parent == dir {
@@ -87,4 +92,19 @@ func NearestDotGit(dir string) string {
 		}
 		dir = parent
 	}
+}
+
+// isGitDir reports whether dir looks like a git directory as git's own
+// discovery tells one: a HEAD file, and objects and refs folders.
+func isGitDir(dir string) bool {
+	for _, e := range []struct {
+		name   string
+		folder bool
+	}{{"HEAD", false}, {"objects", true}, {"refs", true}} {
+		fi, err := os.Stat(filepath.Join(dir, e.name))
+		if err != nil || fi.IsDir() != e.folder {
+			return false
+		}
+	}
+	return true
 }

@@ -65,15 +65,28 @@ func (r GitRepo) Run(ctx context.Context, maxStdout int, args ...string) (proc.R
 	return res, nil
 }
 
+// linesMax bounds what Lines reads of git's output; a variable, so that a
+// test can run past it.
+var linesMax = 4 << 20
+
 // Lines runs git and returns its output as lines; a non-zero exit is an
-// error.
+// error, and so is more output than linesMax. git saying there is no
+// repository is ErrNotRepo.
 func (r GitRepo) Lines(ctx context.Context, args ...string) ([]string, error) {
-	res, err := r.Run(ctx, 4<<20, args...)
+	res, err := r.Run(ctx, linesMax, args...)
 	if err != nil {
 		return nil, err
 	}
+	if res.Oversize {
+		// Cut short, the list would read as less than there is.
+		return nil, &GitErr{Sub: args[0], err: fmt.Errorf("git %s printed more than %d bytes, too much to check", args[0], linesMax)}
+	}
 	if res.ExitCode != 0 {
-		return nil, &GitErr{Sub: args[0], err: fmt.Errorf("git %s failed: %s", args[0], strings.TrimSpace(string(res.Stderr)))}
+		msg := strings.TrimSpace(string(res.Stderr))
+		if strings.HasPrefix(msg, "fatal: not a git repository") {
+			return nil, ErrNotRepo // git refuses the command as well
+		}
+		return nil, &GitErr{Sub: args[0], err: fmt.Errorf("git %s failed: %s", args[0], msg)}
 	}
 	out := strings.TrimRight(string(res.Stdout), "\n")
 	if out == "" {

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 	"time"
 
@@ -164,5 +165,53 @@ func TestGitStatusContextEnded(t *testing.T) {
 	}
 	if d := time.Since(start); d > 5*time.Second {
 		t.Errorf("ended context: took %s", d)
+	}
+}
+
+// Lines is git's answer in full or an error: output past linesMax would
+// read as fewer changes than there are (a red team's 25,000 ignored files
+// let git clean -fdx through), and git finding no repository is
+// ErrNotRepo, as when no .git is found at all.
+func TestGitRepoLinesInFullOrError(t *testing.T) {
+	dir := checktest.RealTempDir(t)
+	checktest.RealRepo(t, dir, map[string]string{"a.txt": "a\n"})
+	checktest.WriteFiles(t, dir, "u1.txt", "u2.txt", "u3.txt")
+	r := GitRepo{Dir: dir}
+	if got, err := r.Status(t.Context(), nil); err != nil || len(got) != 3 {
+		t.Fatalf("status: %q, %v", got, err)
+	}
+	defer func(n int) { linesMax = n }(linesMax)
+	linesMax = 20
+	_, err := r.Status(t.Context(), nil)
+	var ge *GitErr
+	if !errors.As(err, &ge) || NoRepo(err) || !strings.Contains(err.Error(), "too much to check") {
+		t.Errorf("status past linesMax: %v, want git's answer refused as too much", err)
+	}
+	linesMax = 4 << 20
+	empty := checktest.RealTempDir(t)
+	if err := os.Mkdir(filepath.Join(empty, ".git"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := (GitRepo{Dir: empty}).Status(t.Context(), nil); !NoRepo(err) {
+		t.Errorf("an empty .git folder, which git finds no repository in: %v, want ErrNotRepo", err)
+	}
+}
+
+// A folder that is a git directory itself is its own repository's, as git
+// finds it (a bare clone whose core.worktree names a work tree).
+func TestNearestDotGitFindsAGitDirectory(t *testing.T) {
+	dir := checktest.RealTempDir(t)
+	checktest.RealRepo(t, filepath.Join(dir, "work"), map[string]string{"a.txt": "a\n"})
+	bare := filepath.Join(dir, "g")
+	checktest.GitRun(t, dir, "clone", "-q", "--bare", filepath.Join(dir, "work"), bare)
+	for _, tc := range []struct{ dir, want string }{
+		{bare, bare},
+		{filepath.Join(bare, "refs", "heads"), bare},
+		{filepath.Join(dir, "work"), filepath.Join(dir, "work", ".git")},
+		{dir, ""},
+	} {
+		if got := NearestDotGit(tc.dir); got != tc.want {
+			t.Errorf("NearestDotGit(%s) = %q, want %q", tc.dir, got, tc.want)
+		}
 	}
 }
