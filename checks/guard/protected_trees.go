@@ -286,7 +286,7 @@ func gitNames(ctx context.Context, r hookenv.GitRepo, names []string, cmd ...str
 	switch {
 	case hookenv.NoRepo(err):
 		return nil, true
-	case err != nil:
+	case err != nil, res.Oversize: // a list cut short is no answer
 		return nil, false
 	case sub == "check-ignore" && res.ExitCode > 1, sub == "ls-files" && res.ExitCode != 0:
 		return nil, false
