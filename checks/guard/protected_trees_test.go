@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/massgen/massgen-hook/checks/hookenv"
 	"github.com/massgen/massgen-hook/checks/internal/checktest"
 )
 
@@ -209,5 +210,24 @@ func BenchmarkProtectedTreeRead(b *testing.B) {
 		if err != nil || v.Decision != "" {
 			b.Fatalf("got %+v, %v; want a pass", v, err)
 		}
+	}
+}
+
+// git's list of names cut short at its cap is no answer: check-ignore,
+// killed for printing too much, exits -1, which once read as an answer
+// holding only the names before the cut.
+func TestGitNamesCutShortIsNoAnswer(t *testing.T) {
+	dir := checktest.RealTempDir(t)
+	checktest.RealRepo(t, dir, map[string]string{".gitignore": "*.log\n"})
+	names := make([]string, 0, 40000)
+	for i := range 40000 {
+		names = append(names, fmt.Sprintf("some/folder/name-%06d.log", i))
+	}
+	r := hookenv.GitRepo{Dir: dir}
+	if out, ok := gitNames(t.Context(), r, names[:10], "check-ignore"); !ok || len(out) != 10 {
+		t.Fatalf("10 ignored names: %d, %v", len(out), ok)
+	}
+	if out, ok := gitNames(t.Context(), r, names, "check-ignore"); ok {
+		t.Errorf("40,000 ignored names (1.1 MB printed, past the 1 MiB cap): %d names, answered", len(out))
 	}
 }
