@@ -27,10 +27,11 @@ type unjudged struct {
 	env    atomic.Pointer[hookenv.Env]
 }
 
-// guardJudgement starts the guards' time (guard_timeout) on a tool call
-// pre-tool-use judges, past which the call is denied from the watchdog's
-// goroutine while the judgement still runs: a CLI whose hook outlasts its
-// timeout lets the call go ahead unjudged. Other hooks fail safe when
+// guardJudgement bounds the judgement of a tool call pre-tool-use judges:
+// its memory (judgementMemory), and its time (guard_timeout), past which
+// the call is denied from the watchdog's goroutine while the judgement
+// still runs. A CLI whose hook outlasts its timeout, or is killed for
+// memory, lets the call go ahead unjudged. Other hooks fail safe when
 // late: a permission-request that times out leaves the CLI's own prompt
 // to the user. The watchdog is nil for them, and in a replay, which has
 // no CLI waiting for it. Stop it (stopJudgement) before answering.
@@ -53,12 +54,14 @@ func (u *unjudged) seen(env *hookenv.Env) {
 	}
 }
 
-// deny answers for a judgement still running: the CLI's own deny, with
-// why, an audit line, and the process's end, with what the judgement
-// started (git, in process groups of their own, which would outlive it). An answer that cannot be
-// written falls back on exit 2 and why on stderr, which every CLI takes
-// as a block.
+// deny answers for a judgement still running: it kills what the
+// judgement started (git, in process groups of their own, which would
+// outlive the hook), answers with the CLI's own deny and why, writes an
+// audit line, and ends the process. An answer that cannot be written
+// falls back on exit 2 and why on stderr, which every CLI takes as a
+// block.
 func (u *unjudged) deny() {
+	proc.KillAll()
 	late := &protocol.UnjudgedError{After: u.budget}
 	out := protocol.Deny("⚠️ BLOCKED (not judged in time): " + late.Error() +
 		", and what the guards cannot judge in time does not run. Split the command into simpler ones.")
@@ -66,7 +69,6 @@ func (u *unjudged) deny() {
 	if _, err := u.d.Answer(u.a.stdout, u.a.stderr, u.native, protocol.PreToolUse, out); err != nil {
 		failure := &hookFailure{event: protocol.PreToolUse, dialect: u.d, err: late}
 		report(u.a.stderr, failure)
-		proc.KillAll()
 		Exit(exitCode(failure))
 		return
 	}
@@ -79,7 +81,6 @@ func (u *unjudged) deny() {
 			report(u.a.stderr, err)
 		}
 	}
-	proc.KillAll()
 	Exit(protocol.ExitOK) // the judgement is still running: it cannot be waited for
 }
 
