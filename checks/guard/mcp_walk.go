@@ -2,6 +2,7 @@ package guard
 
 import (
 	"fmt"
+	"net/url"
 	"path/filepath"
 	"strings"
 
@@ -14,17 +15,19 @@ import (
 // looked at: its arguments are walked, and every string that leads (as
 // the kernel resolves it, from the call's working directory) to a
 // protected path stops the call, as a read of a file that is there, or
-// as a write when the tool's name says it writes. The walk is bounded, so that a huge argument costs
-// little: it goes walkDepth levels into objects and lists, looks at the
-// first walkStrings strings, and skips strings longer than a path can be.
-// What lies past a bound goes unchecked, with a note. It cannot see a
-// path built from parts, encoded, or named relative to a folder other
-// than the call's working directory (the server's own), nor what a
-// command or a URL the tool takes would do: a tool that runs commands
-// belongs in the table.
+// as a write when the tool's name says it writes. A string is also taken
+// as a server may take it before it opens it (see pathsIn). The walk is
+// bounded, so that a huge argument costs little: it goes walkDepth levels
+// into objects and lists and looks at walkStrings different strings.
+// Arguments past a bound are denied: what was not looked at could be the
+// one path that matters, and an agent can pad its arguments at will. It
+// cannot see a path built from parts, encoded other than as a file://
+// URL, or named relative to a folder other than the call's working
+// directory (the server's own), nor what a command or a URL the tool
+// takes would do: a tool that runs commands belongs in the table.
 const (
-	walkDepth   = 8
-	walkStrings = 256
+	walkDepth   = 64
+	walkStrings = 10000
 	walkLongest = 4096 // PATH_MAX
 )
 
@@ -49,8 +52,13 @@ func (g *guard) unknownTool(call *engine.Call) engine.Verdict {
 		write = write || strings.Contains(lower, w)
 	}
 	strs, past := walkStringArgs(gjson.ParseBytes(call.ToolInput))
-	for _, s := range strs {
-		p := strings.TrimPrefix(s, "file://")
+	if past {
+		return engine.Verdict{Decision: engine.Deny,
+			Reason: fmt.Sprintf("⚠️ BLOCKED: the arguments of %s are too large to check for protected paths (more than %d levels of objects and lists, or more than %d different strings). "+
+				"Pass fewer or flatter arguments, split the work over several calls, or ask the user to run it.", quoteCut(name, 80), walkDepth, walkStrings),
+			SystemMessage: fmt.Sprintf("massgen-hook: blocked %s: its arguments are too large to check.", quoteCut(name, 80))}
+	}
+	for _, p := range strs {
 		// A string may be no path at all (a search term "id_rsa", a
 		// pattern "*.pem"): a read is judged only when the file is
 		// there to be read; a write, which may create it, always.
@@ -63,27 +71,30 @@ func (g *guard) unknownTool(call *engine.Call) engine.Verdict {
 			return g.verdict(f)
 		}
 	}
-	v := engine.Verdict{Notes: g.notes}
-	if past {
-		v.Notes = append(v.Notes, fmt.Sprintf("the arguments of %s go past what is looked at (%d levels, %d strings, strings up to %d bytes); what lies past went unchecked",
-			quoteCut(name, 80), walkDepth, walkStrings, walkLongest))
-	}
-	return v
+	return engine.Verdict{Notes: g.notes}
 }
 
-// walkStringArgs returns the strings of v that may be paths, walked in
-// order within the bounds; past reports that something lay beyond them.
-func walkStringArgs(v gjson.Result) (strs []string, past bool) {
+// walkStringArgs returns the paths the strings of v may name (see
+// pathsIn), each once, in order; past reports that v goes beyond the
+// walk's bounds.
+func walkStringArgs(v gjson.Result) (paths []string, past bool) {
+	seen, added := map[string]bool{}, map[string]bool{}
 	var walk func(v gjson.Result, depth int)
 	walk = func(v gjson.Result, depth int) {
 		switch {
-		case len(strs) >= walkStrings:
-			past = true
 		case v.Type == gjson.String:
-			if len(v.Str) > walkLongest {
+			if seen[v.Str] {
+				return
+			}
+			if seen[v.Str] = true; len(seen) > walkStrings {
 				past = true
-			} else if mayBePath(v.Str) {
-				strs = append(strs, v.Str)
+				return
+			}
+			for _, p := range pathsIn(v.Str) {
+				if !added[p] {
+					added[p] = true
+					paths = append(paths, p)
+				}
 			}
 		case v.IsObject() || v.IsArray():
 			if depth >= walkDepth {
@@ -92,24 +103,71 @@ func walkStringArgs(v gjson.Result) (strs []string, past bool) {
 			}
 			v.ForEach(func(_, e gjson.Result) bool {
 				walk(e, depth+1)
-				return !past || len(strs) < walkStrings
+				return !past
 			})
 		}
 	}
 	walk(v, 0)
-	return strs, past
+	return paths, past
 }
 
-// mayBePath reports whether s could name a file: one line, no NUL, and
-// not a URL other than a file:// one.
-func mayBePath(s string) bool {
-	if s == "" || strings.ContainsAny(s, "\n\x00") {
-		return false
+// pathsIn returns the paths a server may open for s: s itself when it
+// could name a file (one line, no NUL, no URL), and what a server may
+// make of it first: the path of a file:// URL (file:/p, any case, no
+// host or localhost, escapes undone, as Node's fileURLToPath and
+// Python's url2pathname take it, or what follows file:// as a server
+// that cuts the scheme off takes it), s without the spaces around it, s up
+// to a NUL (where a C string ends). A string longer than PATH_MAX names
+// no file as it is, but a server that cleans a path first (Node's
+// path.resolve, Python's normpath) opens what it cleans to.
+func pathsIn(s string) []string {
+	var out []string
+	add := func(p string) {
+		if p == "" || strings.ContainsAny(p, "\n\x00") {
+			return
+		}
+		if len(p) > walkLongest {
+			if p = filepath.Clean(p); len(p) > walkLongest {
+				return
+			}
+		}
+		for _, q := range out {
+			if q == p {
+				return
+			}
+		}
+		out = append(out, p)
 	}
-	if i := strings.Index(s, "://"); i >= 0 {
-		return strings.HasPrefix(s, "file://")
+	for _, c := range []string{s, strings.TrimSpace(s), strings.SplitN(s, "\x00", 2)[0]} {
+		scheme, rest, _ := strings.Cut(c, ":")
+		switch {
+		case strings.EqualFold(scheme, "file"):
+			add(c)
+			if len(c) > len("file://") && strings.EqualFold(c[:len("file://")], "file://") {
+				add(c[len("file://"):]) // a server that cuts the scheme off
+			}
+			if u, err := url.Parse(c); err == nil && (u.Host == "" || strings.EqualFold(u.Host, "localhost")) {
+				add(u.Path)
+			}
+		case isScheme(scheme) && strings.HasPrefix(rest, "//"):
+			// Another scheme's URL names no file.
+		default:
+			add(c)
+		}
 	}
-	return true
+	return out
+}
+
+// isScheme reports whether s is a URL scheme (RFC 3986: a letter, then
+// letters, digits, +, - and .).
+func isScheme(s string) bool {
+	for i, c := range s {
+		letter := 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z'
+		if !letter && (i == 0 || !('0' <= c && c <= '9' || c == '+' || c == '-' || c == '.')) {
+			return false
+		}
+	}
+	return s != ""
 }
 
 // exists reports whether p, from the call's working directory, with ~ as

@@ -2,14 +2,8 @@ package guard
 
 import (
 	"context"
-	"encoding/json"
-	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/tidwall/gjson"
 
 	"github.com/massgen/massgen-hook/checks/internal/checktest"
 	"github.com/massgen/massgen-hook/engine"
@@ -142,73 +136,6 @@ func TestActionsOf(t *testing.T) {
 		if g := strings.Join(got, "\n"); g != tc.want {
 			t.Errorf("%s %s:\n got %q\nwant %q", tc.tool, tc.input, g, tc.want)
 		}
-	}
-}
-
-// TestWalkStringArgs: the walk of an unknown tool's arguments stops at its
-// bounds, and says that it did.
-func TestWalkStringArgs(t *testing.T) {
-	deep := `"x"`
-	for range walkDepth + 1 {
-		deep = "[" + deep + "]"
-	}
-	strs, past := walkStringArgs(gjson.Parse(deep))
-	if len(strs) != 0 || !past {
-		t.Errorf("a string in %d lists: got %q past %v, want none, past", walkDepth+1, strs, past)
-	}
-	strs, past = walkStringArgs(gjson.Parse(deep[1 : len(deep)-1]))
-	if len(strs) != 1 || past {
-		t.Errorf("a string in %d lists: got %q past %v, want it", walkDepth, strs, past)
-	}
-	many := make([]string, walkStrings+1)
-	for i := range many {
-		many[i] = fmt.Sprint(i)
-	}
-	data, _ := json.Marshal(map[string]any{"a": many})
-	if strs, past = walkStringArgs(gjson.ParseBytes(data)); len(strs) != walkStrings || !past {
-		t.Errorf("%d strings: got %d past %v", len(many), len(strs), past)
-	}
-	data, _ = json.Marshal(map[string]any{"long": strings.Repeat("a", walkLongest+1), "url": "https://x/.env", "file": "file:///p/.env", "lines": "a\n.env"})
-	if strs, past = walkStringArgs(gjson.ParseBytes(data)); strings.Join(strs, ",") != "file:///p/.env" || !past {
-		t.Errorf("got %q past %v", strs, past)
-	}
-}
-
-// TestUnknownMCPTool: an MCP tool the table does not know is denied a
-// protected path anywhere in its arguments, as a write when its name says
-// it writes; a string outside the project is no write there.
-func TestUnknownMCPTool(t *testing.T) {
-	g := checktest.NewGuardEnv(t)
-	if err := os.WriteFile(filepath.Join(g.Project, ".env"), []byte("K=1\n"), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	p := newProtected(t, "")
-	for _, tc := range []struct{ tool, input, want string }{
-		{"mcp__x__lookup", `{"q":{"files":["notes", ".env"]}}`, protectedDenial(false, ".env", "**/.env")},
-		{"mcp__x__get_note", `{"from":".claude/settings.json"}`, ""},
-		{"mcp__x__save_note", `{"to":".claude/settings.json"}`, protectedDenial(true, ".claude/settings.json", ".claude/settings.json")},
-		{"mcp__x__write_note", `{"to":".claude/settings.json"}`, protectedDenial(true, ".claude/settings.json", ".claude/settings.json")},
-		{"mcp__x__write_note", `{"to":"/etc/x"}`, ""},
-		{"mcp__x__lookup", `{"q":"README.md"}`, ""},
-		// A search term or a pattern that names no file here is no read.
-		{"mcp__x__search", `{"q":"id_rsa","glob":"*.pem"}`, ""},
-		// Another server's tool with a table tool's name, none of whose
-		// arguments the row names: walked as an unknown tool.
-		{"mcp__github__search_code", `{"q":"x","files":[".env"]}`, protectedDenial(false, ".env", "**/.env")},
-		{"mcp__github__search_code", `{"q":"id_rsa"}`, ""},
-		// Not an MCP tool: the CLIs' own tools are judged by name only.
-		{"TodoWrite", `{"todos":[{"content":".env"}]}`, ""},
-	} {
-		call := g.MakeCall(t, checktest.CallSpec{Tool: tc.tool, Input: tc.input})
-		checkVerdict(t, p, call, tc.want)
-	}
-	deep := `".env"`
-	for range walkDepth {
-		deep = "[" + deep + "]"
-	}
-	v, _ := p.Check(context.Background(), g.MakeCall(t, checktest.CallSpec{Tool: "mcp__x__lookup", Input: `{"a":` + deep + `}`}))
-	if v.Decision != "" || len(v.Notes) != 1 || !strings.Contains(v.Notes[0], "went unchecked") {
-		t.Errorf("past the walk: got %+v, want a note", v)
 	}
 }
 
