@@ -109,6 +109,9 @@ func (a *app) runHook(ctx context.Context, s hookSpec) error {
 	}
 	failClosed = failClosed || cfg.FailClosed
 	if evErr != nil {
+		if a.denyUnreadable(s.event, d, native, evErr) {
+			return nil
+		}
 		return fail(evErr)
 	}
 	ctx, judgement, late := a.guardJudgement(ctx, s.event, d, native, ev, time.Duration(cfg.GuardTimeout))

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"sync/atomic"
 	"time"
@@ -82,6 +83,24 @@ func (u *unjudged) deny() {
 		}
 	}
 	Exit(protocol.ExitOK) // the judgement is still running: it cannot be waited for
+}
+
+// denyUnreadable answers a pre-tool-use whose event cannot be read for
+// a reason the agent controls (its input nested past MaxDepth: see
+// protocol.Unreadable) with the CLI's own deny, as the watchdog does: an
+// exit 2 blocks too, but some CLIs then give the model only "exit code
+// 2", and some plugins pass the message on without marking the call as
+// denied. It reports whether it answered; when it did not, the caller
+// fails as usual (exit 2).
+func (a *app) denyUnreadable(event string, d *dialect.Dialect, native dialect.Native, err error) bool {
+	if event != protocol.PreToolUse || !protocol.Unreadable(err, event) || native.Event == "" {
+		return false
+	}
+	out := protocol.Deny(fmt.Sprintf("⚠️ BLOCKED (input cannot be read): the tool call's input nests arrays or objects more than %d levels deep, "+
+		"and the guards cannot judge what they cannot read. Pass the tool flatter input.", protocol.MaxEventDepth))
+	out.SystemMessage = "massgen-hook: blocked a tool call whose input nests too deep to be read."
+	_, werr := d.Answer(a.stdout, a.stderr, native, event, out)
+	return werr == nil
 }
 
 // stopJudgement stops the guards' time before the answer. When the

@@ -186,7 +186,9 @@ func (d *Dialect) Event(raw []byte, want string) ([]byte, Native, error) {
 	}
 	ev, err := decode(raw)
 	if err != nil {
-		return raw, Native{Event: want}, nil // the Claude parser says what is wrong with it
+		// The Claude parser says what is wrong with it; the native name
+		// lets a tool call that cannot be read be denied in d's words.
+		return raw, Native{Event: d.nativeName(want)}, nil
 	}
 	n := Native{Event: ev.str("hook_event_name")}
 	if n.Event == "" {
