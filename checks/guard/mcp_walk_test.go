@@ -15,29 +15,43 @@ import (
 	"github.com/massgen/massgen-hook/engine"
 )
 
+// shown is what the walk found: each path, with ? after those judged
+// only when they name a file that is there.
+func shown(paths []argPath) string {
+	var out []string
+	for _, p := range paths {
+		if p.mustExist {
+			out = append(out, p.path+"?")
+		} else {
+			out = append(out, p.path)
+		}
+	}
+	return strings.Join(out, ",")
+}
+
 // TestWalkStringArgs: the walk of an unknown tool's arguments takes each
-// string that may name a file once, and says when the arguments go past
-// its bounds.
+// string that may name a file once, objects' keys too, and says when the
+// arguments go past its bounds.
 func TestWalkStringArgs(t *testing.T) {
 	deep := `"x"`
 	for range walkDepth + 1 {
 		deep = "[" + deep + "]"
 	}
-	strs, past := walkStringArgs(gjson.Parse(deep))
-	if len(strs) != 0 || !past {
-		t.Errorf("a string in %d lists: got %q past %v, want none, past", walkDepth+1, strs, past)
+	paths, past := walkStringArgs(gjson.Parse(deep))
+	if len(paths) != 0 || !past {
+		t.Errorf("a string in %d lists: got %q past %v, want none, past", walkDepth+1, shown(paths), past)
 	}
-	strs, past = walkStringArgs(gjson.Parse(deep[1 : len(deep)-1]))
-	if len(strs) != 1 || past {
-		t.Errorf("a string in %d lists: got %q past %v, want it", walkDepth, strs, past)
+	paths, past = walkStringArgs(gjson.Parse(deep[1 : len(deep)-1]))
+	if shown(paths) != "x" || past {
+		t.Errorf("a string in %d lists: got %q past %v, want it", walkDepth, shown(paths), past)
 	}
 	many := make([]string, walkStrings+1)
 	for i := range many {
 		many[i] = fmt.Sprint(i)
 	}
 	data, _ := json.Marshal(map[string]any{"a": many})
-	if strs, past = walkStringArgs(gjson.ParseBytes(data)); len(strs) != walkStrings || !past {
-		t.Errorf("%d strings: got %d past %v", len(many), len(strs), past)
+	if paths, past = walkStringArgs(gjson.ParseBytes(data)); len(paths) != walkStrings || !past { // the key "a" and the first 9,999
+		t.Errorf("%d strings: got %d past %v", len(many), len(paths), past)
 	}
 	// The same string any number of times is one string to look at.
 	same := make([]string, 3*walkStrings)
@@ -45,35 +59,63 @@ func TestWalkStringArgs(t *testing.T) {
 		same[i] = "notes.md"
 	}
 	data, _ = json.Marshal(map[string]any{"a": same})
-	if strs, past = walkStringArgs(gjson.ParseBytes(data)); strings.Join(strs, ",") != "notes.md" || past {
-		t.Errorf("%d copies of one string: got %d strings (%.20q) past %v", len(same), len(strs), strs, past)
+	if paths, past = walkStringArgs(gjson.ParseBytes(data)); shown(paths) != "a,notes.md" || past {
+		t.Errorf("%d copies of one string: got %.40q past %v", len(same), shown(paths), past)
+	}
+	if paths, _ = walkStringArgs(gjson.Parse(`{"files":{".env":"x","~/.ssh/id_rsa":{}}}`)); shown(paths) != "files,.env,x,~/.ssh/id_rsa" {
+		t.Errorf("keys: got %q", shown(paths))
 	}
 	for _, tc := range []struct{ in, want string }{
-		// What is no path: a URL to elsewhere, more than a line, a
-		// one-line text longer than any path even once its slashes are
-		// squeezed (a file's content, a blob).
-		{"https://x/.env", ""},
-		{"git+ssh://x/.env", ""},
-		{"./x://.env", "./x://.env"},
+		// What is no path: more than a line, a one-line text longer than
+		// any path even once cleaned (a file's content, a blob).
 		{"a\n.env", ""},
 		{strings.Repeat("a", walkLongest+1), ""},
-		// What a server may make of a string before it opens it: a
-		// file:// URL (any case, with a host of localhost, with escapes)
-		// is its path; spaces around are trimmed; a C string ends at its
-		// NUL; a path longer than PATH_MAX is what it cleans to.
-		{"file:///p/.env", "file:///p/.env,/p/.env"},
-		{"FILE://localhost/p/%2Eenv", "FILE://localhost/p/%2Eenv,localhost/p/%2Eenv,/p/.env"},
-		{"file:/p/.env", "file:/p/.env,/p/.env"},
-		{"file://.env", "file://.env,.env"},
+		// A URL of another scheme, and prose, name a file only if it is
+		// there (a link named "x:" makes x://.env a path).
+		{"https://x/.env", "https://x/.env?"},
+		{"git+ssh://x/.env", "git+ssh://x/.env?"},
+		{"./x://.env", "./x://.env,x:/.env"},
+		{"Rotate the leaked server.key", "Rotate the leaked server.key?"},
+		// What a server may make of a string before it opens it: a file:
+		// URL's path as the URL standard parses it, or what follows
+		// file://; the string trimmed of spaces and control characters,
+		// cut at a NUL, cleaned of extra slashes, . and ...
+		{"file:///p/.env", "file:///p/.env?,/p/.env"},
+		{"FILE://localhost/p/%2Eenv", "FILE://localhost/p/%2Eenv?,localhost/p/%2Eenv,/p/.env"},
+		{"file://elsewhere/p/.env", "file://elsewhere/p/.env?,elsewhere/p/.env,/p/.env"},
+		{"file:/p/.env", "file:/p/.env?,/p/.env"},
+		{"file:p/.env", "file:p/.env?,/p/.env"},
+		{`file:\\\p\.env`, `file:\\\p\.env?,/p/.env`},
+		{"file:///p/.e\tnv", "file:///p/.e\tnv?,/p/.e\tnv?,/p/.env"},
+		{"file:///p/x/%2e%2e/.env", "file:///p/x/%2e%2e/.env?,/p/x/%2e%2e/.env,/p/.env"},
+		{"file://.env", "file://.env?,.env"},
 		{"  .env\n", ".env"},
+		{"\ufeff.env\x1f", "\ufeff.env\x1f,.env"},
 		{".env\x00.txt", ".env"},
+		{"/p/.env/", "/p/.env/,/p/.env"},
+		{"/p/x/../.env", "/p/x/../.env,/p/.env"},
 		{strings.Repeat("/", walkLongest) + "p/.env", "/p/.env"},
 		{strings.Repeat("./", walkLongest/2) + ".env", ".env"},
 	} {
-		data, _ := json.Marshal(map[string]any{"s": tc.in})
-		strs, past := walkStringArgs(gjson.ParseBytes(data))
-		if got := strings.Join(strs, ","); got != tc.want || past {
+		data, _ := json.Marshal([]string{tc.in})
+		paths, past := walkStringArgs(gjson.ParseBytes(data))
+		if got := shown(paths); got != tc.want || past {
 			t.Errorf("%.40q: got %q past %v, want %q", tc.in, got, past, tc.want)
+		}
+	}
+}
+
+// TestToolWrites: a tool the table does not know writes unless its name
+// says it only reads, word by word.
+func TestToolWrites(t *testing.T) {
+	for name, want := range map[string]bool{
+		"mcp__x__lookup": false, "mcp__x__get_note": false, "mcp__x__readFile": false, "mcp__billing__get_credits": false,
+		"mcp__github__search_code": false, "mcp_notes_list_files": false,
+		"mcp__x__save_note": true, "mcp__files__update_file": true, "mcp__files__patch_file": true, "mcp__x__put": true,
+		"mcp__x__find_and_replace": true, "mcp__x__file_operation": true, "mcp__x__do": true, "mcp__x__insertText": true,
+	} {
+		if got := toolWrites(name); got != want {
+			t.Errorf("%s: writes %v, want %v", name, got, want)
 		}
 	}
 }
@@ -104,6 +146,30 @@ func TestUnknownMCPTool(t *testing.T) {
 		{"mcp__x__lookup", `{"q":" .env "}`, protectedDenial(false, ".env", "**/.env")},
 		{"mcp__x__lookup", `{"q":"file://` + g.Project + `/%2Eenv"}`, protectedDenial(false, ".env", "**/.env")},
 		{"mcp__x__lookup", `{"q":"` + strings.Repeat("/", walkLongest) + strings.TrimPrefix(g.Project, "/") + `/.env"}`, protectedDenial(false, ".env", "**/.env")},
+		// A tool writes unless its name says it only reads: the wiring
+		// and .git are no place for update_file, patch or put.
+		{"mcp__files__update_file", `{"path":".claude/settings.json","content":"{}"}`, protectedDenial(true, ".claude/settings.json", ".claude/settings.json")},
+		{"mcp__files__put", `{"path":".git/hooks/pre-commit"}`, protectedDenial(true, ".git/hooks/pre-commit", "**/.git/**")},
+		{"mcp__billing__get_credits", `{"account":".claude/settings.json"}`, ""},
+		// Keys are strings too: {path: content} maps.
+		{"mcp__x__write_files", `{"files":{".claude/settings.local.json":"{}"}}`, protectedDenial(true, ".claude/settings.local.json", ".claude/settings.local.json")},
+		{"mcp__x__lookup", `{"files":{".env":{}}}`, protectedDenial(false, ".env", "**/.env")},
+		// A path cleaned as Node's path.resolve cleans it, a file: URL as
+		// the URL standard reads it, a home as Python expands it.
+		{"mcp__x__lookup", `{"q":"` + g.Project + `/.env/"}`, protectedDenial(false, ".env", "**/.env")},
+		{"mcp__x__lookup", `{"q":"` + g.Project + `/none/../.env"}`, protectedDenial(false, ".env", "**/.env")},
+		{"mcp__x__lookup", `{"q":"file:` + strings.TrimPrefix(g.Project, "/") + `/.env"}`, protectedDenial(false, ".env", "**/.env")},
+		{"mcp__x__lookup", `{"q":"file://host` + g.Project + `/.e\tnv"}`, protectedDenial(false, ".env", "**/.env")},
+		{"mcp__x__save_note", `{"to":"$HOME/.claude/settings.json"}`, protectedDenial(true, checktest.TestHome+"/.claude/settings.json", "~/.claude/settings.json")},
+		// Prose names a file only when it is there.
+		{"mcp__github__create_pull_request", `{"title":"Rotate the leaked server.key","body":"see ~/.ssh/id_rsa"}`, ""},
+		{"mcp__x__save_note", `{"text":"remember to check ~/.aws/credentials"}`, ""},
+		// A table tool's arguments the row does not name are walked, as
+		// written.
+		{"mcp__other__fetch", `{"url":"https://example.com","save_to":".claude/settings.json"}`, protectedDenial(true, ".claude/settings.json", ".claude/settings.json")},
+		{"mcp__other__read_file", `{"path":"README.md","include":[".env"]}`, protectedDenial(false, ".env", "**/.env")},
+		{"mcp__other__read_file", `{"path":"README.md","output_path":".claude/settings.json"}`, protectedDenial(true, ".claude/settings.json", ".claude/settings.json")},
+		{"mcp__other__read_file", `{"path":"README.md","encoding":"utf-8"}`, ""},
 		// Not an MCP tool: the CLIs' own tools are judged by name only.
 		{"TodoWrite", `{"todos":[{"content":".env"}]}`, ""},
 	} {
@@ -139,6 +205,6 @@ func TestUnknownMCPToolPastBounds(t *testing.T) {
 		}
 	}
 	// Within the bounds, many strings that name nothing protected pass.
-	input, _ = json.Marshal(map[string]any{"q": padded[:walkStrings]})
+	input, _ = json.Marshal(map[string]any{"q": padded[:walkStrings-1]})
 	checkVerdict(t, p, g.MakeCall(t, checktest.CallSpec{Tool: "mcp__x__lookup", Input: string(input)}), "")
 }

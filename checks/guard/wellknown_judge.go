@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 
+	"github.com/tidwall/gjson"
+
 	"github.com/massgen/massgen-hook/analysis/shellcmd"
 	"github.com/massgen/massgen-hook/engine"
 )
@@ -116,7 +118,18 @@ func (p *protectedPaths) protectedTool(ctx context.Context, call *engine.Call, g
 	if err != nil || v.Decision != "" {
 		return v, true, err
 	}
+	if extra := g.extraArgs(call, row); extra.Decision != "" {
+		return extra, true, nil
+	}
 	out := g.verdict(nil)
 	out.Notes = append(out.Notes, v.Notes...)
 	return out, true, nil
+}
+
+// extraArgs judges the arguments of a table tool's call that its row does
+// not name (another server's read_file with an "include" list, a fetch
+// with a "save_to"), as an unknown tool's: as written when the tool's
+// name, or the argument's, says so.
+func (g *guard) extraArgs(call *engine.Call, row toolRow) engine.Verdict {
+	return g.walkArgs(call.Event.ToolName, gjson.ParseBytes(call.ToolInput), toolWrites(call.Event.ToolName), row.Args)
 }
