@@ -12,6 +12,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/tidwall/gjson"
+
 	"github.com/massgen/massgen-hook/protocol"
 )
 
@@ -187,8 +189,13 @@ func (d *Dialect) Event(raw []byte, want string) ([]byte, Native, error) {
 	ev, err := decode(raw)
 	if err != nil {
 		// The Claude parser says what is wrong with it; the native name
-		// lets a tool call that cannot be read be denied in d's words.
-		return raw, Native{Event: d.nativeName(want)}, nil
+		// (read past whatever is nested too deep to decode) lets a tool
+		// call that cannot be read be denied in d's words.
+		name := gjson.GetBytes(raw, "hook_event_name").String()
+		if _, known := d.events.get(name); !known {
+			name = d.nativeName(want)
+		}
+		return raw, Native{Event: name}, nil
 	}
 	n := Native{Event: ev.str("hook_event_name")}
 	if n.Event == "" {

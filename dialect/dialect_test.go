@@ -165,3 +165,23 @@ func TestCursorLoopCount(t *testing.T) {
 		}
 	}
 }
+
+// TestEventTooDeepKeepsNativeName: an event nested past what encoding/json
+// decodes still has its own event name, for the deny in the CLI's words;
+// a name the dialect does not know falls back on its name for the event.
+func TestEventTooDeepKeepsNativeName(t *testing.T) {
+	deep := strings.Repeat("[", 10001) + strings.Repeat("]", 10001)
+	d, err := Named("cursor")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for raw, want := range map[string]string{
+		`{"hook_event_name":"beforeShellExecution","command":"x","tool_input":{"a":` + deep + `}}`: "beforeShellExecution",
+		`{"hook_event_name":"nonsense","tool_input":{"a":` + deep + `}}`:                           d.nativeName(protocol.PreToolUse),
+	} {
+		_, n, err := d.Event([]byte(raw), protocol.PreToolUse)
+		if err != nil || n.Event != want {
+			t.Errorf("%.50s: got %q %v, want %q", raw, n.Event, err, want)
+		}
+	}
+}
