@@ -59,6 +59,7 @@ func cursorIn(ev object, n *Native) error {
 			ev.set("tool_response", map[string]any{"output": ev.str("output")})
 		}
 	case "beforeMCPExecution", "afterMCPExecution":
+		ev.set(protocol.MCPField, true) // the tool's bare name does not say so
 		ev.unstring("tool_input")
 		ev.rename("result_json", "tool_response")
 		ev.unstring("tool_response")

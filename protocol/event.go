@@ -30,6 +30,10 @@ type Event struct {
 	Orchestrator string
 	// FromMassGen marks a MassGen HookEvent.
 	FromMassGen bool
+	// FromMCP marks a call of an MCP server's tool whose name does not
+	// say so (Cursor's beforeMCPExecution gives the bare name): its
+	// dialect sets the event's MCPField.
+	FromMCP bool
 	// AgentType is the subagent's type. Real Claude Code sends "" on
 	// SubagentStop; HasAgentType tells "" apart from a missing field.
 	AgentType    string
@@ -114,7 +118,7 @@ func fieldKind(key string) (kind, bool) {
 		"agent_id", "agent_type", "source", "tool_name", "tool_use_id", "turn_id",
 		"orchestrator_id", "hook_type":
 		return kString, true
-	case "stop_hook_active":
+	case "stop_hook_active", MCPField:
 		return kBool, true
 	case "background_tasks":
 		return kArray, true
@@ -126,6 +130,11 @@ func fieldKind(key string) (kind, bool) {
 	}
 	return 0, false
 }
+
+// MCPField is the field a dialect sets on a call of an MCP server's tool
+// whose name does not say so (FromMCP). Set by anyone else it only makes
+// the guards look at more.
+const MCPField = "massgen_hook_mcp"
 
 var bom = []byte{0xEF, 0xBB, 0xBF}
 
@@ -251,6 +260,8 @@ func (ev *Event) set(key string, v gjson.Result, body []byte) error {
 		ev.Source = v.Str
 	case "stop_hook_active":
 		ev.StopHookActive = v.Bool()
+	case MCPField:
+		ev.FromMCP = v.Bool()
 	case "background_tasks":
 		ev.BackgroundTasks = len(v.Array())
 	case "tool_name":

@@ -17,7 +17,7 @@ import (
 
 // shown is what the walk found: each path, with ? after those judged
 // only when they name a file that is there.
-func shown(paths []argPath) string {
+func shown(paths []pathArg) string {
 	var out []string
 	for _, p := range paths {
 		if p.mustExist {
@@ -84,9 +84,9 @@ func TestWalkStringArgs(t *testing.T) {
 		{"FILE://localhost/p/%2Eenv", "FILE://localhost/p/%2Eenv?,localhost/p/%2Eenv,/p/.env"},
 		{"file://elsewhere/p/.env", "file://elsewhere/p/.env?,elsewhere/p/.env,/p/.env"},
 		{"file:/p/.env", "file:/p/.env?,/p/.env"},
-		{"file:p/.env", "file:p/.env?,/p/.env"},
+		{"file:p/.env", "file:p/.env?,/p/.env,p/.env"},
 		{`file:\\\p\.env`, `file:\\\p\.env?,/p/.env`},
-		{"file:///p/.e\tnv", "file:///p/.e\tnv?,/p/.e\tnv?,/p/.env"},
+		{"file:///p/.e\tnv", "file:///p/.e\tnv?,/p/.e\tnv,/p/.env"},
 		{"file:///p/x/%2e%2e/.env", "file:///p/x/%2e%2e/.env?,/p/x/%2e%2e/.env,/p/.env"},
 		{"file://.env", "file://.env?,.env"},
 		{"  .env\n", ".env"},
@@ -105,17 +105,36 @@ func TestWalkStringArgs(t *testing.T) {
 	}
 }
 
-// TestToolWrites: a tool the table does not know writes unless its name
-// says it only reads, word by word.
-func TestToolWrites(t *testing.T) {
-	for name, want := range map[string]bool{
-		"mcp__x__lookup": false, "mcp__x__get_note": false, "mcp__x__readFile": false, "mcp__billing__get_credits": false,
-		"mcp__github__search_code": false, "mcp_notes_list_files": false,
-		"mcp__x__save_note": true, "mcp__files__update_file": true, "mcp__files__patch_file": true, "mcp__x__put": true,
-		"mcp__x__find_and_replace": true, "mcp__x__file_operation": true, "mcp__x__do": true, "mcp__x__insertText": true,
+// TestNames: what the words of a tool's name and of an argument's say.
+func TestNames(t *testing.T) {
+	for name, want := range map[string]toolVerb{
+		"mcp__x__lookup": verbReads, "mcp__x__get_note": verbReads, "mcp__x__readFile": verbReads, "mcp__billing__get_credits": verbReads,
+		"mcp__github__search_code": verbReads, "mcp_notes_list_files": verbReads,
+		"mcp__x__save_note": verbWrites, "mcp__files__update_file": verbWrites, "mcp__files__patch_file": verbWrites, "mcp__x__put": verbWrites,
+		"mcp__x__find_and_replace": verbWrites, "mcp__x__insertText": verbWrites,
+		"mcp__x__file_operation": verbUnknown, "mcp__x__do": verbUnknown, "mcp__playwright__browser_take_screenshot": verbUnknown,
 	} {
-		if got := toolWrites(name); got != want {
-			t.Errorf("%s: writes %v, want %v", name, got, want)
+		if got := verbOf(name); got != want {
+			t.Errorf("%s: %v, want %v", name, got, want)
+		}
+	}
+	for name, want := range map[string]argKind{
+		"path": argPath, "file_path": argPath, "filename": argPath, "text_file": argPath, "configPath": argPath,
+		"save_to": argOutput, "output_path": argOutput, "outfile": argOutput, "outputfile": argOutput, "destination": argOutput,
+		"content": argFree, "rich_text": argFree, "title": argFree, "query": argFree, "q": argFree, "file_mask": argFree,
+		"excludePatterns": argFree, "ignore": argFree, "entities": argFree,
+		"account": argAny, "key": argAny, "operation": argAny, "": argAny,
+	} {
+		if got := kindOfArg(name); got != want {
+			t.Errorf("argument %q: %v, want %v", name, got, want)
+		}
+	}
+	for name, want := range map[string]bool{
+		"mcp__github__get_file_contents": true, "mcp__plugin_x_github__create_issue": true, "mcp_slack_post_message": true,
+		"mcp__x__github_lookup": false, "mcp__fs__read": false, "write_notes": false,
+	} {
+		if got := remoteServer(name); got != want {
+			t.Errorf("%s: remote %v, want %v", name, got, want)
 		}
 	}
 }
@@ -130,22 +149,26 @@ func TestUnknownMCPTool(t *testing.T) {
 	}
 	p := newProtected(t, "")
 	for _, tc := range []struct{ tool, input, want string }{
-		{"mcp__x__lookup", `{"q":{"files":["notes", ".env"]}}`, protectedDenial(false, ".env", "**/.env")},
+		{"mcp__x__lookup", `{"p":{"files":["notes", ".env"]}}`, protectedDenial(false, ".env", "**/.env")},
 		{"mcp__x__get_note", `{"from":".claude/settings.json"}`, ""},
 		{"mcp__x__save_note", `{"to":".claude/settings.json"}`, protectedDenial(true, ".claude/settings.json", ".claude/settings.json")},
 		{"mcp__x__write_note", `{"to":".claude/settings.json"}`, protectedDenial(true, ".claude/settings.json", ".claude/settings.json")},
 		{"mcp__x__write_note", `{"to":"/etc/x"}`, ""},
-		{"mcp__x__lookup", `{"q":"README.md"}`, ""},
+		{"mcp__x__lookup", `{"p":"README.md"}`, ""},
 		// A search term or a pattern that names no file here is no read.
 		{"mcp__x__search", `{"q":"id_rsa","glob":"*.pem"}`, ""},
 		// Another server's tool with a table tool's name, none of whose
 		// arguments the row names: walked as an unknown tool.
-		{"mcp__github__search_code", `{"q":"x","files":[".env"]}`, protectedDenial(false, ".env", "**/.env")},
-		{"mcp__github__search_code", `{"q":"id_rsa"}`, ""},
+		{"mcp__other__search_code", `{"q":"x","files":[".env"]}`, protectedDenial(false, ".env", "**/.env")},
+		{"mcp__other__search_code", `{"q":"id_rsa"}`, ""},
+		// A remote service's tools name no file here: GitHub's path is in
+		// a repository there.
+		{"mcp__github__search_code", `{"q":"x","files":[".env"]}`, ""},
+		{"mcp__github__create_or_update_file", `{"path":".claude/settings.json","content":"{}"}`, ""},
 		// What a server makes of a string before it opens it.
-		{"mcp__x__lookup", `{"q":" .env "}`, protectedDenial(false, ".env", "**/.env")},
-		{"mcp__x__lookup", `{"q":"file://` + g.Project + `/%2Eenv"}`, protectedDenial(false, ".env", "**/.env")},
-		{"mcp__x__lookup", `{"q":"` + strings.Repeat("/", walkLongest) + strings.TrimPrefix(g.Project, "/") + `/.env"}`, protectedDenial(false, ".env", "**/.env")},
+		{"mcp__x__lookup", `{"p":" .env "}`, protectedDenial(false, ".env", "**/.env")},
+		{"mcp__x__lookup", `{"p":"file://` + g.Project + `/%2Eenv"}`, protectedDenial(false, ".env", "**/.env")},
+		{"mcp__x__lookup", `{"p":"` + strings.Repeat("/", walkLongest) + strings.TrimPrefix(g.Project, "/") + `/.env"}`, protectedDenial(false, ".env", "**/.env")},
 		// A tool writes unless its name says it only reads: the wiring
 		// and .git are no place for update_file, patch or put.
 		{"mcp__files__update_file", `{"path":".claude/settings.json","content":"{}"}`, protectedDenial(true, ".claude/settings.json", ".claude/settings.json")},
@@ -156,10 +179,10 @@ func TestUnknownMCPTool(t *testing.T) {
 		{"mcp__x__lookup", `{"files":{".env":{}}}`, protectedDenial(false, ".env", "**/.env")},
 		// A path cleaned as Node's path.resolve cleans it, a file: URL as
 		// the URL standard reads it, a home as Python expands it.
-		{"mcp__x__lookup", `{"q":"` + g.Project + `/.env/"}`, protectedDenial(false, ".env", "**/.env")},
-		{"mcp__x__lookup", `{"q":"` + g.Project + `/none/../.env"}`, protectedDenial(false, ".env", "**/.env")},
-		{"mcp__x__lookup", `{"q":"file:` + strings.TrimPrefix(g.Project, "/") + `/.env"}`, protectedDenial(false, ".env", "**/.env")},
-		{"mcp__x__lookup", `{"q":"file://host` + g.Project + `/.e\tnv"}`, protectedDenial(false, ".env", "**/.env")},
+		{"mcp__x__lookup", `{"p":"` + g.Project + `/.env/"}`, protectedDenial(false, ".env", "**/.env")},
+		{"mcp__x__lookup", `{"p":"` + g.Project + `/none/../.env"}`, protectedDenial(false, ".env", "**/.env")},
+		{"mcp__x__lookup", `{"p":"file:` + strings.TrimPrefix(g.Project, "/") + `/.env"}`, protectedDenial(false, ".env", "**/.env")},
+		{"mcp__x__lookup", `{"p":"file://host` + g.Project + `/.e\tnv"}`, protectedDenial(false, ".env", "**/.env")},
 		{"mcp__x__save_note", `{"to":"$HOME/.claude/settings.json"}`, protectedDenial(true, checktest.TestHome+"/.claude/settings.json", "~/.claude/settings.json")},
 		// Prose names a file only when it is there.
 		{"mcp__github__create_pull_request", `{"title":"Rotate the leaked server.key","body":"see ~/.ssh/id_rsa"}`, ""},
@@ -170,6 +193,25 @@ func TestUnknownMCPTool(t *testing.T) {
 		{"mcp__other__read_file", `{"path":"README.md","include":[".env"]}`, protectedDenial(false, ".env", "**/.env")},
 		{"mcp__other__read_file", `{"path":"README.md","output_path":".claude/settings.json"}`, protectedDenial(true, ".claude/settings.json", ".claude/settings.json")},
 		{"mcp__other__read_file", `{"path":"README.md","encoding":"utf-8"}`, ""},
+		// JSON inside a string is walked too (FastMCP decodes it).
+		{"mcp__fastmcp__read_files", `{"paths":"[\".env\"]"}`, protectedDenial(false, ".env", "**/.env")},
+		{"mcp__fastmcp__write_files", `{"files":"{\".git/hooks/pre-commit\":\"#!/bin/sh\"}"}`, protectedDenial(true, ".git/hooks/pre-commit", "**/.git/**")},
+		// A URL whose .. cleans its scheme away is a path.
+		{"mcp__x__create_file", `{"path":"https://../.git/hooks/pre-commit"}`, protectedDenial(true, ".git/hooks/pre-commit", "**/.git/**")},
+		// A tool that may write, by an argument named for a path or for
+		// output, at any depth.
+		{"mcp__playwright__browser_take_screenshot", `{"filename":"` + g.Project + `/.claude/settings.json"}`, protectedDenial(true, ".claude/settings.json", ".claude/settings.json")},
+		{"mcp__x__fetch", `{"url":"https://e.example/x","outfile":".git/config"}`, protectedDenial(true, ".git/config", "**/.git/**")},
+		{"mcp__x__fetch_url", `{"options":{"output_path":".git/hooks/pre-commit"}}`, protectedDenial(true, ".git/hooks/pre-commit", "**/.git/**")},
+		{"mcp__x__lookup", `{"p":"file:.env"}`, protectedDenial(false, ".env", "**/.env")},
+		// Free text, patterns, exclusions and bare words are no paths.
+		{"mcp__x__patch_blocks", `{"children":[{"rich_text":[{"text":{"content":".env"}}]}]}`, ""},
+		{"mcp__memory__create_entities", `{"entities":[{"name":".env","entityType":"config_file"}]}`, ""},
+		{"mcp__kubernetes__create_secret", `{"secret":{"tls.key":"x","tls.crt":"y"}}`, ""},
+		{"mcp__redis__set", `{"key":"tls:server.key","value":"x"}`, ""},
+		{"mcp__playwright__browser_type", `{"element":"field","text":".env"}`, ""},
+		{"mcp__serena__find_file", `{"file_mask":".env","relative_path":"."}`, ""},
+		{"mcp__x__index_codebase", `{"path":"src","ignorePatterns":[".git","node_modules",".env"]}`, ""},
 		// Not an MCP tool: the CLIs' own tools are judged by name only.
 		{"TodoWrite", `{"todos":[{"content":".env"}]}`, ""},
 	} {
@@ -192,7 +234,7 @@ func TestUnknownMCPToolPastBounds(t *testing.T) {
 		padded[i] = fmt.Sprintf("pad%d", i)
 	}
 	padded = append(padded, ".env")
-	input, _ := json.Marshal(map[string]any{"q": padded})
+	input, _ := json.Marshal(map[string]any{"p": padded})
 	deep := `".env"`
 	for range walkDepth + 1 {
 		deep = "[" + deep + "]"
@@ -205,6 +247,19 @@ func TestUnknownMCPToolPastBounds(t *testing.T) {
 		}
 	}
 	// Within the bounds, many strings that name nothing protected pass.
-	input, _ = json.Marshal(map[string]any{"q": padded[:walkStrings-1]})
+	input, _ = json.Marshal(map[string]any{"p": padded[:walkStrings-1]})
 	checkVerdict(t, p, g.MakeCall(t, checktest.CallSpec{Tool: "mcp__x__lookup", Input: string(input)}), "")
+}
+
+// TestProse: a string with spaces inside reads as prose, unless it is a
+// path from the root or the home (a project in "My Projects").
+func TestProse(t *testing.T) {
+	for p, want := range map[string]bool{
+		"Rotate the leaked server.key": true, "see ~/.ssh/id_rsa": true, "/Users/me/My Projects/app/.env": false,
+		"~/My Projects/.env": false, ".env": false,
+	} {
+		if got := prose(p); got != want {
+			t.Errorf("%q: prose %v, want %v", p, got, want)
+		}
+	}
 }

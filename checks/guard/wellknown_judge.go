@@ -131,5 +131,5 @@ func (p *protectedPaths) protectedTool(ctx context.Context, call *engine.Call, g
 // with a "save_to"), as an unknown tool's: as written when the tool's
 // name, or the argument's, says so.
 func (g *guard) extraArgs(call *engine.Call, row toolRow) engine.Verdict {
-	return g.walkArgs(call.Event.ToolName, gjson.ParseBytes(call.ToolInput), toolWrites(call.Event.ToolName), row.Args)
+	return g.walkArgs(call.Event.ToolName, gjson.ParseBytes(call.ToolInput), row.Args)
 }
