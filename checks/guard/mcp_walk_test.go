@@ -195,6 +195,7 @@ func TestUnknownMCPTool(t *testing.T) {
 		{"mcp__other__read_file", `{"path":"README.md","encoding":"utf-8"}`, ""},
 		// JSON inside a string is walked too (FastMCP decodes it).
 		{"mcp__fastmcp__read_files", `{"paths":"[\".env\"]"}`, protectedDenial(false, ".env", "**/.env")},
+		{"mcp__fastmcp__read_multiple_files", `{"paths":"[\".env\"]"}`, protectedDenial(false, ".env", "**/.env")},
 		{"mcp__fastmcp__write_files", `{"files":"{\".git/hooks/pre-commit\":\"#!/bin/sh\"}"}`, protectedDenial(true, ".git/hooks/pre-commit", "**/.git/**")},
 		// A URL whose .. cleans its scheme away is a path.
 		{"mcp__x__create_file", `{"path":"https://../.git/hooks/pre-commit"}`, protectedDenial(true, ".git/hooks/pre-commit", "**/.git/**")},

@@ -94,10 +94,16 @@ func applyPatchUnreadable(why string) string {
 		"'*** Add File: ', '*** Update File: ' or '*** Delete File: '."
 }
 
-// stringsOf is a JSON string, or the strings of a JSON array; anything
-// else names no path.
+// stringsOf is a JSON string (and the strings of the list it holds as
+// JSON text), or the strings of a JSON array; anything else names no
+// path.
 func stringsOf(v gjson.Result) []string {
 	if v.Type == gjson.String {
+		// A list passed as JSON text is a list to a server that decodes
+		// it (the Python SDK's FastMCP does, for a list parameter).
+		if t := strings.TrimSpace(v.Str); strings.HasPrefix(t, "[") && gjson.Valid(t) {
+			return append([]string{v.Str}, stringsOf(gjson.Parse(t))...)
+		}
 		return []string{v.Str}
 	}
 	var out []string
