@@ -84,7 +84,7 @@ func (s *Search) Walk(visit func(rel string, e fs.DirEntry) bool) (complete bool
 		}
 		dir := queue[0]
 		queue = queue[1:]
-		entries, err := os.ReadDir(filepath.Join(s.Root, filepath.FromSlash(dir)))
+		entries, err := readDir(filepath.Join(s.Root, filepath.FromSlash(dir)))
 		if err != nil {
 			continue
 		}
@@ -118,7 +118,13 @@ func (s Search) Find(f File) (rel string, complete bool) {
 	if !ok || root.dev != f.dev {
 		return "", true
 	}
+	byInode := inodesAgree(s.Root)
 	complete = s.Walk(func(name string, e fs.DirEntry) bool {
+		// Where the listing gives the inode numbers stat gives, an entry
+		// that is not f costs nothing more: no pattern asked, no Lstat.
+		if ino, ok := inoOf(e); ok && byInode && ino != f.ino {
+			return true
+		}
 		if !e.Type().IsRegular() || (s.Want != nil && !s.Want(name)) {
 			return true
 		}
