@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"path"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/massgen/massgen-hook/analysis/fspath"
@@ -71,8 +72,11 @@ func (g *guard) hardLinked(rp fspath.Path, patterns []string) (same, pattern str
 		return filepath.FromSlash(rel), g.protects(patterns, rel, rp.Fold)
 	}
 	if !complete {
-		g.notes = append(g.notes, fmt.Sprintf("protected_paths: %s has other names (hard links), and the project is too big to look through all of it (%d entries) for a protected file it could be; it was let through unchecked",
-			g.Project.Display(rp), hardLinkBudget))
+		note := fmt.Sprintf("protected_paths: %s has other names (hard links), and the project is too big to look through all of it (%d entries) for a protected file it could be; it was let through unchecked",
+			g.Project.Display(rp), hardLinkBudget)
+		if !slices.Contains(g.notes, note) { // one path may be judged in several forms
+			g.notes = append(g.notes, note)
+		}
 	}
 	return "", ""
 }
