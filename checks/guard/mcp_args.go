@@ -29,20 +29,30 @@ type pathArg struct {
 // arguments go beyond the walk's bounds: walkDepth levels, walkStrings
 // different strings.
 type argWalk struct {
-	verb  toolVerb
-	seen  map[string]bool
-	added map[pathArg]bool
-	paths []pathArg
-	past  bool
+	verb   toolVerb
+	remote bool // a remote service's tool (remoteServer)
+	seen   map[string]bool
+	added  map[pathArg]bool
+	paths  []pathArg
+	past   bool
 }
 
-func newArgWalk(verb toolVerb) *argWalk {
-	return &argWalk{verb: verb, seen: map[string]bool{}, added: map[pathArg]bool{}}
+func newArgWalk(verb toolVerb, remote bool) *argWalk {
+	return &argWalk{verb: verb, remote: remote, seen: map[string]bool{}, added: map[pathArg]bool{}}
+}
+
+// kindOf is what the argument named key holds: kindOfArg, save that a
+// remote service's path is a file in a remote repository (argRemote).
+func (w *argWalk) kindOf(key string) argKind {
+	if w.remote && slices.Contains(remotePathWords, strings.ToLower(key)) {
+		return argRemote
+	}
+	return kindOfArg(key)
 }
 
 // str takes the string s, found below an argument of kind.
 func (w *argWalk) str(s string, depth int, kind argKind) {
-	if kind == argFree {
+	if kind == argFree || kind == argRemote && !filepath.IsAbs(s) && !strings.HasPrefix(s, "~") {
 		return
 	}
 	if !w.seen[s] {
@@ -58,10 +68,11 @@ func (w *argWalk) str(s string, depth int, kind argKind) {
 	// argument named for output holds, and the paths a tool that may
 	// write is given in arguments named for paths.
 	write := w.verb == verbWrites || kind == argOutput || w.verb == verbUnknown && kind == argPath
-	for _, c := range pathsIn(s) {
+	named := kind == argPath || kind == argOutput || kind == argRemote
+	for _, c := range pathsIn(s, named) {
 		// A bare word (no /, not .name or ~) is a file's name only
 		// in an argument named for paths, or when the file is there.
-		if write && kind != argPath && kind != argOutput && !strings.ContainsRune(c.path, '/') &&
+		if write && !named && !strings.ContainsRune(c.path, '/') &&
 			!strings.HasPrefix(c.path, ".") && !strings.HasPrefix(c.path, "~") {
 			c.mustExist = true
 		}
@@ -88,11 +99,48 @@ func (w *argWalk) value(v gjson.Result, depth int, kind argKind) {
 			inner := kind
 			if object {
 				w.str(k.Str, depth, kind)
-				inner = within(kind, kindOfArg(k.Str))
+				inner = within(kind, w.kindOf(k.Str))
 			}
 			w.value(e, depth+1, inner)
 			return !w.past
 		})
+		if object {
+			w.joined(v, depth, kind)
+		}
+	}
+}
+
+// joined takes the paths an object names in two parts, a folder and a
+// file name ({"savePath": ".claude", "filename": "settings.json"}, as
+// download tools take them), as the one path they join to.
+func (w *argWalk) joined(v gjson.Result, depth int, kind argKind) {
+	var dirs, names []string
+	joinedKind := argPath
+	v.ForEach(func(k, e gjson.Result) bool {
+		if e.Type != gjson.String || e.Str == "" {
+			return true
+		}
+		words := nameWords(k.Str)
+		if len(words) == 0 {
+			return true
+		}
+		switch last := words[len(words)-1]; {
+		case slices.Contains(folderWords, last):
+			dirs = append(dirs, e.Str)
+		case last == "filename" || last == "name" && len(words) > 1 && words[len(words)-2] == "file":
+			names = append(names, e.Str)
+		default:
+			return true
+		}
+		if within(kind, w.kindOf(k.Str)) == argOutput {
+			joinedKind = argOutput
+		}
+		return true
+	})
+	for _, d := range dirs {
+		for _, n := range names {
+			w.str(filepath.Join(d, n), depth, within(kind, joinedKind))
+		}
 	}
 }
 
@@ -113,7 +161,7 @@ func within(outer, inner argKind) argKind {
 // walkStringArgs is the paths the strings of v may name, as a tool that
 // only reads takes them, and whether v goes past the walk's bounds.
 func walkStringArgs(v gjson.Result) (paths []pathArg, past bool) {
-	w := newArgWalk(verbReads)
+	w := newArgWalk(verbReads, false)
 	w.value(v, 0, argAny)
 	return w.paths, w.past
 }
@@ -125,10 +173,12 @@ func walkStringArgs(v gjson.Result) (paths []pathArg, past bool) {
 // (JavaScript's trim, Python's strip); s up to a NUL (where a C string
 // ends); s cleaned of extra slashes, . and .. (Node's path.resolve,
 // Python's normpath), which also brings a string longer than PATH_MAX to
-// the path it names. A string with a line break inside is no path. A URL
-// of another scheme, and a string with spaces inside, is judged only as
-// a file that is there: a link named "https:" makes "https://x" a path.
-func pathsIn(s string) []pathArg {
+// the path it names; the pieces of a list separated by commas. A string
+// with a line break inside is no path. A URL of another scheme, and prose
+// (a string with spaces inside, not in an argument named for a path:
+// named), is judged only as a file that is there: a link named "https:"
+// makes "https://x" a path.
+func pathsIn(s string, named bool) []pathArg {
 	var out []pathArg
 	add := func(p string, mustExist bool) {
 		if p == "" || strings.ContainsAny(p, "\n\x00") {
@@ -139,7 +189,7 @@ func pathsIn(s string) []pathArg {
 				return
 			}
 		}
-		c := pathArg{path: p, mustExist: mustExist || prose(p)}
+		c := pathArg{path: p, mustExist: mustExist || !named && prose(p)}
 		if !slices.Contains(out, c) {
 			out = append(out, c)
 		}
@@ -171,6 +221,16 @@ func pathsIn(s string) []pathArg {
 			add(c, false)
 			if !strings.ContainsAny(c, "\n\x00") {
 				add(filepath.Clean(c), false)
+			}
+		}
+	}
+	// A list in one string, as servers split it (mcp-atlassian's
+	// attachments: "README.md,.env").
+	if strings.Contains(trimmed, ",") && !strings.ContainsAny(trimmed, "\n\x00") {
+		for _, piece := range strings.Split(trimmed, ",") {
+			if p := strings.TrimSpace(piece); p != "" {
+				add(p, false)
+				add(filepath.Clean(p), false)
 			}
 		}
 	}

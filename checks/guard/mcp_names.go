@@ -59,13 +59,15 @@ func verbOf(name string) toolVerb {
 // An argument named for where output goes (outputStarts: output_path,
 // outfile, destination, save_to) is judged as written, whatever the tool.
 var (
-	freeWords = []string{"content", "contents", "text", "body", "message", "messages", "title", "description", "query",
+	remotePathWords = []string{"path", "paths"}
+	freeWords       = []string{"content", "contents", "text", "body", "message", "messages", "title", "description", "query",
 		"q", "topic", "comment", "comments", "note", "notes", "summary", "prompt", "instructions", "markdown", "html",
 		"caption", "label", "subject", "reason", "answer", "question", "blocks", "entities", "observations", "relations",
 		"value", "values", "data", "code", "snippet"}
 	patternWords  = []string{"pattern", "patterns", "mask", "glob", "globs", "regex", "regexp", "filter", "filters"}
+	folderWords   = []string{"path", "dir", "directory", "folder"}
 	pathWords     = []string{"path", "paths", "file", "files", "filename", "filenames", "filepath", "dir", "dirs", "directory", "folder", "location", "uri", "root"}
-	outputStarts  = []string{"out", "dest", "save", "target", "export", "write"}
+	outputStarts  = []string{"out", "dest", "save", "export", "write"}
 	notPathStarts = []string{"exclude", "ignore"}
 )
 
@@ -77,6 +79,7 @@ const (
 	argFree
 	argPath
 	argOutput
+	argRemote // a file in a remote repository (argWalk.kindOf)
 )
 
 func kindOfArg(name string) argKind {
@@ -97,6 +100,9 @@ func kindOfArg(name string) argKind {
 		}
 	}
 	last := words[len(words)-1]
+	if slices.Contains(words, "entity") { // entityName, entityNames: a knowledge graph's
+		return argFree
+	}
 	switch {
 	case slices.Contains(freeWords, last), slices.Contains(patternWords, last):
 		return argFree
@@ -106,9 +112,11 @@ func kindOfArg(name string) argKind {
 	return argAny
 }
 
-// remoteWords name the servers that act on a remote service, not on this
-// machine's files (a path there is in a remote repository, a page, an
-// issue): their tools' arguments are not walked.
+// remoteWords name the servers that act on a remote service (a code host,
+// a tracker, a chat, a mailbox). Their tools are walked as any other's,
+// save that an argument named just path or paths is a file in a remote
+// repository (next to owner and repo), unless it starts at / or ~: their
+// uploads, attachments and downloads are this machine's files.
 var remoteWords = []string{"github", "gitlab", "bitbucket", "linear", "notion", "slack", "jira", "confluence", "atlassian",
 	"sentry", "brave", "context7", "exa", "tavily", "perplexity", "figma", "stripe", "asana", "trello", "hubspot",
 	"salesforce", "zendesk", "intercom", "discord", "gmail", "gdrive"}

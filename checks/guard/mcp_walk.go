@@ -35,11 +35,10 @@ const (
 // unknownTool judges the arguments of an MCP tool the table does not
 // know, and of any tool of a MassGen event (MassGen's agents act through
 // such tools only). Any other tool is left alone: the CLIs' own tools are
-// judged by their names, and a remote service's (remoteServer) act on
-// no file here.
+// judged by their names.
 func (g *guard) unknownTool(call *engine.Call) engine.Verdict {
 	name := call.Event.ToolName
-	if !isMCPName(name) && !call.Event.FromMassGen && !call.Event.FromMCP || remoteServer(name) {
+	if !isMCPName(name) && !call.Event.FromMassGen && !call.Event.FromMCP {
 		return engine.Verdict{Notes: g.notes}
 	}
 	return g.walkArgs(name, gjson.ParseBytes(call.ToolInput), nil)
@@ -49,15 +48,16 @@ func (g *guard) unknownTool(call *engine.Call) engine.Verdict {
 // leaving out the top-level arguments named in skip (a table row's,
 // judged by their roles).
 func (g *guard) walkArgs(name string, args gjson.Result, skip map[string]string) engine.Verdict {
-	w := newArgWalk(verbOf(name))
+	w := newArgWalk(verbOf(name), remoteServer(name))
 	if args.IsObject() {
 		args.ForEach(func(k, v gjson.Result) bool {
 			if _, named := skip[k.Str]; !named {
 				w.str(k.Str, 0, argAny)
-				w.value(v, 1, kindOfArg(k.Str))
+				w.value(v, 1, w.kindOf(k.Str))
 			}
 			return !w.past
 		})
+		w.joined(args, 0, argAny)
 	} else {
 		w.value(args, 0, argAny)
 	}

@@ -161,10 +161,23 @@ func TestUnknownMCPTool(t *testing.T) {
 		// arguments the row names: walked as an unknown tool.
 		{"mcp__other__search_code", `{"q":"x","files":[".env"]}`, protectedDenial(false, ".env", "**/.env")},
 		{"mcp__other__search_code", `{"q":"id_rsa"}`, ""},
-		// A remote service's tools name no file here: GitHub's path is in
-		// a repository there.
-		{"mcp__github__search_code", `{"q":"x","files":[".env"]}`, ""},
-		{"mcp__github__create_or_update_file", `{"path":".claude/settings.json","content":"{}"}`, ""},
+		// A remote service's path is a file in a repository there; its
+		// attachments, uploads and downloads are files here.
+		{"mcp__github__get_file_contents", `{"owner":"o","repo":"r","path":".env"}`, ""},
+		{"mcp__github__create_or_update_file", `{"owner":"o","repo":"r","path":".claude/settings.json","content":"{}"}`, ""},
+		{"mcp__gmail__send_email", `{"to":["a@example.com"],"subject":"s","attachments":[".env"]}`, protectedDenial(false, ".env", "**/.env")},
+		{"mcp__gmail__download_attachment", `{"messageId":"m","filename":".claude/settings.json","savePath":"."}`, protectedDenial(true, ".claude/settings.json", ".claude/settings.json")},
+		// A folder and a file name given apart are the path they join to.
+		{"mcp__mail__download_attachment", `{"messageId":"m","filename":"settings.json","savePath":".claude"}`, protectedDenial(true, ".claude/settings.json", ".claude/settings.json")},
+		// A list in one string, split at commas.
+		{"mcp__x__upload_attachments", `{"file_paths":"README.md, .env"}`, protectedDenial(true, ".env", "**/.env")},
+		// Spaces in an argument named for a path are a file's name.
+		{"mcp__serena__create_text_file", `{"relative_path":".git/hooks/x y","content":"x"}`, protectedDenial(true, ".git/hooks/x y", "**/.git/**")},
+		// A command sent to a running process is judged as Bash.
+		{"mcp__desktop-commander__interact_with_process", `{"pid":1,"input":"cat .env"}`, protectedDenial(false, ".env", "**/.env")},
+		// ... and code of another language by the paths it names.
+		{"mcp__desktop-commander__interact_with_process", `{"pid":1,"input":"x = open('.env').read()"}`, protectedDenial(false, ".env", "**/.env")},
+		{"mcp__desktop-commander__interact_with_process", `{"pid":1,"input":"df = pd.read_csv('data.csv'); print(df.head())"}`, ""},
 		// What a server makes of a string before it opens it.
 		{"mcp__x__lookup", `{"p":" .env "}`, protectedDenial(false, ".env", "**/.env")},
 		{"mcp__x__lookup", `{"p":"file://` + g.Project + `/%2Eenv"}`, protectedDenial(false, ".env", "**/.env")},
@@ -208,6 +221,8 @@ func TestUnknownMCPTool(t *testing.T) {
 		// Free text, patterns, exclusions and bare words are no paths.
 		{"mcp__x__patch_blocks", `{"children":[{"rich_text":[{"text":{"content":".env"}}]}]}`, ""},
 		{"mcp__memory__create_entities", `{"entities":[{"name":".env","entityType":"config_file"}]}`, ""},
+		{"mcp__memory__delete_entities", `{"entityNames":[".env"]}`, ""},
+		{"mcp__playwright__browser_click", `{"element":"key","target":"div.key"}`, ""},
 		{"mcp__kubernetes__create_secret", `{"secret":{"tls.key":"x","tls.crt":"y"}}`, ""},
 		{"mcp__redis__set", `{"key":"tls:server.key","value":"x"}`, ""},
 		{"mcp__playwright__browser_type", `{"element":"field","text":".env"}`, ""},

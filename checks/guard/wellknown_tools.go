@@ -6,8 +6,10 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"unicode"
 
 	"github.com/tidwall/gjson"
+	"mvdan.cc/sh/v3/syntax"
 
 	"github.com/massgen/massgen-hook/internal/lazy"
 )
@@ -32,7 +34,7 @@ type toolRow struct {
 // about).
 func argRole(role string) bool {
 	switch role {
-	case "command", "cwd", "read", "write", "delete", "copy_from", "copy_to",
+	case "command", "input", "cwd", "read", "write", "delete", "copy_from", "copy_to",
 		"move_from", "move_to", "list", "search", "read_tree", "url", "word":
 		return true
 	}
@@ -193,6 +195,19 @@ func actionsOf(tool string, row toolRow, input []byte) toolActions {
 			if line := commandLine(v); line != "" {
 				a.commands = append(a.commands, toolCommand{line: inDir(cwd, line)})
 			}
+		case "input":
+			// A line for a process: Bash when it reads as Bash, else
+			// code of another language, whose words and quoted strings
+			// are judged as paths it may read.
+			if v.Type == gjson.String && v.Str != "" {
+				if isBash(v.Str) {
+					a.commands = append(a.commands, toolCommand{line: inDir(cwd, v.Str)})
+				} else {
+					for _, p := range inputWords(v.Str) {
+						a.paths = append(a.paths, pathRole{p, "read"})
+					}
+				}
+			}
 		case "read", "write", "list", "read_tree":
 			for _, p := range stringsOf(v) {
 				if p != "" {
@@ -332,4 +347,33 @@ func pathWord(p string) string {
 		return "~/" + shellWord(rest)
 	}
 	return shellWord(p)
+}
+
+// isBash reports whether line parses as Bash.
+func isBash(line string) bool {
+	_, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(line), "")
+	return err == nil
+}
+
+// inputWords are the quoted strings and the words of a line of code in a
+// language other than Bash (open('.env'), fs.readFileSync(".env")): the
+// text between quotes, and what lies between spaces and punctuation.
+func inputWords(line string) []string {
+	var words []string
+	for rest := line; ; {
+		i := strings.IndexAny(rest, "'\"`")
+		if i < 0 {
+			break
+		}
+		end := strings.IndexByte(rest[i+1:], rest[i])
+		if end < 0 {
+			break
+		}
+		words = append(words, rest[i+1:i+1+end])
+		rest = rest[i+1+end+1:]
+	}
+	words = append(words, strings.FieldsFunc(line, func(r rune) bool {
+		return unicode.IsSpace(r) || strings.ContainsRune("()[]{},;=+<>|&!'\"`", r)
+	})...)
+	return words
 }
