@@ -72,8 +72,7 @@ func (w *argWalk) str(s string, depth int, kind argKind) {
 	for _, c := range pathsIn(s, named) {
 		// A bare word (no /, not .name or ~) is a file's name only
 		// in an argument named for paths, or when the file is there.
-		if write && !named && !strings.ContainsRune(c.path, '/') &&
-			!strings.HasPrefix(c.path, ".") && !strings.HasPrefix(c.path, "~") {
+		if write && !named && bareWord(c.path) {
 			c.mustExist = true
 		}
 		if c.write = write; !w.added[c] {
@@ -127,7 +126,7 @@ func (w *argWalk) joined(v gjson.Result, depth int, kind argKind) {
 		switch last := words[len(words)-1]; {
 		case slices.Contains(folderWords, last):
 			dirs = append(dirs, e.Str)
-		case last == "filename" || last == "name" && len(words) > 1 && words[len(words)-2] == "file":
+		case last == "filename" || last == "name" || last == "as" && len(words) > 1 && words[len(words)-2] == "save":
 			names = append(names, e.Str)
 		default:
 			return true
@@ -225,9 +224,9 @@ func pathsIn(s string, named bool) []pathArg {
 		}
 	}
 	// A list in one string, as servers split it (mcp-atlassian's
-	// attachments: "README.md,.env").
-	if strings.Contains(trimmed, ",") && !strings.ContainsAny(trimmed, "\n\x00") {
-		for _, piece := range strings.Split(trimmed, ",") {
+	// attachments: "README.md,.env"; ; and | too).
+	if strings.ContainsAny(trimmed, ",;|") && !strings.ContainsAny(trimmed, "\n\x00") {
+		for _, piece := range strings.FieldsFunc(trimmed, func(r rune) bool { return r == ',' || r == ';' || r == '|' }) {
 			if p := strings.TrimSpace(piece); p != "" {
 				add(p, false)
 				add(filepath.Clean(p), false)

@@ -178,6 +178,17 @@ func TestUnknownMCPTool(t *testing.T) {
 		// ... and code of another language by the paths it names.
 		{"mcp__desktop-commander__interact_with_process", `{"pid":1,"input":"x = open('.env').read()"}`, protectedDenial(false, ".env", "**/.env")},
 		{"mcp__desktop-commander__interact_with_process", `{"pid":1,"input":"df = pd.read_csv('data.csv'); print(df.head())"}`, ""},
+		{"mcp__desktop-commander__interact_with_process", `{"pid":1,"input":"import pandas as pd\n# secrets live in .env\nprint('id_rsa')"}`, ""},
+		// A name in code is judged as written too, and a line that
+		// parses as Bash is judged as code as well; escapes are undone;
+		// dotenv's idiom reads .env.
+		{"mcp__desktop-commander__interact_with_process", `{"pid":1,"input":"open('.claude/settings.json','w').write('{}')"}`, protectedDenial(true, ".claude/settings.json", ".claude/settings.json")},
+		{"mcp__desktop-commander__interact_with_process", `{"pid":1,"input":"s='\\'';print(open(\".env\").read());t=1#'"}`, protectedDenial(false, ".env", "**/.env")},
+		{"mcp__desktop-commander__interact_with_process", `{"pid":1,"input":"open(\"\\x2eenv\").read()"}`, protectedDenial(false, ".env", "**/.env")},
+		{"mcp__desktop-commander__interact_with_process", `{"pid":1,"input":"from dotenv import load_dotenv; load_dotenv()"}`, protectedDenial(false, ".env", "**/.env")},
+		// A folder and a name, a list split at ; too.
+		{"mcp__dl__download", `{"url":"http://x/a","directory":".claude","name":"settings.json"}`, protectedDenial(true, ".claude/settings.json", ".claude/settings.json")},
+		{"mcp__notes__lookup", `{"files":"README.md;.env"}`, protectedDenial(false, ".env", "**/.env")},
 		// What a server makes of a string before it opens it.
 		{"mcp__x__lookup", `{"p":" .env "}`, protectedDenial(false, ".env", "**/.env")},
 		{"mcp__x__lookup", `{"p":"file://` + g.Project + `/%2Eenv"}`, protectedDenial(false, ".env", "**/.env")},
@@ -276,6 +287,19 @@ func TestProse(t *testing.T) {
 	} {
 		if got := prose(p); got != want {
 			t.Errorf("%q: prose %v, want %v", p, got, want)
+		}
+	}
+}
+
+// TestUnescapeLiteral: the escapes Python and JavaScript string literals
+// share are undone.
+func TestUnescapeLiteral(t *testing.T) {
+	for in, want := range map[string]string{
+		`\x2eenv`: ".env", `\56env`: ".env", `\056env`: ".env", `\u002eenv`: ".env", `\u{2e}env`: ".env",
+		`a\'b`: "a'b", `plain`: "plain", `\x2`: "x2", `end\`: `end\`,
+	} {
+		if got := unescapeLiteral(in); got != want {
+			t.Errorf("%q: got %q, want %q", in, got, want)
 		}
 	}
 }

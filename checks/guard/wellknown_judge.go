@@ -94,6 +94,20 @@ func (p *protectedPaths) protectedTool(ctx context.Context, call *engine.Call, g
 		return g.unknownTool(call), true, nil
 	}
 	for _, pr := range a.paths {
+		if pr.role == "code" {
+			// A name in code: read if it is there, and written if it is
+			// protected (code may open it either way); a bare word only
+			// if it is there. Outside the project it is no write: code
+			// reads data from anywhere.
+			if !bareWord(pr.path) || g.exists(pr.path) {
+				for _, write := range []bool{false, true} {
+					if f := g.judge(pr.path, g.Cwd, write, true); f != nil && f.pattern != "" {
+						return g.verdict(f), true, nil
+					}
+				}
+			}
+			continue
+		}
 		// A listing shows names, not content: the path it names is judged,
 		// as a read, and nothing below it.
 		if f := g.judge(pr.path, g.Cwd, pr.role == "write", true); f != nil {

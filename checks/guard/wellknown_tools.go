@@ -196,16 +196,21 @@ func actionsOf(tool string, row toolRow, input []byte) toolActions {
 				a.commands = append(a.commands, toolCommand{line: inDir(cwd, line)})
 			}
 		case "input":
-			// A line for a process: Bash when it reads as Bash, else
-			// code of another language, whose words and quoted strings
-			// are judged as paths it may read.
+			// A line for a process, whose language is not known: judged
+			// as Bash when it parses as Bash, and as code of another
+			// language as well (a line can be both): the names it holds
+			// (codeNames), and each quoted string that reads as a
+			// command line (os.system("...")).
 			if v.Type == gjson.String && v.Str != "" {
 				if isBash(v.Str) {
 					a.commands = append(a.commands, toolCommand{line: inDir(cwd, v.Str)})
-				} else {
-					for _, p := range inputWords(v.Str) {
-						a.paths = append(a.paths, pathRole{p, "read"})
-					}
+				}
+				names, commands := codeNames(v.Str)
+				for _, p := range names {
+					a.paths = append(a.paths, pathRole{p, "code"})
+				}
+				for _, c := range commands {
+					a.commands = append(a.commands, toolCommand{line: inDir(cwd, c)})
 				}
 			}
 		case "read", "write", "list", "read_tree":
@@ -355,25 +360,126 @@ func isBash(line string) bool {
 	return err == nil
 }
 
-// inputWords are the quoted strings and the words of a line of code in a
-// language other than Bash (open('.env'), fs.readFileSync(".env")): the
-// text between quotes, and what lies between spaces and punctuation.
-func inputWords(line string) []string {
-	var words []string
+// codeNames are the names a line of code may open files by: its quoted
+// strings, as written and with their escapes undone ("\x2eenv" is
+// .env), and its words (between spaces and punctuation), its comments
+// left out; .env when it loads one by the dotenv libraries' idiom. The
+// quoted strings that parse as Bash and hold a space are commands it may
+// run.
+func codeNames(line string) (names, commands []string) {
+	var code []string
+	for _, l := range strings.Split(line, "\n") {
+		if t := strings.TrimSpace(l); !strings.HasPrefix(t, "#") && !strings.HasPrefix(t, "//") {
+			code = append(code, l)
+		}
+	}
+	line = strings.Join(code, "\n")
 	for rest := line; ; {
 		i := strings.IndexAny(rest, "'\"`")
 		if i < 0 {
 			break
 		}
-		end := strings.IndexByte(rest[i+1:], rest[i])
-		if end < 0 {
+		q := rest[i]
+		end := i + 1
+		for end < len(rest) && rest[end] != q {
+			if rest[end] == '\\' {
+				end++
+			}
+			end++
+		}
+		if end >= len(rest) {
 			break
 		}
-		words = append(words, rest[i+1:i+1+end])
-		rest = rest[i+1+end+1:]
+		lit := rest[i+1 : end]
+		names = append(names, lit)
+		if u := unescapeLiteral(lit); u != lit {
+			names = append(names, u)
+		}
+		if strings.Contains(lit, " ") && isBash(lit) {
+			commands = append(commands, lit)
+		}
+		rest = rest[end+1:]
 	}
-	words = append(words, strings.FieldsFunc(line, func(r rune) bool {
+	names = append(names, strings.FieldsFunc(line, func(r rune) bool {
 		return unicode.IsSpace(r) || strings.ContainsRune("()[]{},;=+<>|&!'\"`", r)
 	})...)
-	return words
+	if strings.Contains(line, "load_dotenv") || strings.Contains(line, "dotenv_values") || strings.Contains(line, `dotenv").config(`) || strings.Contains(line, `dotenv').config(`) ||
+		strings.Contains(line, "dotenv/config") {
+		names = append(names, ".env")
+	}
+	return names, commands
+}
+
+// unescapeLiteral undoes the escapes of a string literal that Python and
+// JavaScript share with C: \xHH, \uHHHH, \u{H...}, octal \NNN, and a
+// backslash before any other character.
+func unescapeLiteral(s string) string {
+	if !strings.Contains(s, "\\") {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] != '\\' || i+1 == len(s) {
+			b.WriteByte(s[i])
+			continue
+		}
+		i++
+		digits := func(from, n, base int) (int, int) {
+			v, k := 0, 0
+			for ; k < n && from+k < len(s); k++ {
+				d := strings.IndexByte("0123456789abcdef"[:base], lower(s[from+k]))
+				if d < 0 {
+					break
+				}
+				v = v*base + d
+			}
+			return v, k
+		}
+		switch c := s[i]; {
+		case c == 'x':
+			if v, k := digits(i+1, 2, 16); k == 2 {
+				b.WriteRune(rune(v))
+				i += 2
+				continue
+			}
+			b.WriteByte(c)
+		case c == 'u' && i+1 < len(s) && s[i+1] == '{':
+			if end := strings.IndexByte(s[i:], '}'); end > 0 {
+				if v, k := digits(i+2, end-2, 16); k == end-2 && k > 0 {
+					b.WriteRune(rune(v))
+					i += end
+					continue
+				}
+			}
+			b.WriteByte(c)
+		case c == 'u':
+			if v, k := digits(i+1, 4, 16); k == 4 {
+				b.WriteRune(rune(v))
+				i += 4
+				continue
+			}
+			b.WriteByte(c)
+		case '0' <= c && c <= '7':
+			v, k := digits(i, 3, 8)
+			b.WriteRune(rune(v))
+			i += k - 1
+		default:
+			b.WriteByte(c)
+		}
+	}
+	return b.String()
+}
+
+// lower is an ASCII letter in lower case.
+func lower(c byte) byte {
+	if 'A' <= c && c <= 'Z' {
+		return c + 'a' - 'A'
+	}
+	return c
+}
+
+// bareWord reports whether a name in code is a bare word: no /, and not
+// .name or ~..., which names a file only when it is there.
+func bareWord(p string) bool {
+	return !strings.ContainsRune(p, '/') && !strings.HasPrefix(p, ".") && !strings.HasPrefix(p, "~")
 }
