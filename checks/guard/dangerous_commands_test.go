@@ -613,7 +613,7 @@ func TestDangerOtherTools(t *testing.T) {
 	d := newDanger(t, "")
 	for _, tc := range []struct{ tool, input string }{
 		{"Write", `{"file_path":"x.sh","content":"rm -rf /"}`},
-		{"mcp__shell__run", `{"command":"rm -rf /"}`},
+		{"mcp__shell__run", `{"note":"rm -rf /"}`},
 		{"Bash", `{"command":["rm","-rf","/"]}`},
 		{"Bash", `{}`},
 		{"Bash", ``},
@@ -623,6 +623,21 @@ func TestDangerOtherTools(t *testing.T) {
 			t.Errorf("%s %s: got %+v, %v; want no opinion", tc.tool, tc.input, v, err)
 		}
 	}
+}
+
+// TestDangerUnknownMCPCommand: an MCP tool the table does not know is
+// judged as Bash in an argument named for a command line (an AWS
+// server's cli_command), as the table's command role is.
+func TestDangerUnknownMCPCommand(t *testing.T) {
+	g := checktest.NewGuardEnv(t)
+	d := newDanger(t, "")
+	for _, input := range []string{`{"command":"rm -rf /"}`, `{"cli_command":"rm -rf /"}`, `{"cmd":["rm","-rf","/"]}`} {
+		v, err := d.Check(context.Background(), g.MakeCall(t, checktest.CallSpec{Tool: "mcp__shell__run", Input: input}))
+		if err != nil || v.Decision != engine.Deny || !strings.Contains(v.Reason, "would delete the whole filesystem") {
+			t.Errorf("%s: got %+v, %v; want a denial", input, v, err)
+		}
+	}
+	checkVerdict(t, d, g.MakeCall(t, checktest.CallSpec{Tool: "mcp__aws__call_aws", Input: `{"cli_command":"aws s3 ls"}`}), "")
 }
 
 // TestDangerParseError: bash runs forms the parser rejects, so a command

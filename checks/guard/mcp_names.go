@@ -164,3 +164,17 @@ func nameWords(name string) []string {
 	}
 	return out
 }
+
+// commandArg reports whether an argument's name says it holds a shell
+// command line: a word command or cmd (cli_command, command_line), or a
+// last word script or shell.
+func commandArg(name string) bool {
+	words := nameWords(name)
+	if len(words) == 0 {
+		return false
+	}
+	if last := words[len(words)-1]; last == "script" || last == "shell" {
+		return true
+	}
+	return slices.Contains(words, "command") || slices.Contains(words, "cmd")
+}

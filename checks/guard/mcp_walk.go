@@ -24,8 +24,9 @@ import (
 // one path that matters, and an agent can pad its arguments at will. It
 // cannot see a path built from parts, encoded other than as a file://
 // URL, or named relative to a folder other than the call's working
-// directory (the server's own), nor what a command or a URL the tool
-// takes would do: a tool that runs commands belongs in the table.
+// directory (the server's own), nor what a query, code or a URL the tool
+// takes would do. A command line in an argument named for one is judged
+// as Bash (unknownCommands).
 const (
 	walkDepth   = 64
 	walkStrings = 10000
@@ -42,6 +43,26 @@ func (g *guard) unknownTool(call *engine.Call) engine.Verdict {
 		return engine.Verdict{Notes: g.notes}
 	}
 	return g.walkArgs(name, gjson.ParseBytes(call.ToolInput), nil)
+}
+
+// unknownCommands are the command lines an MCP tool the table does not
+// know is given in arguments named for one (commandArg: an AWS server's
+// cli_command, a runner's cmd), at the top level, for the Bash
+// judgement: the table's own command role, by the argument's name.
+func unknownCommands(call *engine.Call) []toolCommand {
+	if !isMCPName(call.Event.ToolName) && !call.Event.FromMassGen && !call.Event.FromMCP || call.Event.ToolName == "Bash" {
+		return nil // Bash is the judgement these lines are put to (asOwnTool)
+	}
+	var cmds []toolCommand
+	gjson.ParseBytes(call.ToolInput).ForEach(func(k, v gjson.Result) bool {
+		if commandArg(k.Str) {
+			if line := commandLine(v); line != "" {
+				cmds = append(cmds, toolCommand{line: line})
+			}
+		}
+		return true
+	})
+	return cmds
 }
 
 // walkArgs judges every path the strings of args may name (see argWalk),

@@ -217,6 +217,9 @@ func (p *protectedPaths) Check(ctx context.Context, call *engine.Call) (engine.V
 	}
 	script, ok, err := bashScript(call, g.shellCall)
 	if !ok {
+		if v, err := judgeCommands(ctx, call, unknownCommands(call), p.Check); err != nil || v.Decision != "" {
+			return v, err
+		}
 		return g.unknownTool(call), nil
 	}
 	if err != nil {

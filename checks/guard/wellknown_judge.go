@@ -62,6 +62,10 @@ func (d *dangerousCommands) dangerousTool(ctx context.Context, call *engine.Call
 		return tableNote(terr), true, nil
 	}
 	if !ok {
+		if cmds := unknownCommands(call); len(cmds) > 0 {
+			v, err = judgeCommands(ctx, call, cmds, d.Check)
+			return v, true, err
+		}
 		return engine.Verdict{}, false, nil
 	}
 	a := actionsOf(call.Event.ToolName, row, call.ToolInput)
