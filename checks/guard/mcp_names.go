@@ -165,16 +165,10 @@ func nameWords(name string) []string {
 	return out
 }
 
-// commandArg reports whether an argument's name says it holds a shell
-// command line: a word command or cmd (cli_command, command_line), or a
-// last word script or shell.
+// commandArg reports whether an argument's name says it holds a command
+// line: a word command or cmd (cli_command, command_line). A script is
+// not one: browser tools take JavaScript by that name.
 func commandArg(name string) bool {
 	words := nameWords(name)
-	if len(words) == 0 {
-		return false
-	}
-	if last := words[len(words)-1]; last == "script" || last == "shell" {
-		return true
-	}
 	return slices.Contains(words, "command") || slices.Contains(words, "cmd")
 }

@@ -48,7 +48,10 @@ func (g *guard) unknownTool(call *engine.Call) engine.Verdict {
 // unknownCommands are the command lines an MCP tool the table does not
 // know is given in arguments named for one (commandArg: an AWS server's
 // cli_command, a runner's cmd), at the top level, for the Bash
-// judgement: the table's own command role, by the argument's name.
+// judgement: the table's own command role, by the argument's name. A
+// value that does not parse as Bash is left to the walk of its paths:
+// the name says command, but not which language (an editor's, a chat's
+// slash command), and one that cannot be read is no proof of an attack.
 func unknownCommands(call *engine.Call) []toolCommand {
 	if !isMCPName(call.Event.ToolName) && !call.Event.FromMassGen && !call.Event.FromMCP || call.Event.ToolName == "Bash" {
 		return nil // Bash is the judgement these lines are put to (asOwnTool)
@@ -56,7 +59,7 @@ func unknownCommands(call *engine.Call) []toolCommand {
 	var cmds []toolCommand
 	gjson.ParseBytes(call.ToolInput).ForEach(func(k, v gjson.Result) bool {
 		if commandArg(k.Str) {
-			if line := commandLine(v); line != "" {
+			if line := commandLine(v); line != "" && isBash(line) {
 				cmds = append(cmds, toolCommand{line: line})
 			}
 		}
