@@ -1,6 +1,8 @@
 package guard
 
 import (
+	"os/exec"
+	"slices"
 	"strings"
 	"unicode"
 
@@ -17,12 +19,14 @@ func isBash(line string) bool {
 	return err == nil
 }
 
-// codeNames are the names a line of code may open files by: its quoted
-// strings, as written and with their escapes undone ("\x2eenv" is
-// .env), and its words (between spaces and punctuation), its comments
-// left out; .env when it loads one by the dotenv libraries' idiom. The
-// quoted strings that parse as Bash and hold a space are commands it may
-// run.
+// codeNames are the names a line of code may open files by: each
+// quoted string, as written and with its escapes undone ("\x2eenv" is
+// .env), and each word outside quotes and comments (between spaces and
+// punctuation); .env when it loads one by the dotenv libraries' idiom.
+// A name that holds a glob's characters (*, ?, [) is none: code does not
+// expand them (SELECT * FROM t, a * b). The quoted strings that read as
+// a command line (a program on PATH, then its arguments: os.system) are
+// commands it may run.
 func codeNames(line string) (names, commands []string) {
 	var code []string
 	for _, l := range strings.Split(line, "\n") {
@@ -31,11 +35,15 @@ func codeNames(line string) (names, commands []string) {
 		}
 	}
 	line = strings.Join(code, "\n")
+	var outside strings.Builder
 	for rest := line; ; {
 		i := strings.IndexAny(rest, "'\"`")
 		if i < 0 {
+			outside.WriteString(rest)
 			break
 		}
+		outside.WriteString(rest[:i])
+		outside.WriteByte(' ')
 		q := rest[i]
 		end := i + 1
 		for end < len(rest) && rest[end] != q {
@@ -45,6 +53,7 @@ func codeNames(line string) (names, commands []string) {
 			end++
 		}
 		if end >= len(rest) {
+			outside.WriteString(rest[i+1:])
 			break
 		}
 		lit := rest[i+1 : end]
@@ -52,20 +61,63 @@ func codeNames(line string) (names, commands []string) {
 		if u := unescapeLiteral(lit); u != lit {
 			names = append(names, u)
 		}
-		if strings.Contains(lit, " ") && isBash(lit) {
+		if commandLineText(lit) {
 			commands = append(commands, lit)
 		}
 		rest = rest[end+1:]
 	}
-	names = append(names, strings.FieldsFunc(line, func(r rune) bool {
-		return unicode.IsSpace(r) || strings.ContainsRune("()[]{},;=+<>|&!'\"`", r)
+	names = append(names, strings.FieldsFunc(outside.String(), func(r rune) bool {
+		return unicode.IsSpace(r) || strings.ContainsRune("()[]{},;=+*%<>|&!^:", r) // not / ~ - . _: a path's
 	})...)
 	if strings.Contains(line, "load_dotenv") || strings.Contains(line, "dotenv_values") || strings.Contains(line, `dotenv").config(`) || strings.Contains(line, `dotenv').config(`) ||
 		strings.Contains(line, "dotenv/config") {
 		names = append(names, ".env")
 	}
-	return names, commands
+	kept := names[:0]
+	for _, n := range names {
+		if n != "" && !strings.ContainsAny(n, "*?[") {
+			kept = append(kept, n)
+		}
+	}
+	return kept, commands
 }
+
+// commandLineText reports whether a string in code reads as a command
+// line: it parses as Bash, holds a space, and starts with a program on
+// PATH (a sentence such as "add .env to gitignore" does not).
+func commandLineText(s string) bool {
+	fields := strings.Fields(s)
+	if len(fields) < 2 || !isBash(s) {
+		return false
+	}
+	_, err := exec.LookPath(fields[0])
+	return err == nil
+}
+
+// bashLine reports whether a line sent to a process is judged as Bash:
+// it parses as Bash, and is not an assignment in another language (x =
+// 'id_rsa' would run a program x in Bash, which no one types there), nor
+// a line with a glob's characters that starts with no program or shell
+// word (SELECT * FROM t; from os import *; 2 * 3), whose * would be
+// expanded as Bash expands it.
+func bashLine(line string) bool {
+	f := strings.Fields(line)
+	if len(f) > 1 && f[1] == "=" {
+		return false
+	}
+	if len(f) > 0 && strings.ContainsAny(line, "*?[") && !slices.Contains(shellWords, f[0]) {
+		if _, err := exec.LookPath(f[0]); err != nil {
+			return false
+		}
+	}
+	return isBash(line)
+}
+
+// shellWords are Bash's keywords and the builtins a line typed into a
+// shell starts with.
+var shellWords = []string{"if", "for", "while", "until", "case", "select", "function", "{", "(", "[[", "[", "!",
+	"cd", "echo", "printf", "export", "unset", "set", "shopt", "source", ".", "eval", "exec", "read", "test",
+	"alias", "local", "declare", "typeset", "let", "pushd", "popd", "type", "command", "builtin", "time"}
 
 // unescapeLiteral undoes the escapes of a string literal that Python and
 // JavaScript share with C: \xHH, \uHHHH, \u{H...}, octal \NNN, and a

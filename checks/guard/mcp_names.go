@@ -172,3 +172,24 @@ func commandArg(name string) bool {
 	words := nameWords(name)
 	return slices.Contains(words, "command") || slices.Contains(words, "cmd")
 }
+
+// elsewhereWords, in a tool's name (its server's too), say that what it
+// runs runs elsewhere: in a container, a pod, a remote machine or
+// sandbox. A command line it is given is that machine's, not this one's.
+var elsewhereWords = []string{"pod", "pods", "container", "containers", "docker", "kubernetes", "k8s", "kubectl",
+	"ssh", "remote", "sandbox", "e2b", "vm"}
+
+// graphWords, in a tool's name, say it works on a knowledge graph (the
+// memory server's open_nodes, delete_entities): its names are the
+// graph's entities, not files.
+var graphWords = []string{"node", "nodes", "entity", "entities", "relation", "relations", "observation", "observations", "graph"}
+
+// nameHas reports whether a word of the tool's name is one of words.
+func nameHas(name string, words []string) bool {
+	for _, w := range nameWords(name) {
+		if slices.Contains(words, w) {
+			return true
+		}
+	}
+	return false
+}

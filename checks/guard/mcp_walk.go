@@ -39,7 +39,7 @@ const (
 // judged by their names.
 func (g *guard) unknownTool(call *engine.Call) engine.Verdict {
 	name := call.Event.ToolName
-	if !isMCPName(name) && !call.Event.FromMassGen && !call.Event.FromMCP {
+	if !isMCPName(name) && !call.Event.FromMassGen && !call.Event.FromMCP || nameHas(bareToolName(name), graphWords) {
 		return engine.Verdict{Notes: g.notes}
 	}
 	return g.walkArgs(name, gjson.ParseBytes(call.ToolInput), nil)
@@ -53,7 +53,8 @@ func (g *guard) unknownTool(call *engine.Call) engine.Verdict {
 // the name says command, but not which language (an editor's, a chat's
 // slash command), and one that cannot be read is no proof of an attack.
 func unknownCommands(call *engine.Call) []toolCommand {
-	if !isMCPName(call.Event.ToolName) && !call.Event.FromMassGen && !call.Event.FromMCP || call.Event.ToolName == "Bash" {
+	if !isMCPName(call.Event.ToolName) && !call.Event.FromMassGen && !call.Event.FromMCP || call.Event.ToolName == "Bash" ||
+		nameHas(call.Event.ToolName, elsewhereWords) {
 		return nil // Bash is the judgement these lines are put to (asOwnTool)
 	}
 	var cmds []toolCommand

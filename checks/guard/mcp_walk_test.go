@@ -238,6 +238,16 @@ func TestUnknownMCPTool(t *testing.T) {
 		{"mcp__x__patch_blocks", `{"children":[{"rich_text":[{"text":{"content":".env"}}]}]}`, ""},
 		{"mcp__memory__create_entities", `{"entities":[{"name":".env","entityType":"config_file"}]}`, ""},
 		{"mcp__memory__delete_entities", `{"entityNames":[".env"]}`, ""},
+		{"mcp__memory__open_nodes", `{"names":[".env","README.md"]}`, ""},
+		// A command run in a container is the container's.
+		{"mcp__kubernetes__exec_in_pod", `{"name":"app-1","command":"cat /app/.env"}`, ""},
+		// Code: a * is no glob, words in a sentence are no names, an
+		// assignment is no Bash.
+		{"mcp__desktop-commander__interact_with_process", `{"pid":1,"input":"SELECT * FROM users LIMIT 5;"}`, ""},
+		{"mcp__desktop-commander__interact_with_process", `{"pid":1,"input":"from os import *"}`, ""},
+		{"mcp__desktop-commander__interact_with_process", `{"pid":1,"input":"print('add .env to gitignore')"}`, ""},
+		{"mcp__desktop-commander__interact_with_process", `{"pid":1,"input":"x = 'id_rsa'"}`, ""},
+		{"mcp__desktop-commander__interact_with_process", `{"pid":1,"input":"import os; os.system('cat .env')"}`, protectedDenial(false, ".env", "**/.env")},
 		{"mcp__playwright__browser_click", `{"element":"key","target":"div.key"}`, ""},
 		{"mcp__kubernetes__create_secret", `{"secret":{"tls.key":"x","tls.crt":"y"}}`, ""},
 		{"mcp__redis__set", `{"key":"tls:server.key","value":"x"}`, ""},

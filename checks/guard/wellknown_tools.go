@@ -200,7 +200,7 @@ func actionsOf(tool string, row toolRow, input []byte) toolActions {
 			// (codeNames), and each quoted string that reads as a
 			// command line (os.system("...")).
 			if v.Type == gjson.String && v.Str != "" {
-				if isBash(v.Str) {
+				if bashLine(v.Str) {
 					a.commands = append(a.commands, toolCommand{line: inDir(cwd, v.Str)})
 				}
 				names, commands := codeNames(v.Str)
