@@ -30,7 +30,8 @@ type pathArg struct {
 // different strings.
 type argWalk struct {
 	verb   toolVerb
-	remote bool // a remote service's tool (remoteServer)
+	remote bool              // a remote service's tool (remoteServer)
+	skip   map[string]string // top-level arguments left out (a table row's, judged by their roles)
 	seen   map[string]bool
 	added  map[pathArg]bool
 	paths  []pathArg
@@ -95,6 +96,9 @@ func (w *argWalk) value(v gjson.Result, depth int, kind argKind) {
 		}
 		object := v.IsObject()
 		v.ForEach(func(k, e gjson.Result) bool {
+			if _, named := w.skip[k.Str]; object && depth == 0 && named {
+				return true
+			}
 			inner := kind
 			if object {
 				w.str(k.Str, depth, kind)

@@ -2,12 +2,12 @@ package guard
 
 import (
 	"fmt"
-	"os/user"
 	"path/filepath"
 	"strings"
 
 	"github.com/tidwall/gjson"
 
+	"github.com/massgen/massgen-hook/analysis/shellcmd"
 	"github.com/massgen/massgen-hook/engine"
 )
 
@@ -39,10 +39,17 @@ const (
 // judged by their names.
 func (g *guard) unknownTool(call *engine.Call) engine.Verdict {
 	name := call.Event.ToolName
-	if !isMCPName(name) && !call.Event.FromMassGen && !call.Event.FromMCP || nameHas(bareToolName(name), graphWords) {
+	if !unknownMCPCall(call) || nameHas(bareToolName(name), graphWords) {
 		return engine.Verdict{Notes: g.notes}
 	}
 	return g.walkArgs(name, gjson.ParseBytes(call.ToolInput), nil)
+}
+
+// unknownMCPCall reports whether call is one whose arguments the guards
+// look into by their names: an MCP tool's (by its name, or as its CLI
+// marks it), or any tool of a MassGen event.
+func unknownMCPCall(call *engine.Call) bool {
+	return isMCPName(call.Event.ToolName) || call.Event.FromMassGen || call.Event.FromMCP
 }
 
 // unknownCommands are the command lines an MCP tool the table does not
@@ -53,8 +60,7 @@ func (g *guard) unknownTool(call *engine.Call) engine.Verdict {
 // the name says command, but not which language (an editor's, a chat's
 // slash command), and one that cannot be read is no proof of an attack.
 func unknownCommands(call *engine.Call) []toolCommand {
-	if !isMCPName(call.Event.ToolName) && !call.Event.FromMassGen && !call.Event.FromMCP || call.Event.ToolName == "Bash" ||
-		nameHas(call.Event.ToolName, elsewhereWords) {
+	if !unknownMCPCall(call) || call.Event.ToolName == "Bash" || nameHas(call.Event.ToolName, elsewhereWords) {
 		return nil // Bash is the judgement these lines are put to (asOwnTool)
 	}
 	var cmds []toolCommand
@@ -74,18 +80,8 @@ func unknownCommands(call *engine.Call) []toolCommand {
 // judged by their roles).
 func (g *guard) walkArgs(name string, args gjson.Result, skip map[string]string) engine.Verdict {
 	w := newArgWalk(verbOf(name), remoteServer(name))
-	if args.IsObject() {
-		args.ForEach(func(k, v gjson.Result) bool {
-			if _, named := skip[k.Str]; !named {
-				w.str(k.Str, 0, argAny)
-				w.value(v, 1, w.kindOf(k.Str))
-			}
-			return !w.past
-		})
-		w.joined(args, 0, argAny)
-	} else {
-		w.value(args, 0, argAny)
-	}
+	w.skip = skip
+	w.value(args, 0, argAny)
 	if w.past {
 		return engine.Verdict{Decision: engine.Deny,
 			Reason: fmt.Sprintf("⚠️ BLOCKED: the arguments of %s are too large to check for protected paths (more than %d levels of objects and lists, or more than %d different strings). "+
@@ -129,9 +125,7 @@ func (g *guard) homeForms(p string, users map[string]string) []string {
 	name, rest, _ := strings.Cut(p[1:], "/")
 	home, seen := users[name]
 	if !seen {
-		if u, err := user.Lookup(name); err == nil {
-			home = u.HomeDir
-		}
+		home, _, _ = shellcmd.LookupUserHome(name) // "" for no such user, or none known
 		users[name] = home
 	}
 	if home == "" {
