@@ -260,9 +260,13 @@ func testConcurrencySmartRetry(t *testing.T, bin string) {
 //   - written in place (truncated, then written in two halves), check may
 //     read it empty or half written. That is what is on disk, so check
 //     reports it like any incomplete file: exit 1 with one missing_sections
-//     violation for that file, naming the required headings after the cut
-//     (a tail of the required list), and nothing else: never unreadable,
-//     never another file, never a missing coordinator.
+//     violation for that file, naming some of the required headings in
+//     their order, and nothing else: never unreadable, never another file,
+//     never a missing coordinator. Usually the headings named are those
+//     after the cut, but not always: a read that spans a rewrite sees the
+//     old file's start and the new one's end, and when the two differ in
+//     length the heading at the seam can be lost while the later ones are
+//     seen (CI saw Missing: [Cross-agent observations]).
 //
 // Either way check exits 0 or 1 with a whole JSON report, counts the same
 // files every time, and changes nothing: afterwards every file is as its
@@ -418,8 +422,24 @@ func checkProblem(r hookRun, day string) string {
 	v := rep.Violations[0]
 	sections := []string{"What I did", "Cross-agent observations", "Unresolved"}
 	if len(rep.Violations) != 1 || v.Kind != "missing_sections" || v.Path != ".claude/scratchpad/inplace-writer/"+day+".md" ||
-		len(v.Missing) == 0 || len(v.Missing) > len(sections) || !slices.Equal(v.Missing, sections[len(sections)-len(v.Missing):]) {
-		return fmt.Sprintf("violations %+v: want at most one missing_sections, for the in-place file, naming a tail of %q", rep.Violations, sections)
+		len(v.Missing) == 0 || !inOrderWithin(v.Missing, sections) {
+		return fmt.Sprintf("violations %+v: want at most one missing_sections, for the in-place file, naming some of %q in order", rep.Violations, sections)
 	}
 	return ""
+}
+
+// inOrderWithin reports whether every name in got is in want, each once,
+// in want's order.
+func inOrderWithin(got, want []string) bool {
+	i := 0
+	for _, g := range got {
+		for i < len(want) && want[i] != g {
+			i++
+		}
+		if i == len(want) {
+			return false
+		}
+		i++
+	}
+	return true
 }
