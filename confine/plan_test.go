@@ -35,6 +35,7 @@ func newFixture(t *testing.T) fixture {
 		"proj/node_modules/p/.env":    "not searched\n",
 		"home/.git-credentials":       "https://u:HOME_SECRET@example.com\n",
 		"home/.ssh/id_ed25519":        "SSH_SECRET\n",
+		"home/.ssh/id_ed25519.pub":    "ssh-ed25519 AAAA public\n",
 		"home/.aws/credentials":       "AWS_SECRET\n",
 		"home/.config/gh/hosts.yml":   "GH_SECRET\n",
 		"home/notes.txt":              "mine\n",

@@ -67,7 +67,9 @@ var (
 	// defaultWriteOnly: .git internals, which git manages. The guards' own
 	// wiring (defaultWiring) is added to every write list, given or not.
 	defaultWriteOnly = []string{"**/.git", "**/.git/**"}
-	DefaultExcept    = []string{"**/.env.example", "**/.env.sample", "**/.env.template", "**/.env.dist"}
+	// DefaultExcept: templates of .env, and the public half of an SSH key
+	// (~/.ssh/id_* covers id_ed25519.pub too; it is meant to be shared).
+	DefaultExcept = []string{"**/.env.example", "**/.env.sample", "**/.env.template", "**/.env.dist", "~/.ssh/id_*.pub"}
 	// defaultOutsideAllowed are the places outside the project a call may
 	// write: temporary files, the null and standard devices, and Claude
 	// Code's plan files. $TMPDIR is added at check time.

@@ -333,6 +333,9 @@ func TestProtectedBash(t *testing.T) {
 		{`echo "cat .env"`, ""},
 		{"echo .env", ""},
 		{"cat ~/.netrc", r(checktest.TestHome+"/.netrc", "**/.netrc")},
+		{"cat ~/.ssh/id_ed25519.pub", ""}, // a public key is meant to be shared
+		{"cat ~/.ssh/id_ed25519", r(checktest.TestHome+"/.ssh/id_ed25519", "**/id_ed25519")},
+		{"cat ~/.ssh/id_ecdsa_sk", r(checktest.TestHome+"/.ssh/id_ecdsa_sk", "~/.ssh/id_*")},
 		{`cat "$HOME/.aws/credentials"`, r(checktest.TestHome+"/.aws/credentials", "**/.aws/credentials")},
 		// Globs are expanded against the directory.
 		{"cat .env*", r(".env", "**/.env")},
