@@ -37,3 +37,75 @@ func escapeGlob(s string) string {
 	}
 	return b.String()
 }
+
+// extglobAsAny is v with each extended glob group (bash's @(a|b), *(x),
+// +(x), ?(x), !(x); zsh's *(D) qualifier parses the same) read as *: more
+// names than the group matches, never fewer, and a dot among them
+// (@(.env) and *(D) name dotfiles). ext says whether v had one.
+func extglobAsAny(v string) (pattern string, ext bool) {
+	if !strings.Contains(v, "(") {
+		return v, false
+	}
+	var b strings.Builder
+	for i := 0; i < len(v); i++ {
+		c := v[i]
+		if c == '\\' && i+1 < len(v) {
+			b.WriteString(v[i : i+2])
+			i++
+			continue
+		}
+		if strings.IndexByte("?*+@!", c) >= 0 && i+1 < len(v) && v[i+1] == '(' {
+			if end := groupEnd(v, i+1); end > 0 {
+				if s := b.String(); !strings.HasSuffix(s, "*") {
+					b.WriteByte('*')
+				}
+				for i = end; i+1 < len(v) && v[i+1] == '*'; i++ {
+				}
+				ext = true
+				continue
+			}
+		}
+		b.WriteByte(c)
+	}
+	return b.String(), ext
+}
+
+// groupEnd is the index of the ) that closes the ( at open, or -1.
+func groupEnd(v string, open int) int {
+	depth := 0
+	for i := open; i < len(v); i++ {
+		switch v[i] {
+		case '\\':
+			i++
+		case '(':
+			depth++
+		case ')':
+			if depth--; depth == 0 {
+				return i
+			}
+		}
+	}
+	return -1
+}
+
+// shellSkips reports whether the shell's default globbing would not give
+// match for pattern (a pattern filepath.Glob matched it with): a part of
+// the pattern that starts with * or ? matched a name that starts with a
+// dot, which bash and zsh match only when the pattern's part starts with
+// a dot too (or dotglob, GLOB_DOTS is on: see shellHidesDots). A pattern
+// Glob cleaned, or one with **, is not judged (false).
+func shellSkips(pattern, match string) bool {
+	if filepath.Clean(pattern) != pattern || strings.Contains(pattern, "**") {
+		return false
+	}
+	ps, ms := strings.Split(pattern, "/"), strings.Split(match, "/")
+	if len(ps) != len(ms) {
+		return false
+	}
+	for i := range ps {
+		if (strings.HasPrefix(ps[i], "*") || strings.HasPrefix(ps[i], "?")) && strings.HasPrefix(ms[i], ".") {
+			return true
+		}
+	}
+	return false
+}

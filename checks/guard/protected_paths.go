@@ -218,6 +218,7 @@ func (p *protectedPaths) Check(ctx context.Context, call *engine.Call) (engine.V
 		return v, err
 	}
 	script, ok, err := bashScript(call, g.shellCall)
+	g.command = gjson.GetBytes(call.ToolInput, "command").Str
 	if !ok {
 		if v, err := judgeCommands(ctx, call, unknownCommands(call), p.Check); err != nil || v.Decision != "" {
 			return v, err
@@ -244,7 +245,7 @@ func (p *protectedPaths) Check(ctx context.Context, call *engine.Call) (engine.V
 			// done through the new name is done to it. rm, unlink and mv
 			// act on a symlink itself; the rest act through it.
 			follow := e.Op != shellcmd.Delete && e.Op != shellcmd.Move
-			if v := g.word(e.Path, c.Dir, e.Op != shellcmd.Read, follow); v != nil {
+			if v := g.word(e.Path, c.Dir, e.Op != shellcmd.Read, follow, expandedAsWritten(c)); v != nil {
 				return g.verdict(v), nil
 			}
 			if f := g.tree(ctx, e, c.Dir); f != nil {
@@ -312,6 +313,27 @@ type guard struct {
 	notes []string
 	// writeList is writes(), once asked.
 	writeList []string
+	// environ is the call's environment, as the CLI's shell inherits it.
+	environ []string
+	// command is the Bash call's command; dotsHidden, whether a * or ? in
+	// it surely matches no dot name (0 not known yet, 1 no, 2 yes).
+	command    string
+	dotsHidden int8
+}
+
+// shellHidesDots reports whether the shell expands a * or ? at the start
+// of a name of this call's command to no name that starts with a dot:
+// its options start as bash's and zsh's defaults, and nothing in the
+// command can change them. Asked only when a dot name would be the
+// reason to deny, and once per call.
+func (g *guard) shellHidesDots() bool {
+	if g.dotsHidden == 0 {
+		g.dotsHidden = 1
+		if shellcmd.KeepsGlobDefaults(g.command) && shellHidesDots(g.environ, g.Home) {
+			g.dotsHidden = 2
+		}
+	}
+	return g.dotsHidden == 2
 }
 
 // real is fspath.Real(p), through the call's paths.
@@ -321,7 +343,7 @@ func (g *guard) real(p string) string { return g.paths.Real(p) }
 func (g *guard) realHome() string { return g.real(g.Home) }
 
 func (p *protectedPaths) guardFor(call *engine.Call) *guard {
-	g := &guard{protectedPaths: p, shellCall: ShellCallOf(call), tmpdir: envValue(call.Environ, "TMPDIR")}
+	g := &guard{protectedPaths: p, shellCall: ShellCallOf(call), tmpdir: envValue(call.Environ, "TMPDIR"), environ: call.Environ}
 	if files := namedConfig(call.Environ, call.Project, g.paths); files != nil {
 		// The config the hooks read is their wiring wherever it is: a
 		// MassGen config named by $MASSGEN_HOOK_CONFIG sits beside the
@@ -375,8 +397,11 @@ type finding struct {
 
 // word judges a shell word: unknown words (a $VAR, a $(...)) cannot be
 // judged and pass; globs are expanded against the directory, as the shell
-// would, and each match judged.
-func (g *guard) word(w shellcmd.Word, dir string, write, follow bool) *finding {
+// would, and each match judged. shellGlob says the call's own shell
+// expands the word as the command wrote it (see expandedAsWritten): then a
+// match the shell's default globbing skips (.env for *) is no reason to
+// deny while those defaults surely hold.
+func (g *guard) word(w shellcmd.Word, dir string, write, follow, shellGlob bool) *finding {
 	if !w.Known || w.Value == "" {
 		return nil
 	}
@@ -384,7 +409,7 @@ func (g *guard) word(w shellcmd.Word, dir string, write, follow bool) *finding {
 		dir = g.Cwd
 	}
 	if w.Glob {
-		pattern := w.Value
+		pattern, ext := extglobAsAny(w.Value)
 		if !filepath.IsAbs(pattern) {
 			// The directory is a path, not a pattern: a project in
 			// "app[1]" must not turn into a character class.
@@ -392,7 +417,11 @@ func (g *guard) word(w shellcmd.Word, dir string, write, follow bool) *finding {
 		}
 		if matches := globFiles(pattern); len(matches) > 0 {
 			for _, m := range matches {
-				if f := g.judge(m, dir, write, follow); f != nil {
+				f := g.judge(m, dir, write, follow)
+				if f != nil && shellGlob && !ext && shellSkips(pattern, m) && g.shellHidesDots() {
+					continue // cat * in a folder with .env: bash never names it
+				}
+				if f != nil {
 					return f
 				}
 			}
@@ -668,4 +697,21 @@ func envValue(environ []string, key string) string {
 func pathExists(abs string, file bool) bool {
 	fi, err := os.Stat(abs)
 	return err == nil && (!file || fi.Mode().IsRegular())
+}
+
+// expandedAsWritten reports whether c's words are expanded by the call's
+// own shell as the command line wrote them: c runs directly, or through
+// wrappers that take the words the shell expanded (sudo, env, nohup, a
+// command substitution). Not for a command a shell or eval runs from a
+// string, a file sourced or run, an alias, or xargs and find -exec, whose
+// words come from a program's output.
+func expandedAsWritten(c *shellcmd.Command) bool {
+	for _, w := range c.Wrappers {
+		switch w {
+		case "sudo", "env", "nohup", "time", "timeout", "nice", "$(...)", "`...`", "<(...)", ">(...)":
+		default:
+			return false
+		}
+	}
+	return true
 }

@@ -341,6 +341,24 @@ func TestProtectedBash(t *testing.T) {
 		{"cat .env*", r(".env", "**/.env")},
 		{"cat sub/.e*", r("sub/.env", "**/.env")},
 		{"cat *.txt", ""},
+		// A * or ? at the start of a name matches no dot name in bash
+		// and zsh, unless the command line may change that.
+		{"cat *", ""},
+		{"wc -l * sub/* | sort -n", ""},
+		{"grep -n KEY ?env* 2>/dev/null", ""},
+		{"cat .*", r(".env", "**/.env")},
+		{"cat */.env", r("sub/.env", "**/.env")},
+		{"shopt -s dotglob; cat *", r(".env", "**/.env")},
+		{"GLOBIGNORE=x; cat *", r(".env", "**/.env")},
+		{"setopt globdots; cat *", r(".env", "**/.env")},
+		{"(( GLOBIGNORE=1 )); cat *", r(".env", "**/.env")},
+		{"bash -O dotglob -c 'cat *'", r(".env", "**/.env")},
+		// Extended globs and zsh's qualifiers name dot files.
+		{"cat @(.env)", r(".env", "**/.env")},
+		{"cat +(.)env", r(".env", "**/.env")},
+		{"cat .@(env)", r(".env", "**/.env")},
+		{"cat *(D)", r(".env", "**/.env")},
+		{"shopt -s extglob\ncat @(.env|x)", r(".env", "**/.env")},
 		// Unknown words cannot be judged and pass.
 		{"cat $F", ""},
 		{`cat "$(ls)"`, ""},

@@ -1,0 +1,74 @@
+package shellcmd
+
+import "testing"
+
+func TestKeepsGlobDefaults(t *testing.T) {
+	for _, tc := range []struct {
+		src   string
+		keeps bool
+	}{
+		// Plain commands, lists, pipes, substitutions, loops.
+		{"cat *", true},
+		{"wc -l * | sort -n | tail -3", true},
+		{"cd src && grep -n TODO * 2>/dev/null", true},
+		{"set -euo pipefail; cat *", true},
+		{"set -e +x -o errexit; cat *", true},
+		{"FOO=1 make test && cat *", true},
+		{"x=$(ls); cat * $x ${x:-d} ${#x} ${x%.go}", true},
+		{"for f in *.go; do wc -l $f; done", true},
+		{"printf '%s\\n' a b", true},
+		// Options that change globbing, by any route.
+		{"shopt -s dotglob; cat *", false},
+		{"\\shopt -s dotglob; cat *", false},
+		{"'shopt' -s dotglob; cat *", false},
+		{"builtin shopt -s dotglob; cat *", false},
+		{"command shopt -s dotglob; cat *", false},
+		{"setopt globdots; cat *", false},
+		{"set -o globdots; cat *", false},
+		{"set -4; cat *", false},
+		{"emulate -L zsh -o globdots; cat *", false},
+		{"GLOBIGNORE=x; cat *", false},
+		{"GLOBIGNORE=x cat *", false},
+		{"export GLOBIGNORE=x; cat *", false},
+		{"declare -n r=GLOBIGNORE; r=x; cat *", false},
+		{"BASH_ENV=rc bash -c 'cat *'", false},
+		{"ENV=rc sh -i -c 'cat *'", false},
+		// Code run in the shell itself, or a name set by a name given.
+		{"source ./rc; cat *", false},
+		{". ./rc; cat *", false},
+		{"eval \"$x\"; cat *", false},
+		{"trap 'shopt -s dotglob' DEBUG; cat *", false},
+		{"alias c='shopt -s dotglob'\nc\ncat *", false},
+		{"f() { shopt -s dotglob; }; f; cat *", false},
+		{"read GLOBIGNORE <<< x; cat *", false},
+		{"printf -v GLOBIGNORE x; cat *", false},
+		{"printf -vGLOBIGNORE x; cat *", false},
+		{"printf \"$f\" x; cat *", false},
+		{"mapfile -t GLOBIGNORE < f; cat *", false},
+		{"$cmd -s dotglob; cat *", false},
+		{"\"$(echo shopt)\" -s dotglob; cat *", false},
+		{"for GLOBIGNORE in x; do cat *; done", false},
+		{"select GLOBIGNORE in x; do cat *; done", false},
+		{"true {GLOBIGNORE}>/dev/null; cat *", false},
+		{"sleep 1 & wait -p GLOBIGNORE; cat *", false},
+		{"print -v GLOBIGNORE x; cat *", false},
+		{"options[globdots]=on; cat *", false},
+		{"compgen -V GLOBIGNORE x; cat *", false},
+		// Arithmetic assigns, and evaluates a variable's value.
+		{"(( GLOBIGNORE=1 )); cat *", false},
+		{"x=$((GLOBIGNORE=1)); cat *", false},
+		{"let GLOBIGNORE=1; cat *", false},
+		{"y=GLOBIGNORE=1; echo ${x:y}; cat *", false},
+		{"echo ${a[GLOBIGNORE=1]}; cat *", false},
+		{"x='a[GLOBIGNORE=1]'; echo ${!x}; cat *", false},
+		{"echo ${GLOBIGNORE:=x}; cat *", false},
+		{"a[GLOBIGNORE=1]=x; cat *", false},
+		{"[[ 1 -eq GLOBIGNORE=1 ]]; cat *", false},
+		// What bash cannot parse is not surely anything.
+		{"cat (", false},
+	} {
+		if got := KeepsGlobDefaults(tc.src); got != tc.keeps {
+			t.Errorf("KeepsGlobDefaults(%q) = %v, want %v", tc.src, got, tc.keeps)
+		}
+	}
+}
