@@ -26,6 +26,9 @@ import (
 // that shell, whose options the command line can set with its own
 // flags: the caller looks at the word's wrappers for that.
 func KeepsGlobDefaults(src string) bool {
+	if namesGlobbing(src) {
+		return false
+	}
 	f, err := parse(src, syntax.LangBash)
 	if err != nil {
 		return false
@@ -42,8 +45,12 @@ func KeepsGlobDefaults(src string) bool {
 			keeps = false
 		case *syntax.ParamExp:
 			keeps = plainParam(n)
-		case *syntax.WordIter: // for x in ..., select x in ...
+		case *syntax.ForClause: // select expands PS3 as a prompt: ${GLOBIGNORE:=x}
+			keeps = !n.Select
+		case *syntax.WordIter: // for x in ...
 			keeps = !globbingVar(n.Name.Value)
+		case *syntax.ArrayElem: // a=([x]=1): the index is arithmetic, x's value too
+			keeps = n.Index == nil
 		case *syntax.Redirect: // cmd {GLOBIGNORE}>f sets the variable to a file descriptor
 			keeps = n.N == nil || !strings.HasPrefix(n.N.Value, "{")
 		case *syntax.Assign:
@@ -66,6 +73,29 @@ func KeepsGlobDefaults(src string) bool {
 	return keeps
 }
 
+// namesGlobbing reports whether src names an option or variable that
+// changes globbing in any spelling (quotes, backslashes, case and zsh's
+// underscores dropped): whatever the parse says of it, such a command is
+// not taken as plain.
+func namesGlobbing(src string) bool {
+	norm := strings.Map(func(r rune) rune {
+		switch r {
+		case '"', '\'', '\\', '_':
+			return -1
+		}
+		if 'A' <= r && r <= 'Z' {
+			return r + 'a' - 'A'
+		}
+		return r
+	}, src)
+	for _, name := range []string{"dotglob", "globdots", "globignore", "bashopts"} {
+		if strings.Contains(norm, name) {
+			return true
+		}
+	}
+	return false
+}
+
 // plainParam: an expansion that evaluates no arithmetic and assigns
 // nothing ($x, ${x}, ${x:-d}, ${#x}, ${x%.c}, ${a[@]}).
 func plainParam(p *syntax.ParamExp) bool {
@@ -78,15 +108,18 @@ func plainParam(p *syntax.ParamExp) bool {
 			return false
 		}
 	}
-	return p.Exp == nil || (p.Exp.Op != syntax.AssignUnset && p.Exp.Op != syntax.AssignUnsetOrNull)
+	// ${x@P} expands x's value as a prompt, which may assign.
+	return p.Exp == nil || (p.Exp.Op != syntax.AssignUnset && p.Exp.Op != syntax.AssignUnsetOrNull && p.Exp.Op != syntax.OtherParamOps)
 }
 
 // plainCall: a command whose name is written out and cannot change the
 // shell's globbing.
 func plainCall(args []*syntax.Word) bool {
 	name, ok := literalWord(args[0])
-	if !ok {
+	if !ok && args[0].Lit() != "[" {
 		return false
+	} else if !ok {
+		name = "["
 	}
 	switch name {
 	case "shopt", "setopt", "unsetopt", "emulate", "source", ".", "eval", "trap", "alias", "enable",
@@ -100,9 +133,17 @@ func plainCall(args []*syntax.Word) bool {
 				return false
 			}
 		}
+	case "test", "[", "unset":
+		// test -v 'a[x]', unset 'a[x]': an array's index is arithmetic.
+		for _, a := range args[1:] {
+			if v, ok := literalWord(a); !ok || (v != "]" && strings.ContainsAny(v, "[]")) {
+				return false
+			}
+		}
 	case "set":
 		// set -euo pipefail and the like; zsh's set -o globdots (and its
-		// one-character form, set -4) are not.
+		// one-character form, set -4) are not, nor set -x (it expands
+		// PS4 as a prompt before each command).
 		for _, a := range args[1:] {
 			v, ok := literalWord(a)
 			if !ok || !plainSetArg(v) {
@@ -113,26 +154,31 @@ func plainCall(args []*syntax.Word) bool {
 	return true
 }
 
-// plainSetArg: an option of set that leaves globbing alone (-e, -u, -x,
-// -v, -o, combined or with +; pipefail, errexit, nounset, xtrace, verbose
-// after -o).
+// plainSetArg: an option of set that leaves globbing alone (-e, -u, -v,
+// -o, combined, or any of those and x with +; pipefail, errexit, nounset,
+// verbose after -o).
 func plainSetArg(v string) bool {
 	switch v {
-	case "pipefail", "errexit", "nounset", "xtrace", "verbose":
+	case "pipefail", "errexit", "nounset", "verbose":
 		return true
 	}
 	if len(v) < 2 || (v[0] != '-' && v[0] != '+') {
 		return false
 	}
-	return strings.Trim(v[1:], "euxvo") == ""
+	if v[0] == '+' {
+		return strings.Trim(v[1:], "euxvo") == "" // +x turns tracing off
+	}
+	return strings.Trim(v[1:], "euvo") == ""
 }
 
 // globbingVar: variables whose value changes what a glob matches, as the
-// shell or one it starts reads them (BASH_ENV and ENV name a file run
-// first).
+// shell or one it starts reads them: BASH_ENV and ENV name a file run
+// first, the prompts are expanded later (and may assign), zsh's options
+// array sets options.
 func globbingVar(name string) bool {
 	switch name {
-	case "GLOBIGNORE", "BASHOPTS", "SHELLOPTS", "BASH_ENV", "ENV", "ZDOTDIR":
+	case "GLOBIGNORE", "BASHOPTS", "SHELLOPTS", "BASH_ENV", "ENV", "ZDOTDIR",
+		"PS0", "PS1", "PS2", "PS3", "PS4", "PROMPT_COMMAND", "options":
 		return true
 	}
 	return false

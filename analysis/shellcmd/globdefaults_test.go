@@ -64,6 +64,21 @@ func TestKeepsGlobDefaults(t *testing.T) {
 		{"echo ${GLOBIGNORE:=x}; cat *", false},
 		{"a[GLOBIGNORE=1]=x; cat *", false},
 		{"[[ 1 -eq GLOBIGNORE=1 ]]; cat *", false},
+		// Found by a red team: arithmetic bash runs on an array index
+		// written as a word, and expansions that assign later.
+		{"x=GLOBIGNORE=1; a=([x]=1); cat *", false},
+		{"a=(); a+=([x]=1); cat *", false},
+		{"x=GLOBIGNORE=1; test -v 'a[x]'; cat *", false},
+		{"x=GLOBIGNORE=1; [ -v 'a[x]' ]; cat *", false},
+		{"x=GLOBIGNORE=1; a=(1); unset 'a[x]'; cat *", false},
+		{"PS4='${GLOBIGNORE:=x}'; set -x; true; cat * 2>/dev/null", false},
+		{"set -x; cat *", false},
+		{"x='${GLOBIGNORE:=x}'; : \"${x@P}\"; cat *", false},
+		{"PS3='${GLOBIGNORE:=x}'; select v in a; do break; done; cat *", false},
+		{"options+=(globdots on); cat *", false},
+		{"options=(globdots on); cat *", false},
+		{"[ -f a.txt ] && cat *", true},
+		{"a=(x y); cat * ${a[@]}", true},
 		// What bash cannot parse is not surely anything.
 		{"cat (", false},
 	} {
