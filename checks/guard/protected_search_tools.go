@@ -37,10 +37,20 @@ func (g *guard) searchTool(ctx context.Context, call *engine.Call) *finding {
 	if !gjson.GetBytes(in, "include").Exists() {
 		sel.Exclude = `glob "!%s"`
 	}
+	return g.searchBelow(ctx, paths, sel)
+}
+
+// searchBelow judges a search of paths: each path itself, and, for a
+// folder, every file below it that sel reads (nil: none, the search
+// matches names only).
+func (g *guard) searchBelow(ctx context.Context, paths []string, sel *shellcmd.Selection) *finding {
 	for _, p := range paths {
 		for _, m := range globMatches(p, g.Cwd) {
 			if f := g.judge(m, g.Cwd, false, true); f != nil {
 				return f
+			}
+			if sel == nil {
+				continue
 			}
 			e := shellcmd.Effect{Op: shellcmd.Read, Path: shellcmd.Word{Value: m, Known: true}, Tree: true, Select: sel}
 			if f := g.tree(ctx, e, g.Cwd); f != nil {
@@ -49,6 +59,22 @@ func (g *guard) searchTool(ctx context.Context, call *engine.Call) *finding {
 		}
 	}
 	return nil
+}
+
+// searchFolders judges a table tool's search of folders (Desktop
+// Commander's start_search): as Grep's, but with the tool's own globs,
+// its choice of dot files (ripgrep skips them unless told), and nothing
+// below a folder when it matches names only.
+func (g *guard) searchFolders(ctx context.Context, dirs []string, s toolSearch, tool string) *finding {
+	if s.names {
+		return g.searchBelow(ctx, dirs, nil)
+	}
+	sel := shellcmd.ToolSearch(tool, s.globs, nil)
+	if s.hiddenRole {
+		sel.Hidden = s.hidden
+	}
+	sel.Exclude = `filePattern "!%s"`
+	return g.searchBelow(ctx, dirs, sel)
 }
 
 // readMany judges the folders and globs of Gemini CLI's read_many_files:

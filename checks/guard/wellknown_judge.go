@@ -124,12 +124,9 @@ func (p *protectedPaths) protectedTool(ctx context.Context, call *engine.Call, g
 			}
 		}
 	}
-	for _, dir := range a.searches {
-		// As Grep with an include list: these tools have no glob to leave
-		// a file out with, so the denial offers none.
-		v, err := p.Check(ctx, asOwnTool(call, searchTool, map[string]any{"path": dir, "include": []string{}}))
-		if err != nil || v.Decision != "" {
-			return v, true, err
+	if len(a.searches) > 0 {
+		if f := g.searchFolders(ctx, a.searches, a.search, call.Event.ToolName); f != nil {
+			return g.verdict(f), true, nil
 		}
 	}
 	v, err = judgeCommands(ctx, call, a.commands, p.Check)

@@ -26,6 +26,10 @@ type toolRow struct {
 	Server string
 	Args   map[string]string
 	Runs   []string
+	// Defaults are the values the tool takes for arguments a call leaves
+	// out, where they decide what it does (Desktop Commander's
+	// start_search lists names unless searchType says content).
+	Defaults map[string]gjson.Result
 }
 
 // argRole says whether role is one an argument may have (see the table's
@@ -33,7 +37,8 @@ type toolRow struct {
 func argRole(role string) bool {
 	switch role {
 	case "command", "input", "cwd", "read", "write", "delete", "copy_from", "copy_to",
-		"move_from", "move_to", "list", "search", "read_tree", "url", "word":
+		"move_from", "move_to", "list", "search", "read_tree", "url", "word",
+		"search_glob", "search_hidden", "search_kind":
 		return true
 	}
 	return false
@@ -78,6 +83,16 @@ func parseToolTable(data []byte) (map[string]toolRow, error) {
 			for _, w := range tool.Get("runs").Array() {
 				row.Runs = append(row.Runs, w.Str)
 			}
+			tool.Get("defaults").ForEach(func(arg, v gjson.Result) bool {
+				if _, ok := row.Args[arg.Str]; !ok && err == nil {
+					err = fmt.Errorf("%s.%s: a default for %s, which has no role", server, name.Str, arg.Str)
+				}
+				if row.Defaults == nil {
+					row.Defaults = map[string]gjson.Result{}
+				}
+				row.Defaults[arg.Str] = v
+				return err == nil
+			})
 			if _, dup := rows[name.Str]; dup && err == nil {
 				err = fmt.Errorf("%s.%s: the tool is in the table twice", server, name.Str)
 			}
@@ -161,8 +176,23 @@ type toolActions struct {
 	commands []toolCommand
 	// paths are the paths read, written, listed, read whole.
 	paths []pathRole
-	// searches are folders whose files' content is searched.
+	// searches are folders whose files' content is searched, as search
+	// says.
 	searches []string
+	search   toolSearch
+}
+
+// toolSearch is how a table tool searches its folders.
+type toolSearch struct {
+	// globs select the files searched (a leading ! leaves files out), as
+	// ripgrep's -g.
+	globs []string
+	// hiddenRole says the tool has an argument that says whether names
+	// that start with a dot are searched, and hidden what the call says:
+	// without one, they are (as Grep).
+	hiddenRole, hidden bool
+	// names: the tool matches file names only, and reads no content.
+	names bool
 }
 
 type toolCommand struct {
@@ -188,6 +218,9 @@ func actionsOf(tool string, row toolRow, input []byte) toolActions {
 	for _, arg := range sortedKeys(row.Args) {
 		role := row.Args[arg]
 		v := gjson.GetBytes(input, gjson.Escape(arg))
+		if d, ok := row.Defaults[arg]; ok && !v.Exists() {
+			v = d
+		}
 		switch role {
 		case "command":
 			if line := commandLine(v); line != "" {
@@ -225,6 +258,21 @@ func actionsOf(tool string, row toolRow, input []byte) toolActions {
 			}
 		case "search":
 			a.searches = append(a.searches, stringsOf(v)...)
+		case "search_glob":
+			// Desktop Commander's filePattern: globs joined by |.
+			for _, g := range stringsOf(v) {
+				for _, p := range strings.Split(g, "|") {
+					if p = strings.TrimSpace(p); p != "" {
+						a.search.globs = append(a.search.globs, p)
+					}
+				}
+			}
+		case "search_hidden":
+			// Anything but false may search them: a string "false" is
+			// not known to be false to every server.
+			a.search.hiddenRole, a.search.hidden = true, v.Exists() && v.Type != gjson.False
+		case "search_kind":
+			a.search.names = v.Type == gjson.String && v.Str == "files"
 		case "delete":
 			for _, p := range stringsOf(v) {
 				if p != "" {

@@ -45,6 +45,7 @@ func TestWellKnownTableRefusesMistakes(t *testing.T) {
 		{`{"servers":[{"name":"a","tools":{"t":{"args":{"p":"reads"}}}}]}`, `a.t: argument p has no role "reads"`},
 		{`{"servers":[{"name":"a","tools":{"t":{"args":{}}}},{"name":"b","tools":{"t":{"args":{}}}}]}`, "b.t: the tool is in the table twice"},
 		{`{"servers":`, "the table is not valid JSON"},
+		{`{"servers":[{"name":"a","tools":{"t":{"args":{"p":"read"},"defaults":{"q":1}}}}]}`, "a.t: a default for q, which has no role"},
 	} {
 		if _, err := parseToolTable([]byte(tc.table)); err == nil || err.Error() != tc.want {
 			t.Errorf("parseToolTable(%s) = %v, want %s", tc.table, err, tc.want)
@@ -113,7 +114,11 @@ func TestActionsOf(t *testing.T) {
 		{"read_multiple_files", `{"paths":["a",".env",3]}`, "read a\nread .env"},
 		{"list_directory", `{"path":"d"}`, "list d"},
 		{"compare_directories", `{"dir1":"a","dir2":"b"}`, "read_tree a\nread_tree b"},
-		{"search_code", `{"path":"src"}`, "search src"},
+		{"search_code", `{"path":"src"}`, "search src (content, no dot files)"},
+		{"search_code", `{"path":"src","includeHidden":true,"filePattern":"*.ts| *.js"}`, "search src (content, dot files, globs *.ts *.js)"},
+		{"search_code", `{"path":"src","includeHidden":"false"}`, "search src (content, dot files)"},
+		{"start_search", `{"path":"src"}`, "search src (names)"},
+		{"start_search", `{"path":"src","searchType":"content","filePattern":["!.env"]}`, "search src (content, no dot files, globs !.env)"},
 		{"fetch", `{"url":"file:///etc/shadow"}`, "read /etc/shadow"},
 		{"fetch", `{"url":"https://example.com"}`, ""},
 		{"execute_command", `{"command":{"not":"a line"}}`, ""},
@@ -131,7 +136,18 @@ func TestActionsOf(t *testing.T) {
 			got = append(got, p.role+" "+p.path)
 		}
 		for _, s := range a.searches {
-			got = append(got, "search "+s)
+			how := "content"
+			if a.search.names {
+				how = "names"
+			} else if a.search.hiddenRole && a.search.hidden {
+				how += ", dot files"
+			} else if a.search.hiddenRole {
+				how += ", no dot files"
+			}
+			if len(a.search.globs) > 0 {
+				how += ", globs " + strings.Join(a.search.globs, " ")
+			}
+			got = append(got, "search "+s+" ("+how+")")
 		}
 		if g := strings.Join(got, "\n"); g != tc.want {
 			t.Errorf("%s %s:\n got %q\nwant %q", tc.tool, tc.input, g, tc.want)
