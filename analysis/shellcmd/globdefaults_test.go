@@ -79,6 +79,34 @@ func TestKeepsGlobDefaults(t *testing.T) {
 		{"options=(globdots on); cat *", false},
 		{"[ -f a.txt ] && cat *", true},
 		{"a=(x y); cat * ${a[@]}", true},
+		// Found by a second red team: builtins that run their other
+		// words as a command, and variables that define aliases and
+		// functions.
+		{"x=do; jobs -x shopt -s ${x}tglob; cat *", false},
+		{"x=d; noglob setopt glob${x}ots; cat *", false},
+		{"x=d; nocorrect setopt glob${x}ots; cat *", false},
+		{"x=d; - setopt glob${x}ots; cat *", false},
+		{"x=d; repeat 1 setopt glob${x}ots; cat *", false},
+		{"functions=(zz 'x=d; setopt glob${x}ots')\nzz\ncat *", false},
+		{"aliases=(zz 'x=d; setopt glob${x}ots')\nzz\ncat *", false},
+		{"POSIXLY_CORRECT=1 BASH_ALIASES=(cat 'x=do; shopt -s ${x}tglob; cat')\ncat *", false},
+		{"BASH_CMDS=(cat /tmp/x); cat *", false},
+		{"chpwd_functions=(zz); cd sub; cat *", false},
+		{"hash -p /tmp/x cat; cat *", false},
+		{"history -s x; cat *", false},
+		// Everyday forms that change nothing.
+		{"[[ -f a.txt ]] && cat *", true},
+		{"[[ $x == y* ]] && cat *", true},
+		{"[[ -v x ]] && cat *", false},
+		{"command -v jq && cat *", true},
+		{"command shopt -s dotglob; cat *", false},
+		{"while read -r l; do echo $l; done < a.txt; cat *", true},
+		{"read 'a[x]' < f; cat *", false},
+		{"f() { cat \"$@\"; }; f *", true},
+		{"x=${y:=1}; cat *", true},
+		{"x=${PS4:=1}; cat *", false},
+		{"local x=1; cat *", true},
+		{"stat * && which go", true},
 		// What bash cannot parse is not surely anything.
 		{"cat (", false},
 	} {

@@ -87,7 +87,13 @@ func mentionsDotglob(path string) bool {
 	} else if err != nil {
 		return true
 	}
-	norm := strings.ReplaceAll(strings.ToLower(string(text)), "_", "")
+	return mentionsGlobbing(string(text))
+}
+
+// mentionsGlobbing reports whether text names dotglob, GLOB_DOTS or
+// GLOBIGNORE in any case, with or without underscores.
+func mentionsGlobbing(text string) bool {
+	norm := strings.ReplaceAll(strings.ToLower(text), "_", "")
 	return strings.Contains(norm, "dotglob") || strings.Contains(norm, "globdots") || strings.Contains(norm, "globignore")
 }
 
@@ -118,8 +124,9 @@ func readSmall(path string) ([]byte, error) {
 const maxSnapshots = 16
 
 // snapshotsTurnDotsOn reports whether one of Claude Code's newest shell
-// snapshots (~/.claude/shell-snapshots) turns dotglob (`shopt -s
-// dotglob`) or GLOB_DOTS (`setopt globdots`) on, or cannot be read.
+// snapshots (~/.claude/shell-snapshots) may turn dotglob (`shopt -s
+// dotglob`) or GLOB_DOTS (`setopt globdots`) on, in its options or in a
+// function or alias it defines, or cannot be read.
 func snapshotsTurnDotsOn(home string) bool {
 	if home == "" {
 		return false
@@ -150,9 +157,13 @@ func snapshotsTurnDotsOn(home string) bool {
 		if err != nil {
 			return true
 		}
+		// bash's snapshot lists every option (shopt -p): "shopt -u
+		// dotglob" is the default, said. Any other mention, in a line
+		// that turns it on or in a function or alias the snapshot
+		// defines, may turn it on.
 		for line := range bytes.Lines(text) {
-			l := strings.ToLower(strings.ReplaceAll(strings.TrimSpace(string(line)), "_", ""))
-			if l == "shopt -s dotglob" || l == "setopt globdots" {
+			l := strings.TrimSpace(string(line))
+			if l != "shopt -u dotglob" && mentionsGlobbing(l) {
 				return true
 			}
 		}

@@ -34,6 +34,7 @@ func TestShellHidesDots(t *testing.T) {
 		{"snapshot with dotglob", nil, map[string]string{".claude/shell-snapshots/snapshot-bash-1-a.sh": "# Shopt\nshopt -u extglob\nshopt -s dotglob\n"}, false},
 		{"snapshot with globdots", nil, map[string]string{".claude/shell-snapshots/snapshot-zsh-1-a.sh": "# Shell Options\nsetopt globdots\n"}, false},
 		{"snapshot without", nil, map[string]string{".claude/shell-snapshots/snapshot-bash-1-a.sh": "# Shopt\nshopt -u dotglob\nshopt -s checkwinsize\n"}, true},
+		{"snapshot function", nil, map[string]string{".claude/shell-snapshots/snapshot-bash-1-a.sh": "shopt -u dotglob\neval -- f\\ \\(\\)\\ \\{\\ shopt\\ -s\\ dotglob\\;\\ \\} > /dev/null 2>&1\n"}, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			home := t.TempDir()
