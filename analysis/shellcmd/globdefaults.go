@@ -11,19 +11,18 @@ import (
 // turn on bash's dotglob (shopt, GLOBIGNORE, BASHOPTS) or zsh's GLOB_DOTS
 // (setopt, set -o, the options array) before a glob of it is expanded.
 //
-// It is a list of what is known to be harmless, not of what is known to
-// be harmful. A program runs in a process of its own and cannot change
-// the shell; a builtin of bash or zsh runs in the shell, and only those
-// known to leave its options and variables alone pass (cd, echo, test,
-// ...: see harmlessBuiltin). So every command, in substitutions and
-// function bodies too, must have a name written out that is no other
-// builtin, keyword or precommand modifier. No variable that changes
-// globbing or runs code later may be assigned (specialVar), nor any
-// variable through arithmetic, which bash evaluates in many places
-// (((GLOBIGNORE=1)), an index a[x] whose x holds an assignment, ${a:x})
-// and which is therefore not allowed at all, nor an expansion that runs
-// its value as a prompt (${x@P}). A source bash cannot parse is not
-// surely anything.
+// Both shells can assign a variable whose name is built at run time in
+// more places than a parser can follow: arithmetic (((GLOBIGNORE=1)),
+// an index a[x] whose x holds an assignment, a special variable such as
+// RANDOM whose value is evaluated, zsh's numeric arguments), prompts
+// (PS4, ${x@P}), zsh's glob qualifiers. So src must be literal: no
+// expansion of any kind ($x, $(...), $((...)), an extended glob), no
+// assignment, no arithmetic; every command a program (it runs in a
+// process of its own and cannot change the shell) or one of the few
+// builtins that leave the shell alone (see plainBuiltin); no name or
+// text that spells dotglob, GLOB_DOTS or GLOBIGNORE. Quotes, pipes,
+// lists, redirections to files, loops and branches are literal too. A
+// source bash cannot parse is not surely anything.
 //
 // A word run by a shell that src starts (bash -c '...') is expanded by
 // that shell, whose options the command line can set with its own
@@ -42,9 +41,12 @@ func KeepsGlobDefaults(src string) bool {
 			return false
 		}
 		switch n := n.(type) {
-		case *syntax.ArithmExp, *syntax.ArithmCmd, *syntax.LetClause, *syntax.BinaryArithm,
-			*syntax.UnaryArithm, *syntax.ParenArithm, *syntax.TestDecl, *syntax.CoprocClause:
+		case *syntax.ParamExp, *syntax.CmdSubst, *syntax.ProcSubst, *syntax.ArithmExp, *syntax.ExtGlob,
+			*syntax.Assign, *syntax.DeclClause, *syntax.ArithmCmd, *syntax.LetClause, *syntax.WordIter,
+			*syntax.ArrayExpr, *syntax.TestDecl, *syntax.CoprocClause:
 			keeps = false
+		case *syntax.ForClause: // select prompts with PS3; for ((...)) is arithmetic
+			keeps = !n.Select
 		case *syntax.BinaryTest: // [[ a -eq b ]] evaluates both sides as arithmetic
 			switch n.Op {
 			case syntax.TsEql, syntax.TsNeq, syntax.TsLeq, syntax.TsGeq, syntax.TsLss, syntax.TsGtr:
@@ -52,27 +54,8 @@ func KeepsGlobDefaults(src string) bool {
 			}
 		case *syntax.UnaryTest: // [[ -v a[x] ]]: the index is arithmetic
 			keeps = n.Op != syntax.TsVarSet && n.Op != syntax.TsRefVar
-		case *syntax.ParamExp:
-			keeps = plainParam(n)
-		case *syntax.ForClause: // select expands PS3 as a prompt: ${GLOBIGNORE:=x}
-			keeps = !n.Select
-		case *syntax.WordIter: // for x in ...
-			keeps = !specialVar(n.Name.Value)
-		case *syntax.ArrayElem: // a=([x]=1): the index is arithmetic, x's value too
-			keeps = n.Index == nil
 		case *syntax.Redirect: // cmd {GLOBIGNORE}>f sets the variable to a file descriptor
 			keeps = n.N == nil || !strings.HasPrefix(n.N.Value, "{")
-		case *syntax.Assign:
-			keeps = n.Name != nil && n.Index == nil && !specialVar(n.Name.Value)
-		case *syntax.DeclClause:
-			// export FOO=1, local x: each argument an assignment of a
-			// name written out (an option such as -n, a nameref, or -i,
-			// whose variables are assigned by arithmetic, is not).
-			for _, a := range n.Args {
-				if a.Name == nil {
-					keeps = false
-				}
-			}
 		case *syntax.CallExpr:
 			if len(n.Args) > 0 {
 				keeps = plainCall(n.Args)
@@ -107,31 +90,6 @@ func namesGlobbing(src string) bool {
 	return false
 }
 
-// plainParam: an expansion that evaluates no arithmetic and assigns
-// nothing but an ordinary variable ($x, ${x}, ${x:-d}, ${#x}, ${x%.c},
-// ${a[@]}, ${y:=1}).
-func plainParam(p *syntax.ParamExp) bool {
-	if p.Excl || p.Slice != nil || p.Flags != nil || p.NestedParam != nil {
-		return false
-	}
-	if p.Index != nil {
-		w, ok := p.Index.(*syntax.Word)
-		if !ok || (w.Lit() != "@" && w.Lit() != "*") {
-			return false
-		}
-	}
-	if p.Exp == nil {
-		return true
-	}
-	switch p.Exp.Op {
-	case syntax.OtherParamOps: // ${x@P} expands x's value as a prompt, which may assign
-		return false
-	case syntax.AssignUnset, syntax.AssignUnsetOrNull:
-		return p.Param != nil && !specialVar(p.Param.Value)
-	}
-	return true
-}
-
 // plainCall: a command whose name is written out and cannot change the
 // shell's globbing: a program, or a builtin that leaves it alone.
 func plainCall(args []*syntax.Word) bool {
@@ -145,42 +103,49 @@ func plainCall(args []*syntax.Word) bool {
 	if !shellBuiltin(name) {
 		return true // a program: it runs in a process of its own
 	}
-	return harmlessBuiltin(name, args[1:])
+	return plainBuiltin(name, args[1:])
 }
 
-// harmlessBuiltin reports whether the builtin name, given args, leaves the
-// shell's options and variables alone (but for ordinary variables it is
-// told to set by name).
-func harmlessBuiltin(name string, args []*syntax.Word) bool {
+// plainBuiltin reports whether the builtin name, given args (all
+// literal: the caller has seen to it), leaves the shell's options and
+// variables alone, in bash and in zsh alike. zsh evaluates a builtin's
+// numeric argument, and test's -eq, as arithmetic, so a number must be
+// digits.
+func plainBuiltin(name string, args []*syntax.Word) bool {
+	lits := make([]string, len(args))
+	for i, a := range args {
+		v, ok := literalWord(a)
+		if !ok && a.Lit() == "]" {
+			v, ok = "]", true
+		}
+		if !ok {
+			return false
+		}
+		lits[i] = v
+	}
 	switch name {
-	case ":", "true", "false", "echo", "cd", "pwd", "pushd", "popd", "dirs", "exit", "return",
-		"shift", "break", "continue", "kill", "ulimit", "umask", "times", "type", "which", "whence", "where", "help":
+	case ":", "true", "false", "echo", "cd", "pwd", "type", "which", "whence", "where":
 		return true
-	case "printf", "print", "wait": // printf -v VAR, zsh's print -v VAR, wait -p VAR
-		for _, a := range args {
-			if v, ok := literalWord(a); !ok || (strings.HasPrefix(v, "-") && strings.ContainsAny(v, "vp")) {
+	case "printf", "print":
+		// Not printf -v VAR, print -v VAR; and no argument that zsh's
+		// %d or print -P could evaluate (a[...], $...).
+		for _, v := range lits {
+			if (strings.HasPrefix(v, "-") && strings.ContainsAny(v, "vP")) || strings.ContainsAny(v, "[]$`") {
 				return false
 			}
 		}
 		return true
+	case "exit", "return", "shift", "break", "continue":
+		return len(lits) == 0 || (len(lits) == 1 && strings.Trim(lits[0], "0123456789") == "" && lits[0] != "")
 	case "command": // command -v jq: it only says where a program is
-		v, ok := "", len(args) > 0
-		if ok {
-			v, ok = literalWord(args[0])
-		}
-		return ok && (v == "-v" || v == "-V")
-	case "read": // read -r line: names written out, no index (a[x] is arithmetic)
-		for _, a := range args {
-			v, ok := literalWord(a)
-			if !ok || strings.ContainsAny(v, "[]") || specialVar(v) {
+		return len(lits) > 0 && (lits[0] == "-v" || lits[0] == "-V")
+	case "test", "[":
+		for _, v := range lits {
+			switch v {
+			case "-eq", "-ne", "-lt", "-le", "-gt", "-ge", "-v", "-R":
 				return false
 			}
-		}
-		return true
-	case "test", "[", "unset":
-		// test -v 'a[x]', unset 'a[x]': an array's index is arithmetic.
-		for _, a := range args {
-			if v, ok := literalWord(a); !ok || (v != "]" && strings.ContainsAny(v, "[]")) {
+			if v != "[" && v != "]" && strings.ContainsAny(v, "[]") {
 				return false
 			}
 		}
@@ -189,9 +154,8 @@ func harmlessBuiltin(name string, args []*syntax.Word) bool {
 		// set -euo pipefail and the like; zsh's set -o globdots (and its
 		// one-character form, set -4) are not, nor set -x (it expands
 		// PS4 as a prompt before each command).
-		for _, a := range args {
-			v, ok := literalWord(a)
-			if !ok || !plainSetArg(v) {
+		for _, v := range lits {
+			if !plainSetArg(v) {
 				return false
 			}
 		}
@@ -241,19 +205,4 @@ func shellBuiltin(name string) bool {
 		return true
 	}
 	return false
-}
-
-// specialVar reports whether assigning name may change globbing or run
-// code later: GLOBIGNORE, the option lists, BASH_ENV and ENV (a file run
-// first), the prompts (expanded later, and they may assign), bash's
-// BASH_ALIASES and POSIXLY_CORRECT (aliases, and their expansion), zsh's
-// options, functions and aliases arrays and its hook functions.
-func specialVar(name string) bool {
-	switch name {
-	case "GLOBIGNORE", "SHELLOPTS", "POSIXLY_CORRECT", "ENV", "ZDOTDIR", "PROMPT_COMMAND", "FPATH", "fpath",
-		"options", "functions", "aliases", "galiases", "saliases", "builtins", "commands", "modules":
-		return true
-	}
-	return strings.HasPrefix(name, "BASH") || strings.HasPrefix(name, "PS") || strings.HasPrefix(name, "ZSH") ||
-		strings.HasPrefix(name, "dis_") || strings.HasSuffix(name, "_functions")
 }

@@ -12,10 +12,21 @@ func TestKeepsGlobDefaults(t *testing.T) {
 		{"wc -l * | sort -n | tail -3", true},
 		{"cd src && grep -n TODO * 2>/dev/null", true},
 		{"set -euo pipefail; cat *", true},
+		{"for f in a b; do wc -l a; done; cat *", false}, // assigns f
+		{"f() { cat a.txt; }; f && cat *", true},
+		{"[[ -f a.txt ]] || echo none; cat */*.md", true},
+		{"if [ -d sub ]; then cd sub; fi; grep -n x * | head -5", true},
+		{"cat * > /tmp/all.txt 2>&1", true},
+		{"exit 1", true},
+		{"shift 'path[x]'", false}, // zsh: a numeric argument is arithmetic
+		{"test 1 -eq 'a[x]'", false},
+		{"printf %d 'path[x]'", false},
+		{"RANDOM=GLOBIGNORE++; cat *", false},
+		{"x=GLOB; RANDOM=${x}IGNORE=1; cat *", false},
 		{"set -e +x -o errexit; cat *", true},
-		{"FOO=1 make test && cat *", true},
-		{"x=$(ls); cat * $x ${x:-d} ${#x} ${x%.go}", true},
-		{"for f in *.go; do wc -l $f; done", true},
+		{"FOO=1 make test && cat *", false}, // not literal
+		{"x=$(ls); cat * $x ${x:-d} ${#x} ${x%.go}", false}, // not literal
+		{"for f in *.go; do wc -l $f; done", false}, // not literal
 		{"printf '%s\\n' a b", true},
 		// Options that change globbing, by any route.
 		{"shopt -s dotglob; cat *", false},
@@ -78,7 +89,7 @@ func TestKeepsGlobDefaults(t *testing.T) {
 		{"options+=(globdots on); cat *", false},
 		{"options=(globdots on); cat *", false},
 		{"[ -f a.txt ] && cat *", true},
-		{"a=(x y); cat * ${a[@]}", true},
+		{"a=(x y); cat * ${a[@]}", false}, // not literal
 		// Found by a second red team: builtins that run their other
 		// words as a command, and variables that define aliases and
 		// functions.
@@ -96,22 +107,50 @@ func TestKeepsGlobDefaults(t *testing.T) {
 		{"history -s x; cat *", false},
 		// Everyday forms that change nothing.
 		{"[[ -f a.txt ]] && cat *", true},
-		{"[[ $x == y* ]] && cat *", true},
+		{"[[ $x == y* ]] && cat *", false}, // not literal
 		{"[[ -v x ]] && cat *", false},
 		{"command -v jq && cat *", true},
 		{"command shopt -s dotglob; cat *", false},
-		{"while read -r l; do echo $l; done < a.txt; cat *", true},
+		{"while read -r l; do echo $l; done < a.txt; cat *", false}, // not literal
 		{"read 'a[x]' < f; cat *", false},
-		{"f() { cat \"$@\"; }; f *", true},
-		{"x=${y:=1}; cat *", true},
+		{"f() { cat \"$@\"; }; f *", false}, // not literal
+		{"x=${y:=1}; cat *", false}, // not literal
 		{"x=${PS4:=1}; cat *", false},
-		{"local x=1; cat *", true},
+		{"local x=1; cat *", false}, // not literal
 		{"stat * && which go", true},
 		// What bash cannot parse is not surely anything.
 		{"cat (", false},
 	} {
 		if got := KeepsGlobDefaults(tc.src); got != tc.keeps {
 			t.Errorf("KeepsGlobDefaults(%q) = %v, want %v", tc.src, got, tc.keeps)
+		}
+	}
+}
+
+// TestExtGlobThatRunsIsRefused: the inside of an extended glob is text to
+// the parser, so one that the shell would run (an expansion in it, or a
+// zsh qualifier that runs code) makes the command unreadable: a red team
+// read .env through [[ a == @($(cat .env)) ]], which was listed as no
+// command at all.
+func TestExtGlobThatRunsIsRefused(t *testing.T) {
+	for _, tc := range []struct {
+		src     string
+		refused bool
+	}{
+		{"[[ a == @($(cat .env >&2)) ]]", true},
+		{"[[ a == @(${x:=1}) ]]", true},
+		{"ls @(`cat .env`)", true},
+		{"echo a*(e:'cat .env >&2':)", true},
+		{"echo a*(+f)", true},
+		{"echo a*(.e{'cat .env'})", true},
+		{"ls !(*.txt)", false},
+		{"case $x in @(a|b)) echo y;; esac", false},
+		{"ls +([0-9]).log", false},
+		{"ls @(node|ruby)", false},
+	} {
+		_, err := Parse(tc.src, Options{Dir: "/p"})
+		if (err != nil) != tc.refused {
+			t.Errorf("Parse(%q): err %v, want refused %v", tc.src, err, tc.refused)
 		}
 	}
 }
