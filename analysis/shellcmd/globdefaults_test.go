@@ -24,9 +24,9 @@ func TestKeepsGlobDefaults(t *testing.T) {
 		{"RANDOM=GLOBIGNORE++; cat *", false},
 		{"x=GLOB; RANDOM=${x}IGNORE=1; cat *", false},
 		{"set -e +x -o errexit; cat *", true},
-		{"FOO=1 make test && cat *", false}, // not literal
+		{"FOO=1 make test && cat *", false},                 // not literal
 		{"x=$(ls); cat * $x ${x:-d} ${#x} ${x%.go}", false}, // not literal
-		{"for f in *.go; do wc -l $f; done", false}, // not literal
+		{"for f in *.go; do wc -l $f; done", false},         // not literal
 		{"printf '%s\\n' a b", true},
 		// Options that change globbing, by any route.
 		{"shopt -s dotglob; cat *", false},
@@ -114,7 +114,7 @@ func TestKeepsGlobDefaults(t *testing.T) {
 		{"while read -r l; do echo $l; done < a.txt; cat *", false}, // not literal
 		{"read 'a[x]' < f; cat *", false},
 		{"f() { cat \"$@\"; }; f *", false}, // not literal
-		{"x=${y:=1}; cat *", false}, // not literal
+		{"x=${y:=1}; cat *", false},         // not literal
 		{"x=${PS4:=1}; cat *", false},
 		{"local x=1; cat *", false}, // not literal
 		{"stat * && which go", true},
