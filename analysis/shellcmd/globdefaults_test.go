@@ -127,12 +127,10 @@ func TestKeepsGlobDefaults(t *testing.T) {
 	}
 }
 
-// TestExtGlobThatRunsIsRefused: the inside of an extended glob is text to
-// the parser, so one that the shell would run (an expansion in it, or a
-// zsh qualifier that runs code) makes the command unreadable: a red team
-// read .env through [[ a == @($(cat .env)) ]], which was listed as no
-// command at all.
-func TestExtGlobThatRunsIsRefused(t *testing.T) {
+// TestOpaqueCodeIsRefused: text the parser keeps as plain but the shell
+// would run makes the command unreadable (see opaqueRuns): red teams read
+// .env through each of these, listed as no command at all.
+func TestOpaqueCodeIsRefused(t *testing.T) {
 	for _, tc := range []struct {
 		src     string
 		refused bool
@@ -143,6 +141,29 @@ func TestExtGlobThatRunsIsRefused(t *testing.T) {
 		{"echo a*(e:'cat .env >&2':)", true},
 		{"echo a*(+f)", true},
 		{"echo a*(.e{'cat .env'})", true},
+		// A fourth red team: process substitution in a group, zsh's e
+		// with any delimiter or a quoted |, a here-document's end word
+		// split by a backslash, quotes in arithmetic, an index that
+		// holds a command.
+		{"[[ a == @(<(cat .env>&2)) ]]", true},
+		{"[[ a == @(x|<(cat .env>&2)) ]]", true},
+		{"[[ a == @(>(cat .env>&2)) ]]", true},
+		{"echo a*(eXcat' '.envX)", true},
+		{"echo a*(e:'cat .env|cat':)", true},
+		{"echo a*(e'|cat .env|')", true},
+		{"cat <<EOF\nx\nEO\\\nF\ncat .env\nEOF", true},
+		{"cat <<-EOF\nx\n\tEO\\\nF\ncat .env\nEOF", true},
+		{"cat <<'EOF'\nx\nEO\\\nF\nEOF", false},
+		{"cat <<EOF\nline \\\ncontinued\nEOF", false},
+		{"echo $(( '$(cat .env>&2)' ))", true},
+		{"echo $(( 1 + '`cat .env>&2`' ))", true},
+		{"(( '$(cat .env>&2)' ))", true},
+		{"a['$(cat .env>&2)']=1", true},
+		{"for (( '$(cat .env>&2)'; 0; )); do :; done", true},
+		{"x='a[$(cat .env>&2)]'; echo $((x))", true},
+		{"test -v 'a[`cat .env>&2`]'", true},
+		{"a=(); unset 'a[$(cat .env>&2)]'", true},
+		{"echo $((1+2)) ${a[1]}", false},
 		{"ls !(*.txt)", false},
 		{"case $x in @(a|b)) echo y;; esac", false},
 		{"ls +([0-9]).log", false},

@@ -171,5 +171,12 @@ func parse(src string, lang syntax.LangVariant) (*syntax.File, error) {
 	p := parsers.Get().(*syntax.Parser)
 	defer parsers.Put(p)
 	syntax.Variant(lang)(p)
-	return p.Parse(strings.NewReader(src), "")
+	f, err := p.Parse(strings.NewReader(src), "")
+	if err != nil {
+		return nil, err
+	}
+	if why := opaqueRuns(f, src); why != "" {
+		return nil, errors.New(why)
+	}
+	return f, nil
 }

@@ -472,9 +472,6 @@ func (e *expander) expansion(p syntax.WordPart, quoted bool) {
 	case *syntax.ArithmExp:
 		e.w.arith(x.X, e.c, e.dir)
 	case *syntax.ExtGlob:
-		if extGlobRuns(x.Pattern.Value) {
-			e.w.refuse("%s holds what the shell may run (an expansion, or a zsh glob qualifier that runs code), which the parser cannot read", e.c.text(x))
-		}
 		e.glob = true
 		e.b.WriteString(e.c.text(x))
 		return
@@ -597,21 +594,39 @@ func (w *walker) userHome(name string) (home string, exists, ok bool) {
 
 // extGlobRuns reports whether the inside of an extended glob, @(...),
 // *(...), which the parser keeps as plain text, may run something: bash
-// expands a $(...), ${...} or `...` in it (in [[ ]] extended globs are
-// always on), and zsh reads a trailing (...) after a glob as qualifiers,
-// of which e:code: and +function run code in the shell. A group with a |
-// is an alternation to zsh, never qualifiers.
+// expands a $(...), ${...}, `...`, <(...) or >(...) in it (in [[ ]]
+// extended globs are always on), and zsh reads a trailing (...) after a
+// glob as qualifiers, of which e with any delimiter and +function run
+// code in the shell. Only a | outside quotes and inner groups makes the
+// group an alternation to zsh rather than qualifiers.
 func extGlobRuns(inner string) bool {
-	if strings.ContainsAny(inner, "$`") {
+	if strings.ContainsAny(inner, "$`") || strings.Contains(inner, "<(") || strings.Contains(inner, ">(") {
 		return true
 	}
-	if strings.Contains(inner, "|") {
-		return false
-	}
-	for i := 0; i+1 < len(inner); i++ {
-		next := inner[i+1]
-		alnum := next == '_' || 'a' <= next && next <= 'z' || 'A' <= next && next <= 'Z' || '0' <= next && next <= '9'
-		if (inner[i] == 'e' && !alnum) || (inner[i] == '+' && alnum) {
+	return !topLevelBar(inner) && strings.ContainsAny(inner, "e+")
+}
+
+// topLevelBar reports whether s holds a | outside quotes, backslash
+// escapes and parentheses.
+func topLevelBar(s string) bool {
+	depth := 0
+	var quote byte
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case quote != 0:
+			if c == quote {
+				quote = 0
+			}
+		case c == '\\':
+			i++
+		case c == '\'' || c == '"':
+			quote = c
+		case c == '(':
+			depth++
+		case c == ')':
+			depth--
+		case c == '|' && depth == 0:
 			return true
 		}
 	}
