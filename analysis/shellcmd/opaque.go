@@ -29,7 +29,7 @@ func opaqueRuns(f *syntax.File, src string) string {
 		switch n := n.(type) {
 		case *syntax.ExtGlob:
 			if n.Pattern != nil && extGlobRuns(n.Pattern.Value) {
-				why = fmt.Sprintf("the extended glob %s(%s) holds what the shell may run (an expansion, or a zsh glob qualifier that runs code)", n.Op, n.Pattern.Value)
+				why = fmt.Sprintf("the extended glob %s%s) holds what the shell may run (an expansion, or a zsh glob qualifier that runs code)", n.Op, n.Pattern.Value)
 			}
 		case *syntax.ArithmExp:
 			why = quotedInArith(n.X)
