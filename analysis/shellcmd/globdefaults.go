@@ -28,7 +28,7 @@ import (
 // that shell, whose options the command line can set with its own
 // flags: the caller looks at the word's wrappers for that.
 func KeepsGlobDefaults(src string) bool {
-	if namesGlobbing(src) {
+	if MentionsGlobbing(src) {
 		return false
 	}
 	f, err := parse(src, syntax.LangBash)
@@ -66,12 +66,11 @@ func KeepsGlobDefaults(src string) bool {
 	return keeps
 }
 
-// namesGlobbing reports whether src names an option or variable that
-// changes globbing in any spelling (quotes, backslashes, case and zsh's
-// underscores dropped): whatever the parse says of it, such a command is
-// not taken as plain. A name built at run time passes this; the parse's
-// allow-list is what holds.
-func namesGlobbing(src string) bool {
+// MentionsGlobbing reports whether text names an option or variable that
+// changes what a glob matches (dotglob, GLOB_DOTS, GLOBIGNORE, BASHOPTS)
+// in any spelling: quotes, backslashes, case and zsh's underscores
+// dropped. A name built at run time passes it.
+func MentionsGlobbing(text string) bool {
 	norm := strings.Map(func(r rune) rune {
 		switch r {
 		case '"', '\'', '\\', '_':
@@ -81,7 +80,7 @@ func namesGlobbing(src string) bool {
 			return r + 'a' - 'A'
 		}
 		return r
-	}, src)
+	}, text)
 	for _, name := range []string{"dotglob", "globdots", "globignore", "bashopts"} {
 		if strings.Contains(norm, name) {
 			return true

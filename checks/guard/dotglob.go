@@ -10,9 +10,11 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/massgen/massgen-hook/analysis/shellcmd"
 )
 
-// shellHidesDots reports whether the CLI's shell surely starts with the
+// startupHidesDots reports whether the CLI's shell surely starts with the
 // default globbing of bash and zsh, where a * or ? at the start of a name
 // matches no name that starts with a dot (`cat *` does not read .env). It
 // does not when:
@@ -30,7 +32,7 @@ import (
 //
 // Files sourced from those files are not read: a user who turns dotglob
 // on there, and not in their snapshot's shell, is not seen.
-func shellHidesDots(environ []string, home string) bool {
+func startupHidesDots(environ []string, home string) bool {
 	switch filepath.Base(envValue(environ, "SHELL")) {
 	case ".", "bash", "zsh", "sh", "dash": // "." is no $SHELL: the CLIs use bash
 	default:
@@ -78,8 +80,9 @@ func startupFiles(environ []string, home string) []string {
 const maxStartupFile = 1 << 20
 
 // mentionsDotglob reports whether the file at path names dotglob,
-// GLOB_DOTS (zsh takes any case and underscores) or GLOBIGNORE, or may:
-// a file that exists but cannot be read whole counts as naming them.
+// GLOB_DOTS (zsh takes any case and underscores), GLOBIGNORE or BASHOPTS,
+// or may: a file that exists but cannot be read whole counts as naming
+// them.
 func mentionsDotglob(path string) bool {
 	text, err := readSmall(path)
 	if errors.Is(err, fs.ErrNotExist) || errors.Is(err, errNotRegular) {
@@ -87,14 +90,7 @@ func mentionsDotglob(path string) bool {
 	} else if err != nil {
 		return true
 	}
-	return mentionsGlobbing(string(text))
-}
-
-// mentionsGlobbing reports whether text names dotglob, GLOB_DOTS or
-// GLOBIGNORE in any case, with or without underscores.
-func mentionsGlobbing(text string) bool {
-	norm := strings.ReplaceAll(strings.ToLower(text), "_", "")
-	return strings.Contains(norm, "dotglob") || strings.Contains(norm, "globdots") || strings.Contains(norm, "globignore")
+	return shellcmd.MentionsGlobbing(string(text))
 }
 
 var errNotRegular = errors.New("not a regular file")
@@ -163,7 +159,7 @@ func snapshotsTurnDotsOn(home string) bool {
 		// defines, may turn it on.
 		for line := range bytes.Lines(text) {
 			l := strings.TrimSpace(string(line))
-			if l != "shopt -u dotglob" && mentionsGlobbing(l) {
+			if l != "shopt -u dotglob" && shellcmd.MentionsGlobbing(l) {
 				return true
 			}
 		}

@@ -10,7 +10,7 @@ import (
 // TestShellHidesDots: what the shell starts with decides whether a * may
 // name a dot file: its name, its environment, the files it and the
 // user's interactive shell read, and Claude Code's snapshots of that.
-func TestShellHidesDots(t *testing.T) {
+func TestStartupHidesDots(t *testing.T) {
 	for _, tc := range []struct {
 		name  string
 		env   []string
@@ -51,8 +51,8 @@ func TestShellHidesDots(t *testing.T) {
 			for _, e := range tc.env {
 				env = append(env, strings.ReplaceAll(e, "HOME", home))
 			}
-			if got := shellHidesDots(env, home); got != tc.hides {
-				t.Errorf("shellHidesDots = %v, want %v", got, tc.hides)
+			if got := startupHidesDots(env, home); got != tc.hides {
+				t.Errorf("startupHidesDots = %v, want %v", got, tc.hides)
 			}
 		})
 	}

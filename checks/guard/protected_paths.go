@@ -218,13 +218,13 @@ func (p *protectedPaths) Check(ctx context.Context, call *engine.Call) (engine.V
 		return v, err
 	}
 	script, ok, err := bashScript(call, g.shellCall)
-	g.command = gjson.GetBytes(call.ToolInput, "command").Str
 	if !ok {
 		if v, err := judgeCommands(ctx, call, unknownCommands(call), p.Check); err != nil || v.Decision != "" {
 			return v, err
 		}
 		return g.unknownTool(call), nil
 	}
+	g.command = gjson.GetBytes(call.ToolInput, "command").Str // for shellHidesDots
 	if err != nil {
 		if p.unparsableAllow {
 			return engine.Verdict{Notes: []string{uncheckedNote(err)}}, nil
@@ -329,7 +329,7 @@ type guard struct {
 func (g *guard) shellHidesDots() bool {
 	if g.dotsHidden == 0 {
 		g.dotsHidden = 1
-		if shellcmd.KeepsGlobDefaults(g.command) && shellHidesDots(g.environ, g.Home) {
+		if shellcmd.KeepsGlobDefaults(g.command) && startupHidesDots(g.environ, g.Home) {
 			g.dotsHidden = 2
 		}
 	}
