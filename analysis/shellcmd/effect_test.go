@@ -104,7 +104,10 @@ func TestWritesReads(t *testing.T) {
 		{`git checkout HEAD -- .env x`, []string{".env", "x"}, nil},
 		{`git status .env`, nil, nil},
 		{`git show HEAD:.env`, nil, []string{"HEAD:.env", ".env"}},
-		{`git -c core.quotepath=off add .env`, nil, []string{".env"}},
+		{`git -c core.quotepath=off add .env`, nil, []string{".env", "."}}, // and what it selects below .
+		{`git add -n .`, nil, nil},
+		{`git add`, nil, nil},
+		{`git add -A`, nil, []string{"."}},
 		{`git clean -fdx`, nil, nil},
 		// Readers.
 		{`cat -n .env - "$F"`, nil, []string{".env", `"$F"?`}},

@@ -41,6 +41,8 @@ func gitEffects(c *Command) []Effect {
 		return append(append(all(Move, true, srcs), all(Write, true, dest)...), all(Read, true, srcs)...)
 	case "grep":
 		return gitGrepEffects(c, g)
+	case "add":
+		return gitAddEffects(c, g)
 	case "checkout", "restore":
 		// Each named file gets its committed content back: a write of that
 		// file, not of everything under a folder it names (git restores only
@@ -100,4 +102,43 @@ func gitGrepEffects(c *Command, g Git) []Effect {
 		root = Word{Value: g.Dir, Known: g.Dir != ""}
 	}
 	return append([]Effect{{Op: Read, Path: root, Tree: true, Select: s}}, argumentReads(revs)...)
+}
+
+// gitAddEffects: git add stages what its pathspecs name, and a staged
+// file's content goes into the index, then a commit and wherever that is
+// pushed: each operand is read as argumentReads reads it (git add .env),
+// and every file below the folder git runs in that a pathspec selects (.,
+// src, *.go) is read too, tracked or not, unless git ignores it (-f adds
+// ignored ones; -u stages tracked files only). -A or -u without a
+// pathspec stages the whole work tree; it is judged from the folder git
+// runs in. A dry run stages nothing; --pathspec-from-file names files
+// that are not known, so everything below the folder is judged.
+func gitAddEffects(c *Command, g Git) []Effect {
+	l := g.Line
+	if l.On('n', "dry-run") {
+		return nil
+	}
+	update := l.On('u', "update")
+	s := &Selection{Reader: "git add", Hidden: true, Untracked: !update, Ignored: l.On('f', "force"),
+		Exclude: "':(exclude)%s'", combine: anyRule}
+	specs := l.Operands
+	if len(specs) == 0 && !l.On('A', "all") && !update && !l.Has(0, "pathspec-from-file") {
+		return nil // "Nothing specified, nothing added."
+	}
+	for _, w := range specs {
+		r := Rule{Style: Pathspec, Include: true, Pattern: w}
+		if rest, ok := cutExclude(w.Value); ok && w.Known {
+			r.Include, r.Pattern = false, part(w, rest)
+		}
+		s.Rules = append(s.Rules, r)
+	}
+	if l.Has(0, "pathspec-from-file") {
+		s.Rules = nil
+	}
+	root := Word{Value: ".", Known: true}
+	if g.Dir != c.Dir {
+		root = Word{Value: g.Dir, Known: g.Dir != ""}
+	}
+	// The files named come first: a denial names .env itself for git add .env.
+	return append(argumentReads(specs), Effect{Op: Read, Path: root, Tree: true, Select: s})
 }

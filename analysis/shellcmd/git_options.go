@@ -7,6 +7,14 @@ package shellcmd
 // of a long option, the "no-" form of most, and options after operands;
 // "--" ends them. Optional arguments are attached only (-t[=MODE]).
 var gitOptions = optionTables{
+	{"add", &OptionTable{Abbrev: true, Permute: true, Short: "nvipefuNA",
+		Long: "dry-run verbose interactive patch edit force update renormalize intent-to-add all " +
+			"ignore-removal refresh ignore-errors ignore-missing sparse chmod= pathspec-from-file= " +
+			"warn-embedded-repo no-warn-embedded-repo " +
+			"pathspec-file-nul no-dry-run no-verbose no-interactive no-patch no-edit no-force " +
+			"no-update no-renormalize no-intent-to-add no-all no-ignore-removal no-refresh " +
+			"no-ignore-errors no-ignore-missing no-sparse no-chmod no-pathspec-from-file " +
+			"no-pathspec-file-nul"}},
 	{"push", &OptionTable{Abbrev: true, Permute: true, Short: "vqdnfuo:46",
 		Long: "verbose quiet repo= all mirror delete tags dry-run porcelain force " +
 			"force-with-lease[=] force-if-includes recurse-submodules= thin receive-pack= exec= " +
