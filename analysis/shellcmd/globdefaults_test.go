@@ -143,8 +143,7 @@ func TestOpaqueCodeIsRefused(t *testing.T) {
 		{"echo a*(.e{'cat .env'})", true},
 		// A fourth red team: process substitution in a group, zsh's e
 		// with any delimiter or a quoted |, a here-document's end word
-		// split by a backslash, quotes in arithmetic, an index that
-		// holds a command.
+		// split by a backslash, quotes in arithmetic.
 		{"[[ a == @(<(cat .env>&2)) ]]", true},
 		{"[[ a == @(x|<(cat .env>&2)) ]]", true},
 		{"[[ a == @(>(cat .env>&2)) ]]", true},
@@ -160,10 +159,15 @@ func TestOpaqueCodeIsRefused(t *testing.T) {
 		{"(( '$(cat .env>&2)' ))", true},
 		{"a['$(cat .env>&2)']=1", true},
 		{"for (( '$(cat .env>&2)'; 0; )); do :; done", true},
-		{"x='a[$(cat .env>&2)]'; echo $((x))", true},
-		{"test -v 'a[`cat .env>&2`]'", true},
-		{"a=(); unset 'a[$(cat .env>&2)]'", true},
 		{"echo $((1+2)) ${a[1]}", false},
+		{"echo $(( $'a[\\x24(cat .env >&2)]' ))", true},
+		// A fifth red team: what the refusals must not catch.
+		{"git commit -m 'Fix [#12]: call `foo` first'", false},
+		{"gh pr create --body \"$(cat <<'EOF'\n## Test plan\n- [ ] run `make test`\nEOF\n)\"", false},
+		{"echo \"[INFO] started at \\$(date)\"", false},
+		{"shopt -s extglob; ls !(node_modules)", false},
+		{"rm -f !(keep).txt", false},
+		{"echo a*(e'|cat .env|')", true},
 		{"ls !(*.txt)", false},
 		{"case $x in @(a|b)) echo y;; esac", false},
 		{"ls +([0-9]).log", false},

@@ -11,12 +11,9 @@ import (
 // plain but bash or zsh would run, so that the walk would not see the
 // command in it; "" when it holds none. Each was a way to read .env
 // unseen:
-//   - an extended glob's inside (see extGlobRuns);
+//   - an extended glob's inside (see extGlobsRun);
 //   - a single-quoted string in arithmetic, which the shells read as
 //     double-quoted: $(( '$(cat .env)' ));
-//   - text with an array index that holds a command, which the shells run
-//     when the text is used as a name or evaluated as a number later:
-//     x='a[$(cat .env)]'; echo $((x)), test -v 'a[`cat .env`]';
 //   - a here-document whose end line is split by a backslash-newline,
 //     which the shells join and the parser does not: what the parser
 //     takes for the rest of the body runs.
@@ -27,10 +24,8 @@ func opaqueRuns(f *syntax.File, src string) string {
 			return false
 		}
 		switch n := n.(type) {
-		case *syntax.ExtGlob:
-			if n.Pattern != nil && extGlobRuns(n.Pattern.Value) {
-				why = fmt.Sprintf("the extended glob %s%s) holds what the shell may run (an expansion, or a zsh glob qualifier that runs code)", n.Op, n.Pattern.Value)
-			}
+		case *syntax.Word:
+			why = extGlobsRun(n)
 		case *syntax.ArithmExp:
 			why = quotedInArith(n.X)
 		case *syntax.ArithmCmd:
@@ -66,10 +61,6 @@ func opaqueRuns(f *syntax.File, src string) string {
 			if n.Index != nil {
 				why = quotedInArith(n.Index)
 			}
-		case *syntax.Lit:
-			why = indexRuns(n.Value)
-		case *syntax.SglQuoted:
-			why = indexRuns(n.Value)
 		case *syntax.Redirect:
 			why = heredocEndsEarly(n, src)
 		}
@@ -79,11 +70,12 @@ func opaqueRuns(f *syntax.File, src string) string {
 }
 
 // quotedInArith: a single-quoted string in arithmetic x that holds $ or
-// a backquote, which the shell expands there.
+// a backquote, which the shell expands there, or a $'...' string with an
+// escape, which may spell one ($'\x24(cmd)').
 func quotedInArith(x syntax.ArithmExpr) string {
 	var why string
 	syntax.Walk(x, func(n syntax.Node) bool {
-		if q, ok := n.(*syntax.SglQuoted); ok && why == "" && strings.ContainsAny(q.Value, "$`") {
+		if q, ok := n.(*syntax.SglQuoted); ok && why == "" && (strings.ContainsAny(q.Value, "$`") || q.Dollar && strings.Contains(q.Value, `\`)) {
 			why = fmt.Sprintf("the arithmetic holds '%s', which the shell expands as if double-quoted", q.Value)
 		}
 		return why == ""
@@ -91,16 +83,29 @@ func quotedInArith(x syntax.ArithmExpr) string {
 	return why
 }
 
-// indexRuns: text with an index [ ... ] that holds a command substitution,
-// which the shell runs if the text is ever used as a variable's name or a
-// number.
-func indexRuns(v string) string {
-	i := strings.IndexByte(v, '[')
-	if i < 0 {
-		return ""
-	}
-	if rest := v[i:]; strings.Contains(rest, "$(") || strings.Contains(rest, "`") || strings.Contains(rest, "<(") {
-		return fmt.Sprintf("%q holds an array index with a command in it, which the shell runs if it is used as a name or a number", v)
+// extGlobsRun: an extended glob of w whose inside the shell may run (see
+// extGlobRuns). zsh takes a group for glob qualifiers only after a glob
+// (a*(e:cmd:), *(+f)): there an e or a + may run code, whatever follows
+// it; elsewhere (!(node_modules), @(a|b)) only an expansion in the group
+// runs.
+func extGlobsRun(w *syntax.Word) string {
+	globBefore := false
+	for _, p := range w.Parts {
+		switch p := p.(type) {
+		case *syntax.Lit:
+			if strings.ContainsAny(p.Value, "*?[") {
+				globBefore = true
+			}
+		case *syntax.ExtGlob:
+			if p.Pattern == nil {
+				continue
+			}
+			afterGlob := globBefore || p.Op == syntax.GlobZeroOrMore || p.Op == syntax.GlobZeroOrOne
+			if extGlobRuns(p.Pattern.Value, afterGlob) {
+				return fmt.Sprintf("the extended glob %s%s) holds what the shell may run (an expansion, or a zsh glob qualifier that runs code)", p.Op, p.Pattern.Value)
+			}
+			globBefore = true
+		}
 	}
 	return ""
 }

@@ -595,15 +595,15 @@ func (w *walker) userHome(name string) (home string, exists, ok bool) {
 // extGlobRuns reports whether the inside of an extended glob, @(...),
 // *(...), which the parser keeps as plain text, may run something: bash
 // expands a $(...), ${...}, `...`, <(...) or >(...) in it (in [[ ]]
-// extended globs are always on), and zsh reads a trailing (...) after a
-// glob as qualifiers, of which e with any delimiter and +function run
-// code in the shell. Only a | outside quotes and inner groups makes the
-// group an alternation to zsh rather than qualifiers.
-func extGlobRuns(inner string) bool {
+// extended globs are always on), and zsh reads a (...) after a glob
+// (afterGlob) as qualifiers, of which e with any delimiter and +function
+// run code in the shell. Only a | outside quotes and inner groups makes
+// the group an alternation to zsh rather than qualifiers.
+func extGlobRuns(inner string, afterGlob bool) bool {
 	if strings.ContainsAny(inner, "$`") || strings.Contains(inner, "<(") || strings.Contains(inner, ">(") {
 		return true
 	}
-	return !topLevelBar(inner) && strings.ContainsAny(inner, "e+")
+	return afterGlob && !topLevelBar(inner) && strings.ContainsAny(inner, "e+")
 }
 
 // topLevelBar reports whether s holds a | outside quotes, backslash
