@@ -108,8 +108,9 @@ func gitGrepEffects(c *Command, g Git) []Effect {
 // file's content goes into the index, then a commit and wherever that is
 // pushed: each operand is read as argumentReads reads it (git add .env),
 // and every file below the folder git runs in that a pathspec selects (.,
-// src, *.go) is read too, tracked or not, unless git ignores it (-f adds
-// ignored ones; -u stages tracked files only). -A or -u without a
+// src, *.go) and git would stage is read too: untracked ones git does not
+// ignore (-f: ignored ones too; -u: none), and tracked ones changed since
+// they were committed (a committed key left as it is stages nothing new). -A or -u without a
 // pathspec stages the whole work tree; it is judged from the folder git
 // runs in. A dry run stages nothing; --pathspec-from-file names files
 // that are not known, so everything below the folder is judged.
@@ -119,7 +120,7 @@ func gitAddEffects(c *Command, g Git) []Effect {
 		return nil
 	}
 	update := l.On('u', "update")
-	s := &Selection{Reader: "git add", Hidden: true, Untracked: !update, Ignored: l.On('f', "force"),
+	s := &Selection{Reader: "git add", Hidden: true, Untracked: !update, Ignored: l.On('f', "force"), Staged: true,
 		Exclude: "':(exclude)%s'", combine: anyRule}
 	specs := l.Operands
 	if len(specs) == 0 && !l.On('A', "all") && !update && !l.Has(0, "pathspec-from-file") {

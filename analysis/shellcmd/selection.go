@@ -24,6 +24,10 @@ type Selection struct {
 	// Untracked: files git does not track are read (git grep reads tracked
 	// files only, unless --untracked or --no-index).
 	Untracked bool
+	// Staged: only the files git would stage are read (git add): those
+	// changed since they were committed, and, with Untracked, the
+	// untracked ones (git-ignored ones only with Ignored).
+	Staged bool
 	// Follow: links met below the folder are followed (grep -R, rg -L,
 	// zip -r); otherwise a link is skipped or stored as a link.
 	Follow bool

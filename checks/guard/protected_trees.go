@@ -224,11 +224,11 @@ func (b baseFilter) may(name string) bool {
 // those git ignores when the reader honours .gitignore (unless an option
 // names them; a tracked file is never ignored, which errs towards
 // denying for rg), not the untracked ones when it reads tracked files
-// only.
+// only, and for git add only what it would stage.
 // When git cannot answer, every candidate stays (fail-closed); outside a
 // repository git ignores and tracks nothing.
 func (g *guard) readBy(ctx context.Context, s *shellcmd.Selection, root string, found []candidate) []candidate {
-	if len(found) == 0 || s.Ignored && s.Untracked {
+	if len(found) == 0 || s.Ignored && s.Untracked && !s.Staged {
 		return found
 	}
 	var asked []string
@@ -242,6 +242,27 @@ func (g *guard) readBy(ctx context.Context, s *shellcmd.Selection, root string, 
 	}
 	r := hookenv.GitRepo{Dir: root}
 	drop := map[string]bool{}
+	if s.Staged {
+		// What git add would stage: changed tracked files, and untracked
+		// ones (ignored ones too when forced).
+		cmd := []string{"ls-files", "--modified"}
+		if s.Untracked {
+			cmd = append(cmd, "--others")
+			if !s.Ignored {
+				cmd = append(cmd, "--exclude-standard")
+			}
+		}
+		if staged, ok := gitNames(ctx, r, asked, cmd...); ok {
+			keep := map[string]bool{}
+			for _, n := range staged {
+				keep[n] = true
+			}
+			for _, n := range asked {
+				drop[n] = !keep[n]
+			}
+		}
+		return keptBy(found, drop)
+	}
 	if !s.Ignored {
 		if ignored, ok := gitNames(ctx, r, asked, "check-ignore"); ok {
 			for _, n := range ignored {
@@ -260,6 +281,11 @@ func (g *guard) readBy(ctx context.Context, s *shellcmd.Selection, root string, 
 			}
 		}
 	}
+	return keptBy(found, drop)
+}
+
+// keptBy is found without the candidates drop names (a forced one stays).
+func keptBy(found []candidate, drop map[string]bool) []candidate {
 	var out []candidate
 	for _, c := range found {
 		if c.forced || !drop[c.rel] {
