@@ -43,6 +43,15 @@ func gitEffects(c *Command) []Effect {
 		return gitGrepEffects(c, g)
 	case "add":
 		return gitAddEffects(c, g)
+	case "commit":
+		// Its words may name what it commits (git commit .env) or a
+		// message file (-F .env); with -a it stages every tracked file
+		// changed, as add -u does.
+		reads := argumentReads(g.Args)
+		if g.Line.On('a', "all") {
+			reads = append(reads, gitStaged(c, g, &Selection{Reader: "git commit -a", Hidden: true, Staged: true, combine: anyRule})...)
+		}
+		return reads
 	case "checkout", "restore":
 		// Each named file gets its committed content back: a write of that
 		// file, not of everything under a folder it names (git restores only
@@ -136,10 +145,15 @@ func gitAddEffects(c *Command, g Git) []Effect {
 	if l.Has(0, "pathspec-from-file") {
 		s.Rules = nil
 	}
+	// The files named come first: a denial names .env itself for git add .env.
+	return append(argumentReads(specs), gitStaged(c, g, s)...)
+}
+
+// gitStaged is the read of what s selects below the folder git runs in.
+func gitStaged(c *Command, g Git, s *Selection) []Effect {
 	root := Word{Value: ".", Known: true}
 	if g.Dir != c.Dir {
 		root = Word{Value: g.Dir, Known: g.Dir != ""}
 	}
-	// The files named come first: a denial names .env itself for git add .env.
-	return append(argumentReads(specs), Effect{Op: Read, Path: root, Tree: true, Select: s})
+	return []Effect{{Op: Read, Path: root, Tree: true, Select: s}}
 }
