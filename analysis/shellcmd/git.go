@@ -124,6 +124,9 @@ func (c *Command) Git(dir string) (g Git, ok bool) {
 		case !a.Known:
 			return Git{}, false // the subcommand cannot be known
 		default:
+			if v == "stage" {
+				v = "add" // git stage is git add by another name
+			}
 			g.Sub, g.SubAt, g.Args = v, i, args[i+1:]
 			g.readEnv(&known)
 			if known && !g.Unknown {

@@ -1,5 +1,7 @@
 package shellcmd
 
+import "strings"
+
 // gitNameOnly says whether sub is a git subcommand that takes paths or
 // names without printing what the files hold.
 func gitNameOnly(sub string) bool {
@@ -49,7 +51,7 @@ func gitEffects(c *Command) []Effect {
 		// changed, as add -u does.
 		reads := argumentReads(g.Args)
 		if g.Line.On('a', "all") {
-			reads = append(reads, gitStaged(c, g, &Selection{Reader: "git commit -a", Hidden: true, Staged: true, combine: anyRule})...)
+			reads = append(reads, gitStaged(c, g, &Selection{Reader: "git commit -a", Hidden: true, Staged: true, WholeTree: true, combine: anyRule})...)
 		}
 		return reads
 	case "checkout", "restore":
@@ -144,6 +146,14 @@ func gitAddEffects(c *Command, g Git) []Effect {
 	}
 	if l.Has(0, "pathspec-from-file") {
 		s.Rules = nil
+	}
+	// Without a pathspec, -A and -u stage the whole work tree; so does a
+	// pathspec with :/ (from the top), judged as selecting everything.
+	s.WholeTree = len(specs) == 0
+	for _, w := range specs {
+		if strings.HasPrefix(w.Value, ":/") || strings.HasPrefix(w.Value, ":(top") || !w.Known {
+			s.WholeTree, s.Rules = true, nil
+		}
 	}
 	// The files named come first: a denial names .env itself for git add .env.
 	return append(argumentReads(specs), gitStaged(c, g, s)...)

@@ -28,6 +28,10 @@ type Selection struct {
 	// changed since they were committed, and, with Untracked, the
 	// untracked ones (git-ignored ones only with Ignored).
 	Staged bool
+	// WholeTree: the reader reads below the top of the git work tree
+	// holding the folder it runs in, not below the folder (git add -A
+	// and git commit -a without a pathspec, a :/ pathspec).
+	WholeTree bool
 	// Follow: links met below the folder are followed (grep -R, rg -L,
 	// zip -r); otherwise a link is skipped or stored as a link.
 	Follow bool

@@ -57,7 +57,12 @@ func (g *guard) tree(ctx context.Context, e shellcmd.Effect, dir string) *findin
 		dir = g.Cwd
 	}
 	words := []string{w.Value}
-	if w.Glob {
+	if e.Select.WholeTree {
+		// git add -A from a subfolder stages the whole work tree.
+		if top := gitTop(g.paths.Resolve(w.Value, dir).Real); top != "" {
+			words = []string{top}
+		}
+	} else if w.Glob {
 		pattern := w.Value
 		if !filepath.IsAbs(pattern) {
 			pattern = filepath.Join(escapeGlob(dir), pattern)
