@@ -50,8 +50,15 @@ func gitEffects(c *Command) []Effect {
 		// message file (-F .env); with -a it stages every tracked file
 		// changed, as add -u does.
 		reads := argumentReads(g.Args)
-		if g.Line.On('a', "all") {
+		switch l := g.Line; {
+		case l.On('a', "all"):
 			reads = append(reads, gitStaged(c, g, &Selection{Reader: "git commit -a", Hidden: true, Staged: true, WholeTree: true, combine: anyRule})...)
+		case len(l.Operands) > 0:
+			// git commit PATHS commits the changed tracked files they
+			// select, staged or not.
+			s := &Selection{Reader: "git commit", Hidden: true, Staged: true, Exclude: "':(exclude)%s'", combine: anyRule}
+			addPathspecs(s, l.Operands)
+			reads = append(reads, gitStaged(c, g, s)...)
 		}
 		return reads
 	case "checkout", "restore":
@@ -137,6 +144,18 @@ func gitAddEffects(c *Command, g Git) []Effect {
 	if len(specs) == 0 && !l.On('A', "all") && !update && !l.Has(0, "pathspec-from-file") {
 		return nil // "Nothing specified, nothing added."
 	}
+	addPathspecs(s, specs)
+	if l.Has(0, "pathspec-from-file") {
+		s.Rules = nil
+	}
+	// The files named come first: a denial names .env itself for git add .env.
+	return append(argumentReads(specs), gitStaged(c, g, s)...)
+}
+
+// addPathspecs makes specs s's rules. Without one, git add -A and -u
+// stage the whole work tree; so does a pathspec from the top (:/), or
+// one not known, judged as selecting everything.
+func addPathspecs(s *Selection, specs []Word) {
 	for _, w := range specs {
 		r := Rule{Style: Pathspec, Include: true, Pattern: w}
 		if rest, ok := cutExclude(w.Value); ok && w.Known {
@@ -144,19 +163,12 @@ func gitAddEffects(c *Command, g Git) []Effect {
 		}
 		s.Rules = append(s.Rules, r)
 	}
-	if l.Has(0, "pathspec-from-file") {
-		s.Rules = nil
-	}
-	// Without a pathspec, -A and -u stage the whole work tree; so does a
-	// pathspec with :/ (from the top), judged as selecting everything.
 	s.WholeTree = len(specs) == 0
 	for _, w := range specs {
 		if strings.HasPrefix(w.Value, ":/") || strings.HasPrefix(w.Value, ":(top") || !w.Known {
 			s.WholeTree, s.Rules = true, nil
 		}
 	}
-	// The files named come first: a denial names .env itself for git add .env.
-	return append(argumentReads(specs), gitStaged(c, g, s)...)
 }
 
 // gitStaged is the read of what s selects below the folder git runs in.

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -96,6 +97,12 @@ func (g *guard) folder(ctx context.Context, t treeRead) *finding {
 		return nil
 	}
 	root := t.rp.Real
+	if t.sel.Staged {
+		if f, ok := g.staged(ctx, t, root); ok {
+			return f
+		}
+		// git could not answer: the folder is walked (fail-closed).
+	}
 	found, complete := g.walkTree(t, root, nil)
 	if !complete && !t.sel.Ignored {
 		// Ignored folders (node_modules, build output) are often most of a
@@ -117,6 +124,49 @@ func (g *guard) folder(ctx context.Context, t treeRead) *finding {
 		}
 	}
 	return nil
+}
+
+// staged judges what git add (or commit -a) would stage below root, as
+// git itself lists it (ls-files --modified --others --exclude-standard,
+// with the command's pathspecs): no walk of the folder, so a work tree of
+// any size is judged by what changed in it. ok is false when git could not
+// answer.
+func (g *guard) staged(ctx context.Context, t treeRead, root string) (f *finding, ok bool) {
+	cmd := []string{"ls-files", "--modified"}
+	if t.sel.Untracked {
+		cmd = append(cmd, "--others")
+		if !t.sel.Ignored {
+			cmd = append(cmd, "--exclude-standard")
+		}
+	}
+	var specs []string
+	for _, r := range t.sel.Rules {
+		if !r.Pattern.Known {
+			specs = nil // a pathspec not known: everything is judged
+			break
+		}
+		if r.Include {
+			specs = append(specs, r.Pattern.Value)
+		} else {
+			specs = append(specs, ":(exclude)"+r.Pattern.Value)
+		}
+	}
+	if len(specs) > 0 && !slices.ContainsFunc(t.sel.Rules, func(r shellcmd.Rule) bool { return r.Include }) {
+		specs = append(specs, ".") // only excludes: git adds them to everything
+	}
+	names, ok := gitNames(ctx, hookenv.GitRepo{Dir: root}, specs, cmd...)
+	if !ok {
+		return nil, false
+	}
+	for _, rel := range names {
+		full := filepath.Join(root, filepath.FromSlash(rel))
+		if pat := g.protects(g.read, g.formOf(full), t.rp.Fold); pat != "" {
+			return &finding{path: g.Project.Display(t.rp), pattern: pat, via: t.sel,
+				holds:    g.Project.Display(fspath.Path{Lexical: filepath.Join(t.rp.Lexical, filepath.FromSlash(rel))}),
+				leaveOut: path.Base(rel)}, true
+		}
+	}
+	return nil, true
 }
 
 // isDir reports whether rp, resolved following its links, ends at a

@@ -231,3 +231,36 @@ func TestGitNamesCutShortIsNoAnswer(t *testing.T) {
 		t.Errorf("40,000 ignored names (1.1 MB printed, past the 1 MiB cap): %d names, answered", len(out))
 	}
 }
+
+// TestGitAddJudgedByGitNotWalk: what git add would stage is git's own list
+// (ls-files), not a walk of the folder: a work tree past the walk's budget
+// is judged as any other (a monorepo's git add . was denied as too big),
+// and a committed key left as it is stages nothing new.
+func TestGitAddJudgedByGitNotWalk(t *testing.T) {
+	g := checktest.NewGuardEnv(t)
+	p := newProtected(t, "")
+	checktest.WriteFiles(t, g.Project, "a/1.go", "a/2.go", "b/1.go", "certs/test.key", ".gitignore")
+	if err := os.WriteFile(filepath.Join(g.Project, ".gitignore"), []byte(".env\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	gitIn(t, g.Project, "init", "-q")
+	gitIn(t, g.Project, "add", "-A")
+	gitIn(t, g.Project, "-c", "commit.gpgsign=false", "commit", "-q", "-m", "init")
+	checktest.WriteFiles(t, g.Project, ".env", "a/3.go")
+	budget := treeBudget
+	t.Cleanup(func() { treeBudget = budget })
+	treeBudget = 2
+	for _, tc := range []struct{ command, want string }{
+		{"git add .", ""},
+		{"git add -A && git commit -m x", ""},
+		{"git commit -am x", ""},
+		{"git add -f .", treeDenial("git add", ".", ".env", "**/.env", "leave it out with ':(exclude).env', or "+othersHow)},
+	} {
+		checkVerdict(t, p, g.MakeCall(t, checktest.CallSpec{Tool: "Bash", Input: checktest.BashInput(tc.command)}), tc.want)
+	}
+	if err := os.WriteFile(filepath.Join(g.Project, "certs/test.key"), []byte("changed"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	checkVerdict(t, p, g.MakeCall(t, checktest.CallSpec{Tool: "Bash", Input: checktest.BashInput("git add .")}),
+		treeDenial("git add", ".", "certs/test.key", "**/*.key", "leave it out with ':(exclude)test.key', or "+othersHow))
+}
