@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"path"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -232,10 +233,19 @@ func (p *protectedPaths) Check(ctx context.Context, call *engine.Call) (engine.V
 		return engine.Verdict{Decision: engine.Deny,
 			Reason: fmt.Sprintf("⚠️ BLOCKED: %s. %s", unparsableWhat(err), unparsableInstead)}, nil
 	}
+	ignoresChanged := false // a .gitignore changed earlier in the line
 	for i, c := range script.Commands {
-		for _, e := range c.Effects() {
+		effects := c.Effects()
+		for _, e := range effects {
 			if c.Skipped(e, pathExists) {
 				continue // `[ -f .env ] || cp x .env` with .env there: cp never runs
+			}
+			if ignoresChanged && e.Select != nil && e.Select.Staged && !e.Select.Ignored {
+				// git is asked about the repository as it is; what the
+				// line changed in its ignore rules is not yet there.
+				forced := *e.Select
+				forced.Ignored = true
+				e.Select = &forced
 			}
 			if user, ok := e.Path.NoSuchUserHome(); ok && e.Op != shellcmd.Read {
 				return engine.Verdict{Decision: engine.Deny, Notes: g.notes, Reason: fmt.Sprintf(
@@ -257,6 +267,7 @@ func (p *protectedPaths) Check(ctx context.Context, call *engine.Call) (engine.V
 				}
 			}
 		}
+		ignoresChanged = ignoresChanged || changesIgnores(effects)
 		if f := g.gitRewrite(ctx, script.Commands, i); f != nil {
 			return g.verdict(f), nil
 		}
@@ -714,4 +725,25 @@ func expandedAsWritten(c *shellcmd.Command) bool {
 		}
 	}
 	return true
+}
+
+// changesIgnores reports whether effects write, move or delete a file of
+// git's ignore rules (.gitignore, .git/info/exclude), or may: a path not
+// known, or a glob that may name .gitignore (one whose name starts with a
+// dot: rm *.log cannot).
+func changesIgnores(effects []shellcmd.Effect) bool {
+	for _, e := range effects {
+		if e.Op != shellcmd.Write && e.Op != shellcmd.Delete && e.Op != shellcmd.Move {
+			continue
+		}
+		p := filepath.ToSlash(e.Path.Value)
+		base := path.Base(p)
+		if !e.Path.Known || base == ".gitignore" || strings.HasSuffix(p, ".git/info/exclude") {
+			return true
+		}
+		if ok, _ := path.Match(base, ".gitignore"); ok && e.Path.Glob && strings.HasPrefix(base, ".") {
+			return true
+		}
+	}
+	return false
 }
