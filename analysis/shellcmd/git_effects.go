@@ -115,11 +115,7 @@ func gitGrepEffects(c *Command, g Git) []Effect {
 		}
 		s.Rules = append(s.Rules, r)
 	}
-	root := Word{Value: ".", Known: true}
-	if g.Dir != c.Dir {
-		root = Word{Value: g.Dir, Known: g.Dir != ""}
-	}
-	return append([]Effect{{Op: Read, Path: root, Tree: true, Select: s}}, argumentReads(revs)...)
+	return append([]Effect{{Op: Read, Path: gitRunsIn(c, g), Tree: true, Select: s}}, argumentReads(revs)...)
 }
 
 // gitAddEffects: git add stages what its pathspecs name, and a staged
@@ -128,10 +124,10 @@ func gitGrepEffects(c *Command, g Git) []Effect {
 // and every file below the folder git runs in that a pathspec selects (.,
 // src, *.go) and git would stage is read too: untracked ones git does not
 // ignore (-f: ignored ones too; -u: none), and tracked ones changed since
-// they were committed (a committed key left as it is stages nothing new). -A or -u without a
-// pathspec stages the whole work tree; it is judged from the folder git
-// runs in. A dry run stages nothing; --pathspec-from-file names files
-// that are not known, so everything below the folder is judged.
+// they were committed (a committed key left as it is stages nothing new).
+// -A or -u without a pathspec stages the whole work tree (see
+// addPathspecs). A dry run stages nothing; --pathspec-from-file names
+// files that are not known, so everything is judged.
 func gitAddEffects(c *Command, g Git) []Effect {
 	l := g.Line
 	if l.On('n', "dry-run") {
@@ -173,9 +169,14 @@ func addPathspecs(s *Selection, specs []Word) {
 
 // gitStaged is the read of what s selects below the folder git runs in.
 func gitStaged(c *Command, g Git, s *Selection) []Effect {
-	root := Word{Value: ".", Known: true}
+	return []Effect{{Op: Read, Path: gitRunsIn(c, g), Tree: true, Select: s}}
+}
+
+// gitRunsIn is the folder git runs in, as a word: the command's own (.),
+// or where -C leads (not known when -C's folder is not).
+func gitRunsIn(c *Command, g Git) Word {
 	if g.Dir != c.Dir {
-		root = Word{Value: g.Dir, Known: g.Dir != ""}
+		return Word{Value: g.Dir, Known: g.Dir != ""}
 	}
-	return []Effect{{Op: Read, Path: root, Tree: true, Select: s}}
+	return Word{Value: ".", Known: true}
 }

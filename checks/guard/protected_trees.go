@@ -132,13 +132,6 @@ func (g *guard) folder(ctx context.Context, t treeRead) *finding {
 // any size is judged by what changed in it. ok is false when git could not
 // answer.
 func (g *guard) staged(ctx context.Context, t treeRead, root string) (f *finding, ok bool) {
-	cmd := []string{"ls-files", "--modified"}
-	if t.sel.Untracked {
-		cmd = append(cmd, "--others")
-		if !t.sel.Ignored {
-			cmd = append(cmd, "--exclude-standard")
-		}
-	}
 	var specs []string
 	for _, r := range t.sel.Rules {
 		if !r.Pattern.Known {
@@ -154,7 +147,7 @@ func (g *guard) staged(ctx context.Context, t treeRead, root string) (f *finding
 	if len(specs) > 0 && !slices.ContainsFunc(t.sel.Rules, func(r shellcmd.Rule) bool { return r.Include }) {
 		specs = append(specs, ".") // only excludes: git adds them to everything
 	}
-	names, ok := gitNames(ctx, hookenv.GitRepo{Dir: root}, specs, cmd...)
+	names, ok := gitNames(ctx, hookenv.GitRepo{Dir: root}, specs, stagedList(t.sel)...)
 	if !ok {
 		return nil, false
 	}
@@ -167,6 +160,20 @@ func (g *guard) staged(ctx context.Context, t treeRead, root string) (f *finding
 		}
 	}
 	return nil, true
+}
+
+// stagedList is the git command that lists what s's git add would
+// stage: the tracked files changed, and with Untracked the untracked ones
+// git does not ignore (ignored ones too with Ignored).
+func stagedList(s *shellcmd.Selection) []string {
+	cmd := []string{"ls-files", "--modified"}
+	if s.Untracked {
+		cmd = append(cmd, "--others")
+		if !s.Ignored {
+			cmd = append(cmd, "--exclude-standard")
+		}
+	}
+	return cmd
 }
 
 // isDir reports whether rp, resolved following its links, ends at a
@@ -298,16 +305,8 @@ func (g *guard) readBy(ctx context.Context, s *shellcmd.Selection, root string, 
 	r := hookenv.GitRepo{Dir: root}
 	drop := map[string]bool{}
 	if s.Staged {
-		// What git add would stage: changed tracked files, and untracked
-		// ones (ignored ones too when forced).
-		cmd := []string{"ls-files", "--modified"}
-		if s.Untracked {
-			cmd = append(cmd, "--others")
-			if !s.Ignored {
-				cmd = append(cmd, "--exclude-standard")
-			}
-		}
-		if staged, ok := gitNames(ctx, r, asked, cmd...); ok {
+		// The walk's finds that git add would stage.
+		if staged, ok := gitNames(ctx, r, asked, stagedList(s)...); ok {
 			keep := map[string]bool{}
 			for _, n := range staged {
 				keep[n] = true
