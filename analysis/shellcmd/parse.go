@@ -178,5 +178,8 @@ func parse(src string, lang syntax.LangVariant) (*syntax.File, error) {
 	if why := opaqueRuns(f, src); why != "" {
 		return nil, errors.New(why)
 	}
+	if why := zshFlagged(f, src); why != "" {
+		return nil, errors.New(why)
+	}
 	return f, nil
 }

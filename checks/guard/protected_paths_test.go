@@ -361,6 +361,13 @@ func TestProtectedBash(t *testing.T) {
 		{"cat .@(?nv)", r(".env", "**/.env")},
 		{"cat *(D)", r(".env", "**/.env")},
 		{"shopt -s extglob\ncat @(.env|x)", r(".env", "**/.env")},
+		// zsh's flagged expansions, which bash's grammar reads as text,
+		// are the parameter's value: $~v globs it, $=v splits it.
+		{`v=".e*"; cat $~v`, r(".env", "**/.env")},
+		{"v=.env; cat $=v", r(".env", "**/.env")},
+		{`v=.env; cat "$~~v"`, r(".env", "**/.env")},
+		{"v=sub; cat $^v/.env", r("sub/.env", "**/.env")},
+		{`v=.env; cat \$~v '$~v'`, ""}, // quoted: the text itself
 		// Unknown words cannot be judged and pass.
 		{"cat $F", ""},
 		{`cat "$(ls)"`, ""},
