@@ -39,6 +39,8 @@ type Git struct {
 	HasExecPath bool
 	// Env is the command's environment (Command.Env).
 	Env []Word
+	// Icase: --icase-pathspecs, pathspecs match without case.
+	Icase bool
 	// Unknown: an option of git's own that git 2.39 does not know. git
 	// refuses it, but another version may read it (and the words after
 	// it) in a way we cannot tell.
@@ -115,6 +117,8 @@ func (c *Command) Git(dir string) (g Git, ok bool) {
 			return Git{}, false // prints and exits
 		case v == "--bare":
 			g.Repo = append(g.Repo, v)
+		case v == "--icase-pathspecs":
+			g.Icase = true
 		case gitFlag(v):
 		case v == "-h" || v == "--help" || v == "-v" || v == "--version":
 			g.Sub, g.Help = "help", true

@@ -167,9 +167,10 @@ func addPathspecs(s *Selection, specs []Word) {
 	}
 }
 
-// gitStaged is the read of what s selects below the folder git runs in.
+// gitStaged is the read of what s selects below the folder git runs in,
+// made to answer for the command line's own git (see stagedBy).
 func gitStaged(c *Command, g Git, s *Selection) []Effect {
-	return []Effect{{Op: Read, Path: gitRunsIn(c, g), Tree: true, Select: s}}
+	return []Effect{{Op: Read, Path: stagedBy(c, g, s), Tree: true, Select: s}}
 }
 
 // gitRunsIn is the folder git runs in, as a word: the command's own (.),

@@ -35,6 +35,10 @@ type Selection struct {
 	// Follow: links met below the folder are followed (grep -R, rg -L,
 	// zip -r); otherwise a link is skipped or stored as a link.
 	Follow bool
+	// GitOpts are git's own options a git asked what a Staged selection
+	// holds must take to answer as the command's git would
+	// (--icase-pathspecs, -c core.excludesFile=FILE).
+	GitOpts []string
 	// Rules are the reader's include and exclude options, in order.
 	Rules []Rule
 	// Exclude is how to leave one file out with this reader: a format

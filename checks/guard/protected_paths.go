@@ -267,7 +267,7 @@ func (p *protectedPaths) Check(ctx context.Context, call *engine.Call) (engine.V
 				}
 			}
 		}
-		ignoresChanged = ignoresChanged || changesIgnores(effects)
+		ignoresChanged = ignoresChanged || changesIgnores(effects) || setsIgnoreConfig(c)
 		if f := g.gitRewrite(ctx, script.Commands, i); f != nil {
 			return g.verdict(f), nil
 		}
@@ -725,6 +725,22 @@ func expandedAsWritten(c *shellcmd.Command) bool {
 		}
 	}
 	return true
+}
+
+// setsIgnoreConfig reports whether c is a git config that may set where
+// git finds ignore rules: one naming core.excludesFile or an include, or a
+// word not known. git config user.email x does not.
+func setsIgnoreConfig(c *shellcmd.Command) bool {
+	g, ok := c.Git(c.Dir)
+	if !ok || g.Sub != "config" {
+		return false
+	}
+	for _, a := range g.Args {
+		if !a.Known || shellcmd.IgnoreConfigKey(a.Value) {
+			return true
+		}
+	}
+	return false
 }
 
 // changesIgnores reports whether effects write, move or delete a file of

@@ -147,7 +147,7 @@ func (g *guard) staged(ctx context.Context, t treeRead, root string) (f *finding
 	if len(specs) > 0 && !slices.ContainsFunc(t.sel.Rules, func(r shellcmd.Rule) bool { return r.Include }) {
 		specs = append(specs, ".") // only excludes: git adds them to everything
 	}
-	names, ok := gitNames(ctx, hookenv.GitRepo{Dir: root}, specs, stagedList(t.sel)...)
+	names, ok := gitNames(ctx, hookenv.RepoWith(root, t.sel.GitOpts), specs, stagedList(t.sel)...)
 	if !ok {
 		return nil, false
 	}
@@ -302,7 +302,7 @@ func (g *guard) readBy(ctx context.Context, s *shellcmd.Selection, root string, 
 	if len(asked) == 0 {
 		return found
 	}
-	r := hookenv.GitRepo{Dir: root}
+	r := hookenv.RepoWith(root, s.GitOpts)
 	drop := map[string]bool{}
 	if s.Staged {
 		// The walk's finds that git add would stage.

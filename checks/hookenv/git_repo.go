@@ -28,6 +28,10 @@ func RepoOf(g shellcmd.Git) GitRepo {
 	return GitRepo{Dir: g.Dir, opts: g.Repo, env: g.RepoEnv}
 }
 
+// RepoWith is the repository of dir, asked with git's own options opts
+// (a Selection's GitOpts).
+func RepoWith(dir string, opts []string) GitRepo { return GitRepo{Dir: dir, opts: opts} }
+
 // GitErr is a read-only git call that could not run, failed or hung,
 // named for the note that says what went unchecked.
 type GitErr struct {
