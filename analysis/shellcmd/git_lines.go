@@ -57,7 +57,7 @@ func (w *walker) gitLines(words []Word, redirs []Redirect, c ctx, wrappers []str
 		if !run || w.depth >= maxDepth {
 			continue
 		}
-		if _, err := parse(src, syntax.LangBash); err != nil {
+		if _, err := parse(src, syntax.LangBash, false); err != nil {
 			continue // git-runs-command denies what cannot be read, saying where it is
 		}
 		tag := GitConfigWrapper + name

@@ -31,7 +31,7 @@ func KeepsGlobDefaults(src string) bool {
 	if MentionsGlobbing(src) {
 		return false
 	}
-	f, err := parse(src, syntax.LangBash)
+	f, err := parse(src, syntax.LangBash, false)
 	if err != nil {
 		return false
 	}

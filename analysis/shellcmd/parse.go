@@ -36,6 +36,10 @@ type Options struct {
 	// false: no such user, and bash leaves the word as it is); nil, or an
 	// error: not known.
 	UserHome func(name string) (home string, exists bool, err error)
+	// Zsh: the shell may be zsh (macOS's, where Claude Code picks it).
+	// The line is still read as bash, and zsh's own expansions that
+	// bash's grammar keeps as text are refused (zshExpansions).
+	Zsh bool
 }
 
 // Script is everything a command line would run.
@@ -138,11 +142,11 @@ func Parse(src string, opts Options) (script *Script, err error) {
 			script, err = nil, fmt.Errorf("%w: %v", errInternal, r)
 		}
 	}()
-	f, err := parse(src, syntax.LangBash)
+	f, err := parse(src, syntax.LangBash, opts.Zsh)
 	if err != nil {
 		return nil, err
 	}
-	w := walker{opts: clean(opts), script: &Script{}}
+	w := walker{opts: clean(opts), script: &Script{}, zsh: opts.Zsh}
 	w.scanAssigned(f)
 	w.stmts(f.Stmts, ctx{src: src, pipe: -1}, w.opts.Dir)
 	if w.err != nil {
@@ -167,7 +171,7 @@ func clean(o Options) Options {
 // built, so it can go back as soon as Parse returns.
 var parsers = sync.Pool{New: func() any { return syntax.NewParser() }}
 
-func parse(src string, lang syntax.LangVariant) (*syntax.File, error) {
+func parse(src string, lang syntax.LangVariant, zsh bool) (*syntax.File, error) {
 	p := parsers.Get().(*syntax.Parser)
 	defer parsers.Put(p)
 	syntax.Variant(lang)(p)
@@ -178,8 +182,10 @@ func parse(src string, lang syntax.LangVariant) (*syntax.File, error) {
 	if why := opaqueRuns(f, src); why != "" {
 		return nil, errors.New(why)
 	}
-	if why := zshFlagged(f, src); why != "" {
-		return nil, errors.New(why)
+	if zsh || lang == syntax.LangZsh {
+		if why := zshExpansions(f); why != "" {
+			return nil, errors.New(why)
+		}
 	}
 	return f, nil
 }

@@ -110,10 +110,11 @@ func (w *walker) shell(base string, args []Word, redirs []Redirect, c ctx, wrapp
 	if code.From != "-c" {
 		ic.stdin = nil // the script is what it read
 	}
-	saved := w.saveVars()
+	saved, wasZsh := w.saveVars(), w.zsh
 	w.vars = nil // a new shell: only the environment
+	w.zsh = base == "zsh"
 	w.inner(tag, code.Text.Value, lang, ic, dir)
-	w.vars = saved
+	w.vars, w.zsh = saved, wasZsh
 	return len(w.script.Commands) > n || w.err != nil, nil
 }
 
@@ -288,7 +289,7 @@ func (w *walker) inner(tag, src string, lang syntax.LangVariant, c ctx, dir stri
 	if !w.readAgain(src) {
 		return dir
 	}
-	f, err := parse(src, lang)
+	f, err := parse(src, lang, w.zsh)
 	if err != nil {
 		if w.err == nil {
 			w.err = fmt.Errorf("%s string: %w", tag, err)

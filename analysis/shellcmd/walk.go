@@ -15,8 +15,11 @@ type walker struct {
 	opts     Options
 	script   *Script
 	nextPipe int
-	depth    int   // how many `bash -c` and eval strings we are inside
-	err      error // the first syntax error of an inner string
+	depth    int // how many `bash -c` and eval strings we are inside
+	// zsh: the shell running the code being walked may be zsh (see
+	// Options.Zsh); a `bash -c` inside is bash, a `zsh -c` zsh.
+	zsh bool
+	err error // the first syntax error of an inner string
 	// cdFuncs are the functions whose body runs cd: after a call to one
 	// the shell's directory is no longer known.
 	cdFuncs map[string]bool

@@ -1,53 +1,63 @@
 package shellcmd
 
 import (
-	"slices"
 	"strings"
 	"testing"
 )
 
-// zsh's flagged expansions ($~v, $=v, $^v), which bash's grammar keeps as
-// text, are read as the parameter they expand; quoted or escaped, they
-// stay text.
-func TestZshFlaggedParams(t *testing.T) {
-	for _, tc := range []struct {
-		src  string
-		args []string
-	}{
-		{`v=.env; cat $=v`, []string{".env"}},
-		{`v=.env; cat $==v "$~~v"`, []string{".env", ".env"}},
-		{`v=".e*"; cat $~v`, []string{`".e*"*`}},
-		{`v=sub; cat x$^v/.env`, []string{"xsub/.env"}},
-		{`v=a w=b; cat $~v$=w "[$^=v]"`, []string{"ab", `"[a]"`}},
-		{`cat $~F`, []string{`"$~F"?`}},
-		{`cat $~1 $=1a`, []string{`"$~1"?`, `"$=1a"?`}},
-		{`v=.env; cat \$~v '$~v' "\$=v" $+v $~ $= x$`, []string{`"$~v"`, `"$~v"`, `"$=v"`, `"$+v"`, `"$~"`, `"$="`, `"x$"`}},
-		{"v=.env; bash <<EOF\ncat $=v\nEOF", []string{".env"}}, // the here-document's text too
+// Where zsh may run the line, its flagged expansions ($~v, $=v, $^v) and
+// the (e) flag are refused: each read .env or ran code unseen. Where bash
+// runs it, they are the text they are to bash.
+func TestZshExpansions(t *testing.T) {
+	zshOpts, bashOpts := testOpts, testOpts
+	zshOpts.Zsh = true
+	for _, src := range []string{
+		`v=.env; cat $=v`,
+		`v="x .env"; cat "$=v"`,
+		`v=".env .env.local"; cat < $=v`,
+		`v='/(e:cat .env:)'; : $~v`,
+		`a=(zz env); cat .$^a`,
+		`v=.env; cat x$==v "$~~v"`,
+		`echo $=AWS_SECRET_ACCESS_KEY`,
+		`v=.env; cat "${x:-$=v}"`,
+		"v=.env; cat $=\\\nv",
+		`cat $~1`,
+		"v=.env; eval 'cat $=v'",
+		"cat $(echo $^v)",
 	} {
-		t.Run(tc.src, func(t *testing.T) {
-			s := mustParse(t, tc.src, testOpts)
-			c := s.Commands[len(s.Commands)-1]
-			if got := showWords(c.Args); !slices.Equal(got, nonNil(tc.args)) {
-				t.Errorf("%s\nargs %q, want %q", show(c), got, tc.args)
-			}
-			for _, a := range c.Args {
-				if a.Raw == "" {
-					t.Errorf("%s: a word without its source text", show(c))
-				}
-			}
-		})
-	}
-}
-
-// A flagged expansion split by a line continuation is refused: the offsets
-// of the literal's value are not those of its text.
-func TestZshFlaggedSplit(t *testing.T) {
-	for _, src := range []string{"v=.env; cat $=\\\nv", "v=.env; cat \"$\\\n~v\""} {
-		if _, err := Parse(src, testOpts); err == nil || !strings.Contains(err.Error(), "zsh expansion") {
-			t.Errorf("%q: err %v, want a refusal naming the zsh expansion", src, err)
+		if _, err := Parse(src, zshOpts); err == nil || !strings.Contains(err.Error(), "zsh's") {
+			t.Errorf("zsh: %q: err %v, want a refusal naming zsh's expansion", src, err)
 		}
 	}
-	if _, err := Parse("echo a\\\nb $HOME", testOpts); err != nil {
-		t.Errorf("a line continuation without a flagged expansion: %v", err)
+	// Code zsh runs is refused whatever the line's shell; code bash runs
+	// inside a zsh line is bash's.
+	for _, src := range []string{
+		`zsh -c 'v=.env; cat $=v'`,
+		`zsh -c 'cat ${~v}'`,
+		`zsh -c 'cat ${(e)v}'`,
+		"zsh <<'EOF'\nv=.env; cat $=v\nEOF",
+		`echo 'v=.env; cat $=v' | zsh`,
+	} {
+		if _, err := Parse(src, bashOpts); err == nil || !strings.Contains(err.Error(), "zsh's") {
+			t.Errorf("bash: %q: err %v, want a refusal naming zsh's expansion", src, err)
+		}
+	}
+	for _, src := range []string{
+		`perl -e "print $^O"`,
+		`v=.env; cat \$=v '$~v' "\$^v" $+v x$ $~ $=`,
+		`git commit -m "cost: $=5"`,
+	} {
+		if _, err := Parse(src, bashOpts); err != nil {
+			t.Errorf("bash: %q: %v", src, err)
+		}
+	}
+	for _, src := range []string{
+		`bash -c 'v=.env; cat $=v'`,
+		`v=.env; cat \$=v '$~v' "\$^v" $+v x$ $~ $=`,
+		`cat $v[1,4] $v:r ${v}`,
+	} {
+		if _, err := Parse(src, zshOpts); err != nil {
+			t.Errorf("zsh: %q: %v", src, err)
+		}
 	}
 }

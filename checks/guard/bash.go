@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 
 	"github.com/tidwall/gjson"
 
@@ -80,7 +81,10 @@ type parsedBash struct {
 	err    error
 }
 
-type parsedBashKey struct{ command, dir, home string }
+type parsedBashKey struct {
+	command, dir, home string
+	zsh                bool
+}
 
 // bashScript parses a Bash call's command once per call, for every guard
 // that reads it. ok is false when the call is not Bash or has no command
@@ -93,15 +97,27 @@ func bashScript(call *engine.Call, sc shellCall) (script *shellcmd.Script, ok bo
 	if command.Type != gjson.String {
 		return nil, false, nil
 	}
-	key := parsedBashKey{command.Str, sc.Cwd, sc.Home}
+	key := parsedBashKey{command.Str, sc.Cwd, sc.Home, zshMayRun(call.Environ)}
 	p := call.Memo(key, func() any {
 		// The CLI's shell has the environment the hook has: a TMPDIR the
 		// hook is not given is one the shell does not have either.
 		env := map[string]string{"TMPDIR": envValue(call.Environ, "TMPDIR")}
-		s, err := shellcmd.Parse(command.Str, shellcmd.Options{Dir: sc.Cwd, Home: sc.Home, Env: env, GitTop: gitTop, UserHome: shellcmd.LookupUserHome})
+		s, err := shellcmd.Parse(command.Str, shellcmd.Options{Dir: sc.Cwd, Home: sc.Home, Env: env, GitTop: gitTop,
+			UserHome: shellcmd.LookupUserHome, Zsh: key.zsh})
 		return parsedBash{s, err}
 	}).(parsedBash)
 	return p.script, true, p.err
+}
+
+// zshMayRun reports whether the CLI may run a Bash call's command in zsh:
+// CLAUDE_CODE_SHELL names zsh, or, without it, $SHELL does or the machine
+// is a Mac, where Claude Code picks zsh even for a user whose login shell
+// is bash.
+func zshMayRun(environ []string) bool {
+	if s := envValue(environ, "CLAUDE_CODE_SHELL"); s != "" {
+		return filepath.Base(s) == "zsh"
+	}
+	return filepath.Base(envValue(environ, "SHELL")) == "zsh" || runtime.GOOS == "darwin"
 }
 
 // unparsableRule is the id, in dangerous_commands' pack, of the rule

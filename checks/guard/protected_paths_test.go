@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -361,13 +362,8 @@ func TestProtectedBash(t *testing.T) {
 		{"cat .@(?nv)", r(".env", "**/.env")},
 		{"cat *(D)", r(".env", "**/.env")},
 		{"shopt -s extglob\ncat @(.env|x)", r(".env", "**/.env")},
-		// zsh's flagged expansions, which bash's grammar reads as text,
-		// are the parameter's value: $~v globs it, $=v splits it.
-		{`v=".e*"; cat $~v`, r(".env", "**/.env")},
-		{"v=.env; cat $=v", r(".env", "**/.env")},
-		{`v=.env; cat "$~~v"`, r(".env", "**/.env")},
-		{"v=sub; cat $^v/.env", r("sub/.env", "**/.env")},
-		{`v=.env; cat \$~v '$~v'`, ""}, // quoted: the text itself
+		// To bash, zsh's flagged expansions are text.
+		{"v=.env; cat $=v", ""},
 		// Unknown words cannot be judged and pass.
 		{"cat $F", ""},
 		{`cat "$(ls)"`, ""},
@@ -420,6 +416,33 @@ func TestProtectedBashParseError(t *testing.T) {
 		if len(v.Notes) != 1 || !strings.HasPrefix(v.Notes[0], "could not read the Bash command (") ||
 			!strings.HasSuffix(v.Notes[0], "); it went unchecked") {
 			t.Errorf("%q: notes %q, want one saying it went unchecked", command, v.Notes)
+		}
+	}
+}
+
+// TestProtectedBashZsh: where the CLI may run the command in zsh (its
+// CLAUDE_CODE_SHELL, else $SHELL, names zsh), zsh's flagged expansions
+// are refused as unparsable; where it names bash, they are text.
+func TestProtectedBashZsh(t *testing.T) {
+	const command = "v=.env; cat $=v"
+	for _, tc := range []struct {
+		env  []string
+		deny bool
+	}{
+		{[]string{"SHELL=/bin/zsh"}, true},
+		{[]string{"SHELL=/bin/bash", "CLAUDE_CODE_SHELL=/usr/local/bin/zsh"}, true},
+		{[]string{"SHELL=/bin/zsh", "CLAUDE_CODE_SHELL=/opt/homebrew/bin/bash"}, false},
+		{[]string{"SHELL=/bin/bash"}, runtime.GOOS == "darwin"},
+	} {
+		g := checktest.NewGuardEnv(t)
+		checktest.WriteFiles(t, g.Project, ".env")
+		g.Environ = append(g.Environ, tc.env...)
+		v, err := newProtected(t, "").Check(context.Background(), g.MakeCall(t, checktest.CallSpec{Tool: "Bash", Input: checktest.BashInput(command)}))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := v.Decision == engine.Deny; got != tc.deny || tc.deny && !strings.Contains(v.Reason, "zsh's $~, $= or $^") {
+			t.Errorf("%v: decision %q (%s), want deny %v", tc.env, v.Decision, v.Reason, tc.deny)
 		}
 	}
 }
