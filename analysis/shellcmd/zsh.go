@@ -14,6 +14,7 @@ import (
 //     double quotes, $~ makes it a glob in zsh's own syntax, whose
 //     qualifiers run code (v='/(e:cat .env:)'; : $~v), a split word after
 //     < opens every file it names, and $^ spreads an array;
+//   - a name with a non-ASCII letter, which zsh reads as a parameter;
 //   - the same in braces, and the (e) flag, which runs the value as code,
 //     where zsh's grammar reads them (zsh -c '${(e)v}').
 //
@@ -21,7 +22,7 @@ import (
 // ($v[1,4], $v:r) are values built at run time, as bash's ${v:0:4} is:
 // the walk does not compute them (SECURITY.md).
 func zshExpansions(f *syntax.File) (why string) {
-	const refused = "it uses zsh's $~, $= or $^ expansion, or its (e) flag, which the guards do not follow; write $name"
+	const refused = "it uses zsh's $~, $= or $^ expansion, a name zsh reads and bash does not ($é), or zsh's (e) flag, which the guards do not follow; write $name"
 	syntax.Walk(f, func(n syntax.Node) bool {
 		switch n := n.(type) {
 		case *syntax.Word:
@@ -75,7 +76,9 @@ func adjacent(prev syntax.WordPart, l *syntax.Lit) bool {
 }
 
 // flagged reports whether v holds an unescaped $ followed by zsh's flags
-// (~, =, ^) and a parameter: a name, a digit, or a brace.
+// (~, =, ^) and a parameter (a name, a digit, or a brace), or by a
+// non-ASCII letter, which zsh takes into a name (é=.env; cat $é) and
+// bash's grammar does not.
 func flagged(v string) bool {
 	for i := 0; i < len(v); i++ {
 		if v[i] == '\\' {
@@ -86,6 +89,9 @@ func flagged(v string) bool {
 			continue
 		}
 		j := i + 1
+		if j < len(v) && v[j] >= 0x80 {
+			return true
+		}
 		for j < len(v) && strings.IndexByte("~=^", v[j]) >= 0 {
 			j++
 		}

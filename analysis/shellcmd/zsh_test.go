@@ -24,6 +24,7 @@ func TestZshExpansions(t *testing.T) {
 		`cat $~1`,
 		"v=.env; eval 'cat $=v'",
 		"cat $(echo $^v)",
+		"é=.env; cat $é",
 	} {
 		if _, err := Parse(src, zshOpts); err == nil || !strings.Contains(err.Error(), "zsh's") {
 			t.Errorf("zsh: %q: err %v, want a refusal naming zsh's expansion", src, err)
@@ -46,6 +47,7 @@ func TestZshExpansions(t *testing.T) {
 		`perl -e "print $^O"`,
 		`v=.env; cat \$=v '$~v' "\$^v" $+v x$ $~ $=`,
 		`git commit -m "cost: $=5"`,
+		`echo "prix: 5$ €"`,
 	} {
 		if _, err := Parse(src, bashOpts); err != nil {
 			t.Errorf("bash: %q: %v", src, err)
