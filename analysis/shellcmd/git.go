@@ -37,7 +37,8 @@ type Git struct {
 	// its own programs; HasExecPath says it was given.
 	ExecPath    Word
 	HasExecPath bool
-	// Env is the command's environment (Command.Env).
+	// Env is the command's environment: what the line exports
+	// (Command.LineEnv), then its own (Command.Env).
 	Env []Word
 	// Icase: --icase-pathspecs, pathspecs match without case.
 	Icase bool
@@ -63,6 +64,9 @@ func (c *Command) Git(dir string) (g Git, ok bool) {
 		dir = c.Dir
 	}
 	g.Env = c.Env
+	if len(c.LineEnv) > 0 {
+		g.Env = append(c.LineEnv, c.Env...) // its own assignments last: they win
+	}
 	args := c.Args
 	known := true // dir is known
 	for i := 0; i < len(args); i++ {

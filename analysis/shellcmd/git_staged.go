@@ -2,6 +2,7 @@ package shellcmd
 
 import (
 	"path"
+	"slices"
 	"strings"
 )
 
@@ -9,24 +10,20 @@ import (
 // command line's own git rather than for a plain git in the same folder,
 // and returns the folder whose files it selects:
 //   - another repository, work tree or index (--git-dir, --work-tree,
-//     --bare, GIT_DIR, GIT_WORK_TREE, GIT_INDEX_FILE, ...): a plain git
-//     would list another repository's changes, so the folder is walked
-//     instead (not Staged) and every file in it counted (Ignored,
-//     Untracked): the work tree named (its pathspecs dropped unless it is
-//     the folder git runs in: they are relative to that folder), or, with
-//     a git folder but no work tree named, the folder git runs in, which
-//     git then takes for the top of its work tree;
-//   - ignore rules of its own: a -c core.excludesFile naming a known file
-//     is passed on (GitOpts); one not known, an include, a --config-env, or
-//     a variable that moves git's configuration files (HOME,
-//     XDG_CONFIG_HOME, GIT_CONFIG_*) counts ignored files too, since the
-//     guard's git must not read configuration the command chose (it may
-//     name programs to run);
+//     --bare, GIT_DIR, GIT_WORK_TREE, GIT_INDEX_FILE, ..., given to it or
+//     exported by the line): a plain git would list another repository's
+//     changes, so the folder is walked instead (not Staged) and every file
+//     in it counted (Ignored, Untracked): the work tree named (its
+//     pathspecs dropped unless it is the folder git runs in: they are
+//     relative to that folder), or, with a git folder but no work tree
+//     named, the folder git runs in, which git then takes for the top of
+//     its work tree;
+//   - an excludes file of its own (see ownExcludes);
 //   - --icase-pathspecs or GIT_ICASE_PATHSPECS is passed on: .ENV then
 //     names .env.
 func stagedBy(c *Command, g Git, s *Selection) Word {
 	where := gitRunsIn(c, g)
-	if len(g.Repo) > 0 || len(g.RepoEnv) > 0 {
+	if (len(g.Repo) > 0 || len(g.RepoEnv) > 0) && !g.plainRepo() {
 		s.Staged, s.Ignored, s.Untracked = false, true, true
 		if tree, named := g.workTree(); named {
 			dir := chdir(g.Dir, tree)
@@ -44,12 +41,79 @@ func stagedBy(c *Command, g Git, s *Selection) Word {
 	if g.icasePathspecs() {
 		s.GitOpts = append(s.GitOpts, "--icase-pathspecs")
 	}
-	opts, own := g.ownExcludes()
-	s.GitOpts = append(s.GitOpts, opts...)
-	if own {
-		s.Ignored = true
-	}
+	s.GitOpts = append(s.GitOpts, g.ownExcludes()...)
 	return where
+}
+
+// NoExcludesFile is what the guard's git is given for a command that may
+// read another excludes file than the user's: none. The patterns of
+// .gitignore files and .git/info/exclude take precedence over those of
+// core.excludesFile, so no excludes file can make git stage a file that
+// git without one would not: what is listed without one is the most the
+// command may stage.
+var NoExcludesFile = []string{"-c", "core.excludesFile=/dev/null"}
+
+// ownExcludes are the options that make the guard's git read the
+// excludes file the command's git reads, where that may not be the
+// user's: the command's own -c core.excludesFile when it names an
+// absolute file (or one in ~); NoExcludesFile when it names one another
+// way (relative to a folder git chooses, not known), or when the command
+// may set it where the guard's git must not look (an include, a
+// --config-env, a HOME, XDG_CONFIG_HOME or GIT_CONFIG_* of its own: a
+// configuration file the command chose may name programs to run).
+func (g Git) ownExcludes() []string {
+	own := false
+	var opts []string
+	for _, w := range g.Config {
+		name, value, _ := strings.Cut(w.Value, "=")
+		switch {
+		case strings.ContainsAny(name, "$`\\\"'") || !w.Known && !strings.Contains(w.Value, "="):
+			own = true // the key is not known
+		case !IgnoreConfigKey(name):
+		case strings.EqualFold(name, "core.excludesfile") && w.Known && (path.IsAbs(value) || strings.HasPrefix(value, "~/")):
+			opts = append(opts, "-c", "core.excludesFile="+value)
+		default:
+			own = true
+		}
+	}
+	for _, w := range g.ConfigEnv {
+		name, _, _ := strings.Cut(w.Value, "=")
+		own = own || !w.Known || IgnoreConfigKey(name)
+	}
+	for _, e := range g.Env {
+		name, _, _ := strings.Cut(e.Value, "=")
+		own = own || movesGitConfig(name)
+	}
+	if own {
+		return NoExcludesFile
+	}
+	return opts
+}
+
+// plainRepo reports whether the repository options name only what git
+// finds by itself in the folder it runs in, when that folder holds the
+// .git folder: --git-dir=.git, --work-tree=. (git rev-parse would fail
+// elsewhere, and the command with it).
+func (g Git) plainRepo() bool {
+	if g.Dir == "" {
+		return false
+	}
+	for _, r := range append(slices.Clip(g.Repo), g.RepoEnv...) {
+		name, v, _ := strings.Cut(r, "=")
+		switch name {
+		case "--git-dir", "GIT_DIR":
+			if chdir(g.Dir, Word{Value: v, Known: true}) != path.Join(g.Dir, ".git") {
+				return false
+			}
+		case "--work-tree", "GIT_WORK_TREE":
+			if chdir(g.Dir, Word{Value: v, Known: true}) != g.Dir {
+				return false
+			}
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 // workTree is the work tree the command names (--work-tree, else
@@ -94,39 +158,6 @@ func (g Git) icasePathspecs() bool {
 		return !v.Known
 	}
 	return true
-}
-
-// ownExcludes reads the command's own ignore configuration: the options
-// that pass a known core.excludesFile on, and own true when the command
-// may set ignore rules the guard's git cannot be given (see stagedBy).
-func (g Git) ownExcludes() (opts []string, own bool) {
-	for _, w := range g.Config {
-		name, value, _ := strings.Cut(w.Value, "=")
-		switch {
-		case !w.Known:
-			own = true
-		case strings.EqualFold(name, "core.excludesfile"):
-			if !strings.HasPrefix(value, "~") && !path.IsAbs(value) {
-				value = chdir(g.Dir, Word{Value: value, Known: true})
-			}
-			if value == "" {
-				own = true
-				continue
-			}
-			opts = append(opts, "-c", "core.excludesFile="+value)
-		case IgnoreConfigKey(name):
-			own = true
-		}
-	}
-	for _, w := range g.ConfigEnv {
-		name, _, _ := strings.Cut(w.Value, "=")
-		own = own || !w.Known || IgnoreConfigKey(name)
-	}
-	for _, e := range g.Env {
-		name, _, _ := strings.Cut(e.Value, "=")
-		own = own || !e.Known || movesGitConfig(name)
-	}
-	return opts, own
 }
 
 // IgnoreConfigKey reports whether a git configuration key may change

@@ -94,9 +94,14 @@ type Command struct {
 	// Env lists the NAME=VALUE words the command line puts in its
 	// environment, in order: assignments before it or before a wrapper
 	// (FOO=1 cmd, FOO=1 sudo cmd) and the NAME=VALUE operands of env and
-	// sudo. Variables exported by earlier commands are not included.
-	// Several commands may share one slice: do not modify it.
-	Env        []Word
+	// sudo. Variables exported by earlier commands are not included (see
+	// LineEnv). Several commands may share one slice: do not modify it.
+	Env []Word
+	// LineEnv lists the NAME=VALUE words that export, declare and typeset
+	// put in the environment anywhere in the command line: what the
+	// command may inherit, whatever the order the shell runs them in (a
+	// function or trap defined first runs later). Shared by every command.
+	LineEnv    []Word
 	Background bool   // it runs asynchronously: in a statement ending in &, or a coprocess
 	Func       string // name of the function whose body contains it ("" at top level)
 	// Stdin is what it reads on standard input when the command line
@@ -152,7 +157,27 @@ func Parse(src string, opts Options) (script *Script, err error) {
 	if w.err != nil {
 		return nil, w.err
 	}
+	exported := lineExports(w.script)
+	for _, c := range w.script.Commands {
+		c.LineEnv = exported
+	}
 	return w.script, nil
+}
+
+// lineExports are the NAME=VALUE words of the line's export, declare and
+// typeset commands.
+func lineExports(s *Script) []Word {
+	var env []Word
+	for _, c := range s.Commands {
+		if b := c.Base(); b == "export" || b == "declare" || b == "typeset" {
+			for _, a := range c.Args {
+				if strings.Contains(a.Value, "=") && !a.IsFlag() {
+					env = append(env, a)
+				}
+			}
+		}
+	}
+	return env[:len(env):len(env)]
 }
 
 // clean drops trailing slashes so that ~/x and $PWD/x join without "//".

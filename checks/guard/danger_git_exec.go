@@ -87,24 +87,8 @@ func (j gitJudge) deny(what, instead string) (string, string) {
 	return fmt.Sprintf("%s %s", quoteCmd(j.c), what), instead
 }
 
-// environment is the command's environment and the variables exported by
-// the command line before it.
-func (j gitJudge) environment() []shellcmd.Word {
-	var env []shellcmd.Word
-	for _, o := range j.d.script.Commands {
-		if o.Base() == "export" || o.Base() == "declare" || o.Base() == "typeset" {
-			for _, a := range o.Args {
-				if strings.Contains(a.Value, "=") && !a.IsFlag() {
-					env = append(env, a)
-				}
-			}
-		}
-	}
-	return append(env, j.g.Env...)
-}
-
 func (j gitJudge) env(ctx context.Context) (string, string) {
-	env := j.environment()
+	env := j.g.Env // the command's own and what the line exports
 	vars := map[string]shellcmd.Word{}
 	for _, e := range env {
 		name, value, _ := strings.Cut(e.Value, "=")

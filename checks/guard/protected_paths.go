@@ -233,19 +233,19 @@ func (p *protectedPaths) Check(ctx context.Context, call *engine.Call) (engine.V
 		return engine.Verdict{Decision: engine.Deny,
 			Reason: fmt.Sprintf("⚠️ BLOCKED: %s. %s", unparsableWhat(err), unparsableInstead)}, nil
 	}
-	ignoresChanged := false // a .gitignore changed earlier in the line
+	effects := make([][]shellcmd.Effect, len(script.Commands))
+	var ignores lineIgnores
 	for i, c := range script.Commands {
-		effects := c.Effects()
-		for _, e := range effects {
+		effects[i] = c.Effects()
+		ignores.add(c, effects[i])
+	}
+	for i, c := range script.Commands {
+		for _, e := range effects[i] {
 			if c.Skipped(e, pathExists) {
 				continue // `[ -f .env ] || cp x .env` with .env there: cp never runs
 			}
-			if ignoresChanged && e.Select != nil && e.Select.Staged && !e.Select.Ignored {
-				// git is asked about the repository as it is; what the
-				// line changed in its ignore rules is not yet there.
-				forced := *e.Select
-				forced.Ignored = true
-				e.Select = &forced
+			if e.Select != nil && e.Select.Staged {
+				e.Select = ignores.staging(e.Select)
 			}
 			if user, ok := e.Path.NoSuchUserHome(); ok && e.Op != shellcmd.Read {
 				return engine.Verdict{Decision: engine.Deny, Notes: g.notes, Reason: fmt.Sprintf(
@@ -267,7 +267,6 @@ func (p *protectedPaths) Check(ctx context.Context, call *engine.Call) (engine.V
 				}
 			}
 		}
-		ignoresChanged = ignoresChanged || changesIgnores(effects) || setsIgnoreConfig(c)
 		if f := g.gitRewrite(ctx, script.Commands, i); f != nil {
 			return g.verdict(f), nil
 		}
@@ -727,18 +726,112 @@ func expandedAsWritten(c *shellcmd.Command) bool {
 	return true
 }
 
+// lineIgnores is what a command line may change, anywhere in it, about
+// what git ignores. git is asked about the repository as it is before the
+// line runs, and the shell may run the line's commands in another order
+// than they are written (a function or a trap defined first runs later),
+// so a staging anywhere in the line is judged as if every change had been
+// made.
+type lineIgnores struct {
+	// rules: a .gitignore or .git/info/exclude written, moved or
+	// deleted, or a git command that rewrites the work tree (one may
+	// bring another .gitignore): staging counts ignored files too.
+	rules bool
+	// excludes: a git config that may set the excludes file: git is
+	// asked without one (shellcmd.NoExcludesFile).
+	excludes bool
+}
+
+func (l *lineIgnores) add(c *shellcmd.Command, effects []shellcmd.Effect) {
+	l.rules = l.rules || changesIgnores(effects) || rewritesWorkTree(c)
+	l.excludes = l.excludes || setsIgnoreConfig(c)
+}
+
+// staging is s, what a git add or commit of the line would stage, judged
+// with what the line changes.
+func (l lineIgnores) staging(s *shellcmd.Selection) *shellcmd.Selection {
+	if !l.rules && !l.excludes || s.Ignored {
+		return s
+	}
+	out := *s
+	out.Ignored = l.rules
+	if l.excludes {
+		out.GitOpts = append(slices.Clip(out.GitOpts), shellcmd.NoExcludesFile...)
+	}
+	return &out
+}
+
 // setsIgnoreConfig reports whether c is a git config that may set where
-// git finds ignore rules: one naming core.excludesFile or an include, or a
-// word not known. git config user.email x does not.
+// git finds ignore rules: one that writes core.excludesFile or an include,
+// removes or renames a section, or has a word not known. A query (git
+// config --get core.excludesFile, git config core.excludesFile) and git
+// config user.email x do not.
 func setsIgnoreConfig(c *shellcmd.Command) bool {
 	g, ok := c.Git(c.Dir)
 	if !ok || g.Sub != "config" {
 		return false
 	}
+	var names []string
 	for _, a := range g.Args {
-		if !a.Known || shellcmd.IgnoreConfigKey(a.Value) {
+		v := strings.ToLower(a.Value)
+		switch {
+		case !a.Known:
+			return true
+		case strings.HasPrefix(v, "--remove-section") || strings.HasPrefix(v, "--rename-section") ||
+			v == "remove-section" || v == "rename-section" || v == "edit" || v == "--edit" || v == "-e":
+			return true
+		case v == "--get" || v == "--get-all" || v == "--get-regexp" || v == "--list" || v == "-l" ||
+			v == "get" || v == "list" || strings.HasPrefix(v, "--show-"):
+			return false
+		case !strings.HasPrefix(v, "-"):
+			names = append(names, v)
+		}
+	}
+	// git config KEY reads it; git config KEY VALUE, set KEY VALUE,
+	// --unset KEY write it.
+	for i, n := range names {
+		if shellcmd.IgnoreConfigKey(n) && (i+1 < len(names) || unsets(g.Args)) {
 			return true
 		}
+	}
+	return false
+}
+
+// unsets reports whether a git config's words unset a key.
+func unsets(args []shellcmd.Word) bool {
+	return slices.ContainsFunc(args, func(a shellcmd.Word) bool {
+		return strings.HasPrefix(a.Value, "--unset") || a.Value == "unset"
+	})
+}
+
+// rewritesWorkTree reports whether c is a git command that may rewrite
+// the files of the work tree, a .gitignore among them: a switch to
+// another commit, a restore, a hard reset, a merge, a stash, a clean.
+// Making a branch where HEAD is (checkout -b NAME, switch -c NAME) does
+// not.
+func rewritesWorkTree(c *shellcmd.Command) bool {
+	g, ok := c.Git(c.Dir)
+	if !ok {
+		return false
+	}
+	l := g.Line
+	switch g.Sub {
+	case "checkout", "switch":
+		creates := l.Has('b', "") || l.Has('B', "") || l.Has('c', "create") || l.Has('C', "force-create")
+		return !creates || len(l.Operands) > 1 || l.Has(0, "orphan")
+	case "reset":
+		return l.On(0, "hard") || l.On(0, "merge") || l.On(0, "keep")
+	case "restore":
+		return !l.On('S', "staged") || l.On('W', "worktree")
+	case "stash":
+		return g.Verb != "list" && g.Verb != "show"
+	case "rm":
+		return !l.On(0, "cached")
+	case "apply":
+		return !l.On(0, "cached")
+	case "merge", "pull", "rebase", "cherry-pick", "revert", "am", "read-tree", "checkout-index",
+		"clean", "sparse-checkout":
+		return true
 	}
 	return false
 }
