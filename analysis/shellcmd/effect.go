@@ -166,6 +166,9 @@ func commandEffects(name string) effects {
 	case "git":
 		return gitEffects
 	}
+	if IsGit(name) {
+		return gitEffects // git-add: git add
+	}
 	return nil
 }
 

@@ -54,11 +54,22 @@ type Git struct {
 	Known bool
 }
 
+// IsGit reports whether a program name is git's: git, or one of its own
+// programs run directly (git-add), which Command.Git reads as git.
+func IsGit(base string) bool { return base == "git" || strings.HasPrefix(base, "git-") && len(base) > len("git-") }
+
 // Git reads c as a git command line. ok is false when c is not git or
 // names no subcommand that can be known.
 func (c *Command) Git(dir string) (g Git, ok bool) {
-	if c.Base() != "git" {
-		return Git{}, false
+	args := c.Args
+	if base := c.Base(); base != "git" {
+		sub, ok := strings.CutPrefix(base, "git-")
+		if !ok || sub == "" {
+			return Git{}, false
+		}
+		// One of git's own programs run directly
+		// (/usr/lib/git-core/git-add -A) is that subcommand.
+		args = append([]Word{{Raw: c.Name.Raw, Value: sub, Known: true}}, c.Args...)
 	}
 	if c.Dir != "" {
 		dir = c.Dir
@@ -67,7 +78,6 @@ func (c *Command) Git(dir string) (g Git, ok bool) {
 	if len(c.LineEnv) > 0 {
 		g.Env = append(c.LineEnv, c.Env...) // its own assignments last: they win
 	}
-	args := c.Args
 	known := true // dir is known
 	for i := 0; i < len(args); i++ {
 		a := args[i]

@@ -1,6 +1,9 @@
 package shellcmd
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // gitNameOnly says whether sub is a git subcommand that takes paths or
 // names without printing what the files hold.
@@ -45,6 +48,20 @@ func gitEffects(c *Command) []Effect {
 		return gitGrepEffects(c, g)
 	case "add":
 		return gitAddEffects(c, g)
+	case "update-index":
+		return gitUpdateIndexEffects(c, g)
+	case "diff":
+		if hasWord(g.Args, "--no-index") {
+			// Two paths compared as diff -r compares them: every file
+			// below a folder, printed whole when on one side only.
+			var ops []Word
+			for _, a := range g.Args {
+				if !a.IsFlag() {
+					ops = append(ops, a)
+				}
+			}
+			return searched(&Selection{Reader: "git diff --no-index", Hidden: true, Ignored: true, Untracked: true}, ops)
+		}
 	case "commit":
 		// Its words may name what it commits (git commit .env) or a
 		// message file (-F .env); with -a it stages every tracked file
@@ -146,6 +163,31 @@ func gitAddEffects(c *Command, g Git) []Effect {
 	}
 	// The files named come first: a denial names .env itself for git add .env.
 	return append(argumentReads(specs), gitStaged(c, g, s)...)
+}
+
+// gitUpdateIndexEffects: git update-index --add stages the files it
+// names, whatever git ignores: each word is read as argumentReads reads
+// it. Names it reads from stdin (--stdin, --index-info), or a word not
+// known, may be any file: everything git could stage below the work tree
+// is judged, ignored files too.
+func gitUpdateIndexEffects(c *Command, g Git) []Effect {
+	reads := argumentReads(g.Args)
+	if !hasWord(g.Args, "--add") && !hasWord(g.Args, "--index-info") {
+		return reads
+	}
+	fromInput := hasWord(g.Args, "--stdin") || hasWord(g.Args, "--index-info") ||
+		slices.ContainsFunc(g.Args, func(w Word) bool { return !w.Known })
+	if !fromInput {
+		return reads
+	}
+	s := &Selection{Reader: "git update-index", Hidden: true, Staged: true, Untracked: true, Ignored: true,
+		WholeTree: true, combine: anyRule}
+	return append(reads, gitStaged(c, g, s)...)
+}
+
+// hasWord reports whether words hold the known word w.
+func hasWord(words []Word, w string) bool {
+	return slices.ContainsFunc(words, func(a Word) bool { return a.Known && a.Value == w })
 }
 
 // addPathspecs makes specs s's rules. Without one, git add -A and -u

@@ -18,7 +18,7 @@ import (
 // changes count. A file named on its own (rm file.txt) is the agent's
 // stated choice, and passes.
 func deleteUncommitted(ctx context.Context, d *dangerCall, c *shellcmd.Command) (string, string) {
-	if c.Base() == "git" {
+	if shellcmd.IsGit(c.Base()) {
 		return "", "" // git rm: git-discard-changes knows -f, --cached and its pathspecs
 	}
 	for _, e := range c.Effects() {
