@@ -25,10 +25,36 @@ var GitCommandKeys = []string{
 // configuration given with -c (see gitLines).
 const GitConfigWrapper = "git -c "
 
+// aliasLine is the git command line an alias (not a "!" one) of the
+// subcommand of words, read as g, runs: git, its own options, the alias's
+// value, and the arguments after it.
+func aliasLine(words []Word, g Git, value string) string {
+	var b strings.Builder
+	b.WriteString("git")
+	for _, w := range words[1 : 1+g.SubAt] {
+		b.WriteString(" " + rawOf(w))
+	}
+	b.WriteString(" " + value)
+	for _, w := range g.Args {
+		b.WriteString(" " + rawOf(w))
+	}
+	return b.String()
+}
+
+// rawOf is w as written, or its value quoted for the shell when it has no
+// source text.
+func rawOf(w Word) string {
+	if w.Raw != "" {
+		return w.Raw
+	}
+	return "'" + strings.ReplaceAll(w.Value, "'", `'\''`) + "'"
+}
+
 // gitLines lists, as commands of their own, the command lines that the
 // configuration given on git's command line makes it run: an alias of
-// the subcommand that starts with "!", and the keys of GitCommandKeys
-// (git -c core.pager='cat .env' log). Every guard then sees them as if
+// the subcommand (one that starts with "!" is a shell command line, any
+// other a git one: git -c alias.x=add x -A runs git add -A), and the keys
+// of GitCommandKeys (git -c core.pager='cat .env' log). Every guard then sees them as if
 // they had been typed. Their wrapper names the key ("git -c core.pager"):
 // the dangerous-command rules leave them to git-runs-command, which judges
 // them with the whole pack and says that git runs them. What git reads
@@ -47,6 +73,11 @@ func (w *walker) gitLines(words []Word, redirs []Redirect, c ctx, wrappers []str
 		src, run := value, false
 		if name == "alias."+strings.ToLower(g.Sub) {
 			src, run = strings.CutPrefix(strings.TrimLeft(value, " \t"), "!")
+			if !run {
+				// An alias of another subcommand runs git again, with the
+				// same options and the arguments after the alias.
+				src, run = aliasLine(words, g, value), true
+			}
 		} else {
 			for _, k := range GitCommandKeys {
 				if m, _ := path.Match(k, name); m {

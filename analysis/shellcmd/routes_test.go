@@ -155,6 +155,11 @@ func TestParseRoutes(t *testing.T) {
 		{"alias", "alias x='rm -rf /'\nx; alias y=\"$Z\"\ny a", nil,
 			[]string{`alias "x=rm -rf /" @/w`, `alias x: rm -rf / @/w`, `alias "y=$Z"? @/w`, `y? a @/w`}},
 		{"alias args", "alias del='rm -rf'\ndel ~", nil, []string{`alias "del=rm -rf" @/w`, `alias del: rm -rf /h @/w`}},
+		// git aliases given with -c: a "!" one runs a shell command line,
+		// any other runs git again with the arguments after it.
+		{"git alias", "git -c alias.x='add -f' x -A; git -c alias.y=status y", nil,
+			[]string{`git -c alias.x: git -c "alias.x=add -f" add -f -A @/w`, `git -c "alias.x=add -f" x -A @/w`,
+				`git -c alias.y: git -c alias.y=status status @/w`, `git -c alias.y=status y @/w`}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
