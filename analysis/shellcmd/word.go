@@ -123,7 +123,19 @@ func (w *walker) fields(sw *syntax.Word, c ctx, dir string) []Word {
 func (w *walker) expand(sw *syntax.Word, c ctx, dir string, split bool) []Word {
 	raw := c.text(sw)
 	start := len(w.script.Commands)
-	e := expander{w: w, c: c, dir: dir, known: true, split: split && !w.assigned["IFS"]}
+	e := expander{w: w, c: c, dir: dir, known: true, split: split, ifs: " \t\n"}
+	if w.assigned["IFS"] {
+		// The line sets IFS: values split where its value says, or, when
+		// that is not known, are not known themselves.
+		ifs, set := w.lookup("IFS")
+		switch {
+		case !set:
+		case ifs.Known:
+			e.ifs = ifs.Value
+		default:
+			e.ifs, e.ifsUnknown = "", true
+		}
+	}
 	for i, p := range sw.Parts {
 		e.part(p, i == 0, i < len(sw.Parts)-1)
 	}
@@ -236,10 +248,14 @@ type expander struct {
 	// split: unquoted known values are split into fields (done holds
 	// those finished); dropped notes an empty unquoted expansion, quoted
 	// any quoted part (which keeps an empty word).
-	split   bool
-	done    []string
-	dropped bool
-	quoted  bool
+	split bool
+	ifs   string // the characters values split at: IFS
+	// ifsUnknown: the line sets IFS to a value not known, so where an
+	// unquoted value splits is not known.
+	ifsUnknown bool
+	done       []string
+	dropped    bool
+	quoted     bool
 	// temp: the word began with a mktemp name, which ends at tempEnd.
 	temp    bool
 	tempEnd int
@@ -297,7 +313,12 @@ func (e *expander) value(v Word, quoted bool, src string) {
 	if strings.ContainsAny(v.Value, "*?[") {
 		e.glob = true
 	}
-	if !strings.ContainsAny(v.Value, " \t\n") {
+	if e.ifsUnknown && v.Value != "" {
+		e.known = false // where it splits is not known
+		e.b.WriteString(v.Value)
+		return
+	}
+	if !strings.ContainsAny(v.Value, e.ifs) {
 		if v.Value == "" {
 			e.dropped = true
 		}
@@ -309,7 +330,7 @@ func (e *expander) value(v Word, quoted bool, src string) {
 		e.b.WriteString(v.Value)
 		return
 	}
-	fs := strings.FieldsFunc(v.Value, func(r rune) bool { return r == ' ' || r == '\t' || r == '\n' })
+	fs := strings.FieldsFunc(v.Value, func(r rune) bool { return strings.ContainsRune(e.ifs, r) })
 	if len(fs) == 0 {
 		e.dropped = true
 		if e.b.Len() > 0 || e.quoted {
@@ -318,8 +339,8 @@ func (e *expander) value(v Word, quoted bool, src string) {
 		}
 		return
 	}
-	lead := strings.IndexAny(v.Value[:1], " \t\n") == 0
-	trail := strings.IndexAny(v.Value[len(v.Value)-1:], " \t\n") == 0
+	lead := strings.IndexAny(v.Value[:1], e.ifs) == 0
+	trail := strings.IndexAny(v.Value[len(v.Value)-1:], e.ifs) == 0
 	for i, f := range fs {
 		if i > 0 || (lead && (e.b.Len() > 0 || e.quoted)) {
 			if i > 0 || e.b.Len() > 0 || e.quoted {

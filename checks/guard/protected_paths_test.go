@@ -364,6 +364,10 @@ func TestProtectedBash(t *testing.T) {
 		{"shopt -s extglob\ncat @(.env|x)", r(".env", "**/.env")},
 		// To bash, zsh's flagged expansions are text.
 		{"v=.env; cat $=v", ""},
+		// An IFS of the line's own splits values where it says.
+		{"IFS=:; v=x:.env; cat $v", r(".env", "**/.env")},
+		{`IFS=","; v="a.txt,.env"; cat $v`, r(".env", "**/.env")},
+		{`IFS=$X; v=.env; cat "$v"`, r(".env", "**/.env")},
 		// Unknown words cannot be judged and pass.
 		{"cat $F", ""},
 		{`cat "$(ls)"`, ""},
