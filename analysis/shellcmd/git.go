@@ -56,7 +56,9 @@ type Git struct {
 
 // IsGit reports whether a program name is git's: git, or one of its own
 // programs run directly (git-add), which Command.Git reads as git.
-func IsGit(base string) bool { return base == "git" || strings.HasPrefix(base, "git-") && len(base) > len("git-") }
+func IsGit(base string) bool {
+	return base == "git" || strings.HasPrefix(base, "git-") && len(base) > len("git-")
+}
 
 // Git reads c as a git command line. ok is false when c is not git or
 // names no subcommand that can be known.
