@@ -804,11 +804,15 @@ func unsets(args []shellcmd.Word) bool {
 	})
 }
 
-// rewritesWorkTree reports whether c is a git command that may rewrite
-// the files of the work tree, a .gitignore among them: a switch to
-// another commit, a restore, a hard reset, a merge, a stash, a clean.
-// Making a branch where HEAD is (checkout -b NAME, switch -c NAME) does
-// not.
+// rewritesWorkTree reports whether c is a git command that may replace
+// the .gitignore files of the work tree in ways no file effect shows: an
+// orphan branch (its tracked files removed), files restored from another
+// commit (checkout REV -- PATHS, restore --source, reset --hard REV), a
+// stash of untracked files or a clean (an untracked .gitignore goes), a
+// patch applied, the index read into the work tree, a bisect. The
+// everyday ways of bringing in other commits (pull, merge, rebase, a
+// switch to another branch) are not counted: a .gitignore they change is
+// not judged (SECURITY.md), so git pull && git add . passes.
 func rewritesWorkTree(c *shellcmd.Command) bool {
 	g, ok := c.Git(c.Dir)
 	if !ok {
@@ -817,20 +821,16 @@ func rewritesWorkTree(c *shellcmd.Command) bool {
 	l := g.Line
 	switch g.Sub {
 	case "checkout", "switch":
-		creates := l.Has('b', "") || l.Has('B', "") || l.Has('c', "create") || l.Has('C', "force-create")
-		return !creates || len(l.Operands) > 1 || l.Has(0, "orphan")
-	case "reset":
-		return l.On(0, "hard") || l.On(0, "merge") || l.On(0, "keep")
+		return l.Has(0, "orphan") || g.Sub == "checkout" && l.DashAt > 0
 	case "restore":
-		return !l.On('S', "staged") || l.On('W', "worktree")
+		return l.Has('s', "source")
+	case "reset":
+		return (l.On(0, "hard") || l.On(0, "merge") || l.On(0, "keep")) && len(l.Operands) > 0
 	case "stash":
-		return g.Verb != "list" && g.Verb != "show"
-	case "rm":
-		return !l.On(0, "cached")
+		return l.On('u', "include-untracked") || l.On('a', "all")
 	case "apply":
 		return !l.On(0, "cached")
-	case "merge", "pull", "rebase", "cherry-pick", "revert", "am", "read-tree", "checkout-index",
-		"clean", "sparse-checkout":
+	case "read-tree", "checkout-index", "clean", "sparse-checkout", "bisect":
 		return true
 	}
 	return false
