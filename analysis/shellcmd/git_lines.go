@@ -26,15 +26,19 @@ var GitCommandKeys = []string{
 const GitConfigWrapper = "git -c "
 
 // aliasLine is the git command line an alias (not a "!" one) of the
-// subcommand of words, read as g, runs: git, its own options, the alias's
-// value, and the arguments after it.
+// subcommand of words, read as g, runs: git, its own options, the words of
+// the alias's value, and the arguments after it. git splits the value at
+// any white space, a newline included, and takes # and ; as text: each
+// word is quoted for the shell.
 func aliasLine(words []Word, g Git, value string) string {
 	var b strings.Builder
 	b.WriteString("git")
 	for _, w := range words[1 : 1+g.SubAt] {
 		b.WriteString(" " + rawOf(w))
 	}
-	b.WriteString(" " + value)
+	for _, v := range strings.Fields(value) {
+		b.WriteString(" " + rawOf(Word{Value: v}))
+	}
 	for _, w := range g.Args {
 		b.WriteString(" " + rawOf(w))
 	}
@@ -76,6 +80,10 @@ func (w *walker) gitLines(words []Word, redirs []Redirect, c ctx, wrappers []str
 			if !run {
 				// An alias of another subcommand runs git again, with the
 				// same options and the arguments after the alias.
+				if strings.ContainsAny(value, `'"\`) {
+					w.refuse("git -c %s quotes words in its alias, which git splits otherwise than the shell", name)
+					return
+				}
 				src, run = aliasLine(words, g, value), true
 			}
 		} else {
