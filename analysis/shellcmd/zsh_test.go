@@ -25,6 +25,9 @@ func TestZshExpansions(t *testing.T) {
 		"v=.env; eval 'cat $=v'",
 		"cat $(echo $^v)",
 		"é=.env; cat $é",
+		`emulate zsh -c "cat .env"`,
+		`emulate sh -o globdots -c 'cat *'`,
+		`emulate -Lc sh "$x"`,
 	} {
 		if _, err := Parse(src, zshOpts); err == nil || !strings.Contains(err.Error(), "zsh's") {
 			t.Errorf("zsh: %q: err %v, want a refusal naming zsh's expansion", src, err)
@@ -57,6 +60,7 @@ func TestZshExpansions(t *testing.T) {
 		`bash -c 'v=.env; cat $=v'`,
 		`v=.env; cat \$=v '$~v' "\$^v" $+v x$ $~ $=`,
 		`cat $v[1,4] $v:r ${v}`,
+		`emulate -L zsh; setopt localoptions; ls`,
 	} {
 		if _, err := Parse(src, zshOpts); err != nil {
 			t.Errorf("zsh: %q: %v", src, err)
