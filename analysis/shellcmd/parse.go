@@ -13,7 +13,9 @@ package shellcmd
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"path"
+	"slices"
 	"strings"
 	"sync"
 
@@ -157,24 +159,52 @@ func Parse(src string, opts Options) (script *Script, err error) {
 	if w.err != nil {
 		return nil, w.err
 	}
-	exported := lineExports(w.script)
+	exported := w.lineExports()
 	for _, c := range w.script.Commands {
 		c.LineEnv = exported
 	}
 	return w.script, nil
 }
 
-// lineExports are the NAME=VALUE words of the line's export, declare and
-// typeset commands.
-func lineExports(s *Script) []Word {
+// lineExports are the NAME=VALUE words the line may put in the
+// environment of the commands it starts: those of its export, declare,
+// typeset and local commands, a name they export without a value with the
+// value the line last gives it (GIT_DIR=x; export GIT_DIR), and with set
+// -a (allexport) every name the line assigns.
+func (w *walker) lineExports() []Word {
 	var env []Word
-	for _, c := range s.Commands {
-		if b := c.Base(); b == "export" || b == "declare" || b == "typeset" {
+	exportName := func(name string) {
+		if !syntax.ValidName(name) {
+			return
+		}
+		v, _ := w.lookup(name)
+		env = append(env, Word{Raw: name, Value: name + "=" + v.Value, Known: v.Known})
+	}
+	allexport := false
+	for _, c := range w.script.Commands {
+		switch b := c.Base(); b {
+		case "export", "declare", "typeset", "local":
+			exports := b == "export" || slices.ContainsFunc(c.Args, func(a Word) bool {
+				return a.IsFlag() && a.Value[0] == '-' && strings.ContainsRune(a.Value, 'x')
+			})
 			for _, a := range c.Args {
-				if strings.Contains(a.Value, "=") && !a.IsFlag() {
+				switch {
+				case a.IsFlag():
+				case strings.Contains(a.Value, "="):
 					env = append(env, a)
+				case exports && a.Known:
+					exportName(a.Value)
 				}
 			}
+		case "set":
+			allexport = allexport || slices.ContainsFunc(c.Args, func(a Word) bool {
+				return a.Value == "allexport" || a.IsFlag() && a.Value[0] == '-' && strings.ContainsRune(a.Value, 'a')
+			})
+		}
+	}
+	if allexport {
+		for _, name := range slices.Sorted(maps.Keys(w.assigned)) {
+			exportName(name)
 		}
 	}
 	return env[:len(env):len(env)]
