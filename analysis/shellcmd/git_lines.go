@@ -1,6 +1,7 @@
 package shellcmd
 
 import (
+	"fmt"
 	"path"
 	"strings"
 
@@ -54,26 +55,73 @@ func rawOf(w Word) string {
 	return "'" + strings.ReplaceAll(w.Value, "'", `'\''`) + "'"
 }
 
+// gitSetting is one configuration setting a git command line gives.
+type gitSetting struct{ name, value string }
+
+// configSettings are the known settings of g's command line, names
+// lower-cased: -c NAME=VALUE, --config-env NAME=VAR, and the
+// GIT_CONFIG_KEY_n and GIT_CONFIG_VALUE_n pairs of its environment, a
+// variable's value as the command or, when it does not set it, the line
+// gives it. A setting not known is left to git-runs-command, which denies
+// it.
+func (w *walker) configSettings(g Git) []gitSetting {
+	env := func(name string) (Word, bool) {
+		if v, set := g.Lookup(name); set {
+			return v, true
+		}
+		if v, ok := w.vars[name]; ok {
+			return v, true
+		}
+		return Word{}, false
+	}
+	var out []gitSetting
+	add := func(name string, value Word) {
+		if value.Known && name != "" {
+			out = append(out, gitSetting{strings.ToLower(name), value.Value})
+		}
+	}
+	for _, cw := range g.Config {
+		if name, value, ok := strings.Cut(cw.Value, "="); ok && cw.Known {
+			add(name, Word{Value: value, Known: true})
+		}
+	}
+	for _, cw := range g.ConfigEnv {
+		if name, envVar, ok := strings.Cut(cw.Value, "="); ok && cw.Known {
+			if v, set := env(envVar); set {
+				add(name, v)
+			}
+		}
+	}
+	for i := 0; ; i++ {
+		key, set := env(fmt.Sprintf("GIT_CONFIG_KEY_%d", i))
+		if !set {
+			break
+		}
+		value, _ := env(fmt.Sprintf("GIT_CONFIG_VALUE_%d", i))
+		if key.Known {
+			add(key.Value, value)
+		}
+	}
+	return out
+}
+
 // gitLines lists, as commands of their own, the command lines that the
 // configuration given on git's command line makes it run: an alias of
 // the subcommand (one that starts with "!" is a shell command line, any
 // other a git one: git -c alias.x=add x -A runs git add -A), and the keys
-// of GitCommandKeys (git -c core.pager='cat .env' log). Every guard then sees them as if
+// of GitCommandKeys (git -c core.pager='cat .env' log), however the
+// setting is given (configSettings). Every guard then sees them as if
 // they had been typed. Their wrapper names the key ("git -c core.pager"):
 // the dangerous-command rules leave them to git-runs-command, which judges
 // them with the whole pack and says that git runs them. What git reads
 // from its config files is judged by that rule alone, which asks git.
 func (w *walker) gitLines(words []Word, redirs []Redirect, c ctx, wrappers []string, dir string) {
-	g, ok := (&Command{Name: words[0], Args: words[1:], Dir: dir}).Git(dir)
+	g, ok := (&Command{Name: words[0], Args: words[1:], Dir: dir, Env: c.env}).Git(dir)
 	if !ok {
 		return
 	}
-	for _, cw := range g.Config {
-		name, value, ok := strings.Cut(cw.Value, "=")
-		if !cw.Known || !ok {
-			continue
-		}
-		name = strings.ToLower(name)
+	for _, set := range w.configSettings(g) {
+		name, value := set.name, set.value
 		src, run := value, false
 		if name == "alias."+strings.ToLower(g.Sub) {
 			src, run = strings.CutPrefix(strings.TrimLeft(value, " \t"), "!")
@@ -81,7 +129,7 @@ func (w *walker) gitLines(words []Word, redirs []Redirect, c ctx, wrappers []str
 				// An alias of another subcommand runs git again, with the
 				// same options and the arguments after the alias.
 				if strings.ContainsAny(value, `'"\`) {
-					w.refuse("git -c %s quotes words in its alias, which git splits otherwise than the shell", name)
+					w.refuse("git %s quotes words in its alias, which git splits otherwise than the shell", name)
 					return
 				}
 				src, run = aliasLine(words, g, value), true
