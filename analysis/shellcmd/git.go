@@ -1,6 +1,7 @@
 package shellcmd
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/massgen/massgen-hook/internal/lazy"
@@ -191,11 +192,13 @@ var repoVars = &lazy.Value[map[string]bool]{New: func() map[string]bool {
 	}
 }}
 
-// readEnv takes the repository variables from the command's environment.
+// readEnv takes the repository variables from the command's environment,
+// each as it is last given (the command's own over what the line
+// exports).
 func (g *Git) readEnv(known *bool) {
-	for _, e := range g.Env {
+	for i, e := range g.Env {
 		name, _, _ := strings.Cut(e.Value, "=")
-		if !repoVars.Get()[name] {
+		if !repoVars.Get()[name] || setLater(g.Env[i+1:], name) {
 			continue
 		}
 		if !e.Known {
@@ -204,6 +207,11 @@ func (g *Git) readEnv(known *bool) {
 		}
 		g.RepoEnv = append(g.RepoEnv, e.Value)
 	}
+}
+
+// setLater reports whether env gives name a value.
+func setLater(env []Word, name string) bool {
+	return slices.ContainsFunc(env, func(e Word) bool { return strings.HasPrefix(e.Value, name+"=") })
 }
 
 // Lookup returns the value of the environment variable name in the

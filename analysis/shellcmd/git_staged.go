@@ -26,8 +26,14 @@ func stagedBy(c *Command, g Git, s *Selection) Word {
 	if (len(g.Repo) > 0 || len(g.RepoEnv) > 0) && !g.plainRepo() {
 		s.Staged, s.Ignored, s.Untracked = false, true, true
 		if tree, named := g.workTree(); named {
-			dir := chdir(g.Dir, tree)
 			s.WholeTree = false
+			if g.Dir == "" && c.Dir == "" && !path.IsAbs(tree.Value) {
+				// Where git runs is the call's folder, as for the
+				// folder itself (gitRunsIn): in a function's body.
+				s.Rules = nil
+				return tree
+			}
+			dir := chdir(g.Dir, tree)
 			if dir != g.Dir {
 				s.Rules = nil
 			}

@@ -35,6 +35,11 @@ type Selection struct {
 	// Follow: links met below the folder are followed (grep -R, rg -L,
 	// zip -r); otherwise a link is skipped or stored as a link.
 	Follow bool
+	// RevertsIgnores: the command line may put the .gitignore files back
+	// as committed, or a stash's changes back, before a Staged selection
+	// is staged: ignored files count too when a .gitignore differs from
+	// its commit or the stash changes one.
+	RevertsIgnores bool
 	// GitOpts are git's own options a git asked what a Staged selection
 	// holds must take to answer as the command's git would
 	// (--icase-pathspecs, -c core.excludesFile=FILE).

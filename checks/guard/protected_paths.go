@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"path"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -237,7 +236,7 @@ func (p *protectedPaths) Check(ctx context.Context, call *engine.Call) (engine.V
 	var ignores lineIgnores
 	for i, c := range script.Commands {
 		effects[i] = c.Effects()
-		ignores.add(c, effects[i])
+		ignores.add(c, effects[i], g.Cwd)
 	}
 	for i, c := range script.Commands {
 		for _, e := range effects[i] {
@@ -726,133 +725,3 @@ func expandedAsWritten(c *shellcmd.Command) bool {
 	return true
 }
 
-// lineIgnores is what a command line may change, anywhere in it, about
-// what git ignores. git is asked about the repository as it is before the
-// line runs, and the shell may run the line's commands in another order
-// than they are written (a function or a trap defined first runs later),
-// so a staging anywhere in the line is judged as if every change had been
-// made.
-type lineIgnores struct {
-	// rules: a .gitignore or .git/info/exclude written, moved or
-	// deleted, or a git command that rewrites the work tree (one may
-	// bring another .gitignore): staging counts ignored files too.
-	rules bool
-	// excludes: a git config that may set the excludes file: git is
-	// asked without one (shellcmd.NoExcludesFile).
-	excludes bool
-}
-
-func (l *lineIgnores) add(c *shellcmd.Command, effects []shellcmd.Effect) {
-	l.rules = l.rules || changesIgnores(effects) || rewritesWorkTree(c)
-	l.excludes = l.excludes || setsIgnoreConfig(c)
-}
-
-// staging is s, what a git add or commit of the line would stage, judged
-// with what the line changes.
-func (l lineIgnores) staging(s *shellcmd.Selection) *shellcmd.Selection {
-	if !l.rules && !l.excludes || s.Ignored {
-		return s
-	}
-	out := *s
-	out.Ignored = l.rules
-	if l.excludes {
-		out.GitOpts = append(slices.Clip(out.GitOpts), shellcmd.NoExcludesFile...)
-	}
-	return &out
-}
-
-// setsIgnoreConfig reports whether c is a git config that may set where
-// git finds ignore rules: one that writes core.excludesFile or an include,
-// removes or renames a section, or has a word not known. A query (git
-// config --get core.excludesFile, git config core.excludesFile) and git
-// config user.email x do not.
-func setsIgnoreConfig(c *shellcmd.Command) bool {
-	g, ok := c.Git(c.Dir)
-	if !ok || g.Sub != "config" {
-		return false
-	}
-	var names []string
-	for _, a := range g.Args {
-		v := strings.ToLower(a.Value)
-		switch {
-		case !a.Known:
-			return true
-		case strings.HasPrefix(v, "--remove-section") || strings.HasPrefix(v, "--rename-section") ||
-			v == "remove-section" || v == "rename-section" || v == "edit" || v == "--edit" || v == "-e":
-			return true
-		case v == "--get" || v == "--get-all" || v == "--get-regexp" || v == "--list" || v == "-l" ||
-			v == "get" || v == "list" || strings.HasPrefix(v, "--show-"):
-			return false
-		case !strings.HasPrefix(v, "-"):
-			names = append(names, v)
-		}
-	}
-	// git config KEY reads it; git config KEY VALUE, set KEY VALUE,
-	// --unset KEY write it.
-	for i, n := range names {
-		if shellcmd.IgnoreConfigKey(n) && (i+1 < len(names) || unsets(g.Args)) {
-			return true
-		}
-	}
-	return false
-}
-
-// unsets reports whether a git config's words unset a key.
-func unsets(args []shellcmd.Word) bool {
-	return slices.ContainsFunc(args, func(a shellcmd.Word) bool {
-		return strings.HasPrefix(a.Value, "--unset") || a.Value == "unset"
-	})
-}
-
-// rewritesWorkTree reports whether c is a git command that may replace
-// the .gitignore files of the work tree in ways no file effect shows: an
-// orphan branch (its tracked files removed), files restored from another
-// commit (checkout REV -- PATHS, restore --source, reset --hard REV), a
-// stash of untracked files or a clean (an untracked .gitignore goes), a
-// patch applied, the index read into the work tree, a bisect. The
-// everyday ways of bringing in other commits (pull, merge, rebase, a
-// switch to another branch) are not counted: a .gitignore they change is
-// not judged (SECURITY.md), so git pull && git add . passes.
-func rewritesWorkTree(c *shellcmd.Command) bool {
-	g, ok := c.Git(c.Dir)
-	if !ok {
-		return false
-	}
-	l := g.Line
-	switch g.Sub {
-	case "checkout", "switch":
-		return l.Has(0, "orphan") || g.Sub == "checkout" && l.DashAt > 0
-	case "restore":
-		return l.Has('s', "source")
-	case "reset":
-		return (l.On(0, "hard") || l.On(0, "merge") || l.On(0, "keep")) && len(l.Operands) > 0
-	case "stash":
-		return l.On('u', "include-untracked") || l.On('a', "all")
-	case "apply":
-		return !l.On(0, "cached")
-	case "read-tree", "checkout-index", "clean", "sparse-checkout", "bisect":
-		return true
-	}
-	return false
-}
-
-// changesIgnores reports whether effects write, move or delete a file of
-// git's ignore rules (.gitignore, .git/info/exclude), or may: a path not
-// known, or a glob that may name .gitignore (one whose name starts with a
-// dot: rm *.log cannot).
-func changesIgnores(effects []shellcmd.Effect) bool {
-	for _, e := range effects {
-		if e.Op != shellcmd.Write && e.Op != shellcmd.Delete && e.Op != shellcmd.Move {
-			continue
-		}
-		p := filepath.ToSlash(e.Path.Value)
-		base := path.Base(p)
-		if !e.Path.Known || base == ".gitignore" || strings.HasSuffix(p, ".git/info/exclude") {
-			return true
-		}
-		if ok, _ := path.Match(base, ".gitignore"); ok && e.Path.Glob && strings.HasPrefix(base, ".") {
-			return true
-		}
-	}
-	return false
-}

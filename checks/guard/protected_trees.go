@@ -97,6 +97,11 @@ func (g *guard) folder(ctx context.Context, t treeRead) *finding {
 		return nil
 	}
 	root := t.rp.Real
+	if t.sel.Staged && t.sel.RevertsIgnores && ignoresReverted(ctx, root) {
+		s := *t.sel
+		s.Ignored = true
+		t.sel = &s
+	}
 	if t.sel.Staged {
 		if f, ok := g.staged(ctx, t, root); ok {
 			return f

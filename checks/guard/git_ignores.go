@@ -1,0 +1,288 @@
+package guard
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/massgen/massgen-hook/analysis/shellcmd"
+	"github.com/massgen/massgen-hook/checks/hookenv"
+	"github.com/massgen/massgen-hook/internal/hookfs"
+)
+
+// lineIgnores is what a command line may change, anywhere in it, about
+// what git ignores. git is asked about the repository as it is before the
+// line runs, and the shell may run the line's commands in another order
+// than they are written (a function or a trap defined first runs later),
+// so a staging anywhere in the line is judged as if every change had been
+// made.
+type lineIgnores struct {
+	// rules: a .gitignore or .git/info/exclude written, moved or
+	// deleted, or a git command that may replace one out of sight
+	// (replacesIgnores): staging counts ignored files too.
+	rules bool
+	// reverts: a git command that puts tracked files back as committed,
+	// or a stash's changes back (revertsTracked): staging counts ignored
+	// files too when a .gitignore differs from its commit, or the stash
+	// changes one (shellcmd.Selection.RevertsIgnores).
+	reverts bool
+	// excludes: a git config that may set the excludes file: git is
+	// asked without one (shellcmd.NoExcludesFile).
+	excludes bool
+}
+
+func (l *lineIgnores) add(c *shellcmd.Command, effects []shellcmd.Effect, dir string) {
+	l.rules = l.rules || changesIgnores(effects) || replacesIgnores(c, dir)
+	l.reverts = l.reverts || revertsTracked(c)
+	l.excludes = l.excludes || setsIgnoreConfig(c)
+}
+
+// staging is s, what a git add or commit of the line would stage, judged
+// with what the line changes.
+func (l lineIgnores) staging(s *shellcmd.Selection) *shellcmd.Selection {
+	if !l.rules && !l.reverts && !l.excludes || s.Ignored {
+		return s
+	}
+	out := *s
+	out.Ignored = l.rules
+	out.RevertsIgnores = l.reverts && !l.rules
+	if l.excludes {
+		out.GitOpts = append(slices.Clip(out.GitOpts), shellcmd.NoExcludesFile...)
+	}
+	return &out
+}
+
+// setsIgnoreConfig reports whether c is a git config that may set where
+// git finds ignore rules: one that writes core.excludesFile or an include,
+// removes or renames a section, or has a word not known. A query (git
+// config --get core.excludesFile, git config core.excludesFile) and git
+// config user.email x do not.
+func setsIgnoreConfig(c *shellcmd.Command) bool {
+	g, ok := c.Git(c.Dir)
+	if !ok || g.Sub != "config" {
+		return false
+	}
+	var names []string
+	for _, a := range g.Args {
+		v := strings.ToLower(a.Value)
+		switch {
+		case !a.Known:
+			return true
+		case strings.HasPrefix(v, "--remove-section") || strings.HasPrefix(v, "--rename-section") ||
+			v == "remove-section" || v == "rename-section" || v == "edit" || v == "--edit" || v == "-e":
+			return true
+		case v == "--get" || v == "--get-all" || v == "--get-regexp" || v == "--list" || v == "-l" ||
+			v == "get" || v == "list" || strings.HasPrefix(v, "--show-"):
+			return false
+		case !strings.HasPrefix(v, "-"):
+			names = append(names, v)
+		}
+	}
+	// git config KEY reads it; git config KEY VALUE, set KEY VALUE,
+	// --unset KEY write it.
+	for i, n := range names {
+		if shellcmd.IgnoreConfigKey(n) && (i+1 < len(names) || unsets(g.Args)) {
+			return true
+		}
+	}
+	return false
+}
+
+// unsets reports whether a git config's words unset a key.
+func unsets(args []shellcmd.Word) bool {
+	return slices.ContainsFunc(args, func(a shellcmd.Word) bool {
+		return strings.HasPrefix(a.Value, "--unset") || a.Value == "unset"
+	})
+}
+
+// replacesIgnores reports whether c is a git command that may replace
+// the .gitignore files of the work tree in ways no file effect shows: an
+// orphan branch (its tracked files removed), paths that may hold one
+// restored from another commit (checkout REV PATHS, restore --source,
+// reset --hard REV), a commit applied (revert, cherry-pick, am) or a
+// patch that names one, a stash of untracked files or a clean (an
+// untracked .gitignore goes), the index read into the work tree, a
+// bisect. The everyday ways of bringing in other commits (pull, merge,
+// rebase, a switch to another branch) are not counted: a .gitignore they
+// change is not judged (SECURITY.md), so git pull && git add . passes.
+func replacesIgnores(c *shellcmd.Command, dir string) bool {
+	g, ok := c.Git(c.Dir)
+	if !ok {
+		return false
+	}
+	if c.Dir != "" {
+		dir = c.Dir
+	}
+	l := g.Line
+	switch g.Sub {
+	case "checkout":
+		if l.Has(0, "orphan") {
+			return true
+		}
+		creates := l.Has('b', "") || l.Has('B', "")
+		switch {
+		case l.DashAt > 0:
+			return mayNameIgnores(l.Operands[l.DashAt:], dir)
+		case l.DashAt < 0 && !creates && len(l.Operands) > 1:
+			return mayNameIgnores(l.Operands[1:], dir)
+		}
+		return false
+	case "switch":
+		return l.Has(0, "orphan")
+	case "restore":
+		return l.Has('s', "source") && mayNameIgnores(l.Operands, dir)
+	case "reset":
+		hard := l.On(0, "hard") || l.On(0, "merge") || l.On(0, "keep")
+		return hard && len(l.Operands) > 0 && l.Operands[0].Value != "HEAD"
+	case "stash":
+		return l.On('u', "include-untracked") || l.On('a', "all")
+	case "clean":
+		return !l.On('n', "dry-run")
+	case "apply", "am":
+		return !l.On(0, "cached") && patchesNameIgnores(l.Operands, dir)
+	case "revert", "cherry-pick", "read-tree", "checkout-index", "sparse-checkout", "bisect":
+		return true
+	}
+	return false
+}
+
+// revertsTracked reports whether c is a git command that puts tracked
+// files back as committed (a stash, checkout or restore of paths from the
+// index, a hard reset to HEAD) or puts a stash's changes back (stash pop,
+// apply): either changes what is ignored only where a .gitignore differs
+// from its commit, or the stash holds one, which git is asked then.
+func revertsTracked(c *shellcmd.Command) bool {
+	g, ok := c.Git(c.Dir)
+	if !ok {
+		return false
+	}
+	l := g.Line
+	switch g.Sub {
+	case "stash":
+		return g.Verb != "list" && g.Verb != "show"
+	case "checkout":
+		return l.DashAt == 0 || l.DashAt < 0 && len(l.Operands) == 1 && !l.Has('b', "") && !l.Has('B', "")
+	case "restore":
+		return !l.Has('s', "source") && (!l.On('S', "staged") || l.On('W', "worktree"))
+	case "reset":
+		hard := l.On(0, "hard") || l.On(0, "merge") || l.On(0, "keep")
+		return hard && (len(l.Operands) == 0 || l.Operands[0].Value == "HEAD")
+	}
+	return false
+}
+
+// mayNameIgnores reports whether paths restored below dir may hold a
+// .gitignore: one not known, a glob, one named .gitignore, or one that is
+// not a file here (a folder, or one the commit may make a folder).
+func mayNameIgnores(paths []shellcmd.Word, dir string) bool {
+	if len(paths) == 0 {
+		return true
+	}
+	for _, p := range paths {
+		if !p.Known || p.Glob || strings.ContainsAny(p.Value, "*?[:") || path.Base(filepath.ToSlash(p.Value)) == ".gitignore" {
+			return true
+		}
+		name := p.Value
+		if !filepath.IsAbs(name) {
+			name = filepath.Join(dir, name)
+		}
+		if info, err := os.Lstat(name); err != nil || !info.Mode().IsRegular() {
+			return true
+		}
+	}
+	return false
+}
+
+// patchesNameIgnores reports whether the patches of git apply or am (files
+// below dir; none: stdin) may change a .gitignore: one names it, or cannot
+// be read.
+func patchesNameIgnores(patches []shellcmd.Word, dir string) bool {
+	if len(patches) == 0 {
+		return true
+	}
+	for _, p := range patches {
+		if !p.Known || p.Glob || p.Value == "-" {
+			return true
+		}
+		name := p.Value
+		if !filepath.IsAbs(name) {
+			name = filepath.Join(dir, name)
+		}
+		data, err := hookfs.ReadFile(name, maxPatchBytes)
+		if err != nil || bytes.Contains(data, []byte(".gitignore")) {
+			return true
+		}
+	}
+	return false
+}
+
+// maxPatchBytes bounds the patch patchesNameIgnores reads: a bigger one
+// is taken to name a .gitignore.
+const maxPatchBytes = 4 << 20
+
+// changesIgnores reports whether effects write, move or delete a file of
+// git's ignore rules (.gitignore, .git/info/exclude), or may: a path not
+// known, or a glob that may name .gitignore (one whose name starts with a
+// dot: rm *.log cannot).
+func changesIgnores(effects []shellcmd.Effect) bool {
+	for _, e := range effects {
+		if e.Op != shellcmd.Write && e.Op != shellcmd.Delete && e.Op != shellcmd.Move {
+			continue
+		}
+		p := filepath.ToSlash(e.Path.Value)
+		base := path.Base(p)
+		if !e.Path.Known || base == ".gitignore" || strings.HasSuffix(p, ".git/info/exclude") {
+			return true
+		}
+		if ok, _ := path.Match(base, ".gitignore"); ok && e.Path.Glob && strings.HasPrefix(base, ".") {
+			return true
+		}
+	}
+	return false
+}
+
+// ignoresReverted reports whether putting the tracked files of the work
+// tree holding root back as committed, or its latest stash's changes
+// back, may change a .gitignore: one differs from its commit, or the
+// stash changes or holds one. It says yes when git cannot tell.
+func ignoresReverted(ctx context.Context, root string) bool {
+	r := hookenv.RepoWith(root, nil)
+	const ignores = ":(top,glob)**/.gitignore"
+	changed := func(args ...string) bool {
+		res, err := r.Run(ctx, 4<<10, args...)
+		if hookenv.NoRepo(err) {
+			return false
+		}
+		return err != nil || res.ExitCode > 1 || len(bytes.TrimSpace(res.Stdout)) > 0
+	}
+	if res, err := r.Run(ctx, 4<<10, "rev-parse", "-q", "--verify", "HEAD"); err != nil || res.ExitCode != 0 {
+		return err != nil && !hookenv.NoRepo(err) // no commit yet: nothing to put back
+	}
+	if changed("diff", "--name-only", "HEAD", "--", ignores) {
+		return true
+	}
+	res, err := r.Run(ctx, 4<<10, "rev-parse", "-q", "--verify", "refs/stash")
+	if err != nil || res.ExitCode != 0 {
+		return err != nil && !hookenv.NoRepo(err) // no stash: nothing to put back
+	}
+	if changed("diff", "--name-only", "refs/stash^1", "refs/stash", "--", ignores) {
+		return true
+	}
+	// Untracked files a stash -u holds are in its third parent, when it has one.
+	if res, err := r.Run(ctx, 4<<10, "rev-parse", "-q", "--verify", "refs/stash^3"); err == nil && res.ExitCode == 0 {
+		res, err := r.Run(ctx, 1<<20, "ls-tree", "-r", "--name-only", "refs/stash^3")
+		if err != nil || res.ExitCode != 0 || res.Oversize {
+			return true
+		}
+		for _, name := range strings.Split(string(res.Stdout), "\n") {
+			if path.Base(name) == ".gitignore" {
+				return true
+			}
+		}
+	}
+	return false
+}
