@@ -724,4 +724,3 @@ func expandedAsWritten(c *shellcmd.Command) bool {
 	}
 	return true
 }
-
