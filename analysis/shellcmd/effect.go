@@ -165,6 +165,8 @@ func commandEffects(name string) effects {
 		return findEffects
 	case "git":
 		return gitEffects
+	case "ssh":
+		return sshEffects
 	}
 	if IsGit(name) {
 		return gitEffects // git-add: git add

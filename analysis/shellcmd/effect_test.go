@@ -109,6 +109,9 @@ func TestWritesReads(t *testing.T) {
 		{`git add`, nil, nil},
 		{`git add -A`, nil, []string{"."}},
 		{`git clean -fdx`, nil, nil},
+		// ssh reads its config file and the words of the remote command,
+		// not its identity file, which it never shows; it writes its log.
+		{`ssh -i ~/.ssh/id -F cfg -E log -p 22 host cat f`, []string{"log"}, []string{"cfg", "22", "host", "cat", "f"}},
 		// Readers.
 		{`cat -n .env - "$F"`, nil, []string{".env", `"$F"?`}},
 		{`tac -s x f`, nil, []string{"f"}},

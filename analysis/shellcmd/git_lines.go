@@ -55,16 +55,30 @@ func rawOf(w Word) string {
 	return "'" + strings.ReplaceAll(w.Value, "'", `'\''`) + "'"
 }
 
+// gitCommandVars are the environment variables whose value git runs as a
+// command, with the key each stands for.
+var gitCommandVars = []struct{ name, key string }{
+	{"GIT_SSH_COMMAND", "core.sshcommand"}, {"GIT_EDITOR", "core.editor"},
+	{"GIT_SEQUENCE_EDITOR", "sequence.editor"}, {"GIT_PAGER", "core.pager"},
+	{"GIT_ASKPASS", "core.askpass"}, {"GIT_EXTERNAL_DIFF", "diff.external"},
+	{"GIT_PROXY_COMMAND", "core.gitproxy"},
+}
+
 // gitSetting is one configuration setting a git command line gives.
 type gitSetting struct{ name, value string }
 
 // configSettings are the known settings of g's command line, names
-// lower-cased: -c NAME=VALUE, --config-env NAME=VAR, and the
-// GIT_CONFIG_KEY_n and GIT_CONFIG_VALUE_n pairs of its environment, a
-// variable's value as the command or, when it does not set it, the line
-// gives it. A setting not known is left to git-runs-command, which denies
-// it.
-func (w *walker) configSettings(g Git) []gitSetting {
+// lower-cased: -c NAME=VALUE, --config-env NAME=VAR, the
+// GIT_CONFIG_KEY_n and GIT_CONFIG_VALUE_n pairs of its environment, and
+// the variables git reads in place of a command key (GIT_SSH_COMMAND for
+// core.sshCommand, ...: gitCommandVars), a variable's value as the
+// command or, when it does not set it, the line gives it. A setting not
+// known is left to git-runs-command, which denies it. elsewhere names a
+// variable of those that the line assigns but that does not reach git
+// here as far as the walk knows: in a function's body, which runs where
+// it is called, the line may set it before the call (f(){ git x; };
+// export GIT_CONFIG_KEY_0=alias.x ...; f); "" when there is none.
+func (w *walker) configSettings(g Git) (out []gitSetting, elsewhere string) {
 	env := func(name string) (Word, bool) {
 		if v, set := g.Lookup(name); set {
 			return v, true
@@ -74,7 +88,6 @@ func (w *walker) configSettings(g Git) []gitSetting {
 		}
 		return Word{}, false
 	}
-	var out []gitSetting
 	add := func(name string, value Word) {
 		if value.Known && name != "" {
 			out = append(out, gitSetting{strings.ToLower(name), value.Value})
@@ -92,6 +105,11 @@ func (w *walker) configSettings(g Git) []gitSetting {
 			}
 		}
 	}
+	for _, v := range gitCommandVars {
+		if value, set := env(v.name); set {
+			add(v.key, value)
+		}
+	}
 	for i := 0; ; i++ {
 		key, set := env(fmt.Sprintf("GIT_CONFIG_KEY_%d", i))
 		if !set {
@@ -102,7 +120,29 @@ func (w *walker) configSettings(g Git) []gitSetting {
 			add(key.Value, value)
 		}
 	}
-	return out
+	for name := range w.assigned {
+		if !gitConfigVar(name) {
+			continue
+		}
+		if _, set := env(name); !set && (elsewhere == "" || name < elsewhere) {
+			elsewhere = name
+		}
+	}
+	return out, elsewhere
+}
+
+// gitConfigVar reports whether an environment variable gives git a
+// setting: a GIT_CONFIG_* one, or one of gitCommandVars.
+func gitConfigVar(name string) bool {
+	if strings.HasPrefix(name, "GIT_CONFIG_") || name == "GIT_CONFIG_COUNT" {
+		return true
+	}
+	for _, v := range gitCommandVars {
+		if v.name == name {
+			return true
+		}
+	}
+	return false
 }
 
 // gitLines lists, as commands of their own, the command lines that the
@@ -120,7 +160,12 @@ func (w *walker) gitLines(words []Word, redirs []Redirect, c ctx, wrappers []str
 	if !ok {
 		return
 	}
-	for _, set := range w.configSettings(g) {
+	settings, elsewhere := w.configSettings(g)
+	if elsewhere != "" && c.fn != "" {
+		w.refuse("git in function %s may be given a setting by %s, which the line sets outside it: write git -c NAME=VALUE", c.fn, elsewhere)
+		return
+	}
+	for _, set := range settings {
 		name, value := set.name, set.value
 		src, run := value, false
 		if name == "alias."+strings.ToLower(g.Sub) {

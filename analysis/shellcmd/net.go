@@ -119,3 +119,24 @@ func wgetEffects(c *Command) []Effect {
 	}
 	return append(out, all(Read, false, l.Vals('i', "input-file"))...)
 }
+
+// sshOptions is ssh's option table (OpenSSH 9).
+var sshOptions = &OptionTable{Short: "46AaCfGgKkMNnqsTtVvXxYyB:b:c:D:E:e:F:I:i:J:L:l:m:O:o:P:p:Q:R:S:W:w:"}
+
+// sshEffects: ssh reads what its words name as an unknown program's words
+// are read (its configuration file, -F, included), but not the identity
+// file of -i: ssh reads the key to sign with it and never shows it, and
+// ssh -i ~/.ssh/deploy_key host (or the same as git's core.sshCommand) is
+// everyday work. Its log file (-E) is written.
+func sshEffects(c *Command) []Effect {
+	l := sshOptions.Parse(c.Args)
+	var words []Word
+	for _, o := range l.Opts {
+		if o.HasVal && !o.Is('i', "") && !o.Is('E', "") {
+			words = append(words, o.Val)
+		}
+	}
+	// The host and the remote command after it: read as words, as before
+	// (ssh host cat .env reads the host's .env, a secret as much).
+	return append(all(Write, false, l.Vals('E', "")), argumentReads(append(words, c.Args[l.Rest:]...))...)
+}

@@ -69,8 +69,14 @@ loop:
 			u = unwrapSudo(args)
 		case "env":
 			u = w.unwrapEnv(args, c, cmdDir)
-		case "doas", "pkexec", "nice", "nohup", "setsid", "time", "stdbuf", "exec", "command", "builtin":
+		case "doas", "pkexec", "nice", "nohup", "setsid", "time", "stdbuf", "exec", "command", "builtin",
+			"noglob", "nocorrect":
 			u = unwrapSimple(base, args)
+		case "emulate":
+			if w.zsh && emulateRuns(args) {
+				w.refuse("it runs code through zsh's emulate -c, which the guards do not read; run the commands themselves")
+				return dir
+			}
 		case "timeout":
 			u = unwrapTimeout(args)
 		case "ionice":
@@ -208,6 +214,8 @@ var (
 		{"exec", &OptionTable{Short: "cla:"}},
 		{"command", &OptionTable{Short: "pvV"}},
 		{"builtin", &OptionTable{}},
+		{"noglob", &OptionTable{}},    // zsh: the command's words are not globbed
+		{"nocorrect", &OptionTable{}}, // zsh: the command's name is not spell-checked
 	}
 	timeoutOptions = &OptionTable{Short: "k:s:v", Abbrev: true,
 		Long: "preserve-status foreground kill-after= signal= verbose help version"}

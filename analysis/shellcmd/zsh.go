@@ -15,8 +15,6 @@ import (
 //     qualifiers run code (v='/(e:cat .env:)'; : $~v), a split word after
 //     < opens every file it names, and $^ spreads an array;
 //   - a name with a non-ASCII letter, which zsh reads as a parameter;
-//   - emulate ... -c CODE, which runs CODE as eval does, in another
-//     shell's mode (emulate sh -o globdots -c 'cat *');
 //   - the same in braces, and the (e) flag, which runs the value as code,
 //     where zsh's grammar reads them (zsh -c '${(e)v}').
 //
@@ -35,10 +33,6 @@ func zshExpansions(f *syntax.File) (why string) {
 			if flaggedIn(n.Parts) {
 				why = refused
 			}
-		case *syntax.CallExpr:
-			if emulateRuns(n) {
-				why = "it runs code through zsh's emulate -c, which the guards do not read; run the commands themselves"
-			}
 		case *syntax.ParamExp:
 			if n.Split != syntax.OptUnset || n.GlobSubst != syntax.OptUnset || n.RcExpand != syntax.OptUnset ||
 				n.Flags != nil && strings.ContainsRune(n.Flags.Value, 'e') {
@@ -50,15 +44,16 @@ func zshExpansions(f *syntax.File) (why string) {
 	return why
 }
 
-// emulateRuns reports whether call is zsh's emulate with -c (alone or
-// among other letters), or with a word not known.
-func emulateRuns(call *syntax.CallExpr) bool {
-	if len(call.Args) == 0 || call.Args[0].Lit() != "emulate" {
-		return false
-	}
-	for _, a := range call.Args[1:] {
-		v := a.Lit()
-		if v == "" || len(v) > 1 && v[0] == '-' && v[1] != '-' && strings.ContainsRune(v, 'c') {
+// emulateRuns reports whether the arguments of zsh's emulate give it code
+// to run (-c, alone or among other letters: it runs the code as eval
+// does, in another shell's mode, as in emulate sh -o globdots -c 'cat *'),
+// or may (a word not known). The walk, which sees the words as the shell
+// expands them (builtin emulate, 'emulate', $e), refuses such a line where
+// zsh may run it.
+func emulateRuns(args []Word) bool {
+	for _, a := range args {
+		v := a.Value
+		if !a.Known || len(v) > 1 && v[0] == '-' && v[1] != '-' && strings.ContainsRune(v, 'c') {
 			return true
 		}
 	}

@@ -28,6 +28,11 @@ func TestZshExpansions(t *testing.T) {
 		`emulate zsh -c "cat .env"`,
 		`emulate sh -o globdots -c 'cat *'`,
 		`emulate -Lc sh "$x"`,
+		`builtin emulate sh -c 'cat .env'`,
+		`'emulate' sh -c 'cat .env'`,
+		`\emulate sh -c 'cat .env'`,
+		`noglob emulate sh -c 'cat .env'`,
+		`e=emulate; $e sh -c 'cat .env'`,
 	} {
 		if _, err := Parse(src, zshOpts); err == nil || !strings.Contains(err.Error(), "zsh's") {
 			t.Errorf("zsh: %q: err %v, want a refusal naming zsh's expansion", src, err)

@@ -335,6 +335,11 @@ func TestProtectedBash(t *testing.T) {
 		{"echo .env", ""},
 		{"cat ~/.netrc", r(checktest.TestHome+"/.netrc", "**/.netrc")},
 		{"cat ~/.ssh/id_ed25519.pub", ""}, // a public key is meant to be shared
+		{"ssh -i ~/.ssh/id_ed25519 host uptime", ""}, // ssh signs with it, never shows it
+		{"GIT_SSH_COMMAND='ssh -i ~/.ssh/id_ed25519' git push", ""},
+		{"GIT_SSH_COMMAND='cat .env >&2 #' git ls-remote ssh://h/x", r(".env", "**/.env")},
+		{"GIT_EDITOR='cat .env; true' git commit --allow-empty", r(".env", "**/.env")},
+		{"GIT_PAGER=cat git log; git status", ""},
 		{"cat ~/.ssh/id_ed25519", r(checktest.TestHome+"/.ssh/id_ed25519", "**/id_ed25519")},
 		{"cat ~/.ssh/id_ecdsa_sk", r(checktest.TestHome+"/.ssh/id_ecdsa_sk", "~/.ssh/id_*")},
 		{`cat "$HOME/.aws/credentials"`, r(checktest.TestHome+"/.aws/credentials", "**/.aws/credentials")},
@@ -403,7 +408,8 @@ func TestProtectedBashGlobNoSecret(t *testing.T) {
 // note.
 func TestProtectedBashParseError(t *testing.T) {
 	g := checktest.NewGuardEnv(t)
-	commands := []string{`cat ".env`, "cat .env |", "bash -c 'cat \"'", "! ; cat .env", "let x=1+ ; cat .env"}
+	commands := []string{`cat ".env`, "cat .env |", "bash -c 'cat \"'", "! ; cat .env", "let x=1+ ; cat .env",
+		"f(){ git log; }; GIT_PAGER='cat .env' f"}
 	deny := newProtected(t, "")
 	for _, command := range commands {
 		v, err := deny.Check(context.Background(), g.MakeCall(t, checktest.CallSpec{Tool: "Bash", Input: checktest.BashInput(command)}))
