@@ -334,7 +334,7 @@ func TestProtectedBash(t *testing.T) {
 		{`echo "cat .env"`, ""},
 		{"echo .env", ""},
 		{"cat ~/.netrc", r(checktest.TestHome+"/.netrc", "**/.netrc")},
-		{"cat ~/.ssh/id_ed25519.pub", ""}, // a public key is meant to be shared
+		{"cat ~/.ssh/id_ed25519.pub", ""},            // a public key is meant to be shared
 		{"ssh -i ~/.ssh/id_ed25519 host uptime", ""}, // ssh signs with it, never shows it
 		{"GIT_SSH_COMMAND='ssh -i ~/.ssh/id_ed25519' git push", ""},
 		{"GIT_SSH_COMMAND='cat .env >&2 #' git ls-remote ssh://h/x", r(".env", "**/.env")},
