@@ -62,6 +62,9 @@ var gitCommandVars = []struct{ name, key string }{
 	{"GIT_SEQUENCE_EDITOR", "sequence.editor"}, {"GIT_PAGER", "core.pager"},
 	{"GIT_ASKPASS", "core.askpass"}, {"GIT_EXTERNAL_DIFF", "diff.external"},
 	{"GIT_PROXY_COMMAND", "core.gitproxy"},
+	// What git falls back on when neither the variable nor the key is set.
+	{"EDITOR", "core.editor"}, {"VISUAL", "core.editor"}, {"PAGER", "core.pager"},
+	{"SSH_ASKPASS", "core.askpass"},
 }
 
 // gitSetting is one configuration setting a git command line gives.
@@ -131,18 +134,15 @@ func (w *walker) configSettings(g Git) (out []gitSetting, elsewhere string) {
 	return out, elsewhere
 }
 
-// gitConfigVar reports whether an environment variable gives git a
-// setting: a GIT_CONFIG_* one, or one of gitCommandVars.
+// gitConfigVar reports whether an environment variable gives git any
+// setting it names (GIT_CONFIG_COUNT, GIT_CONFIG_KEY_n, ...): an alias that
+// runs a command among them. The variables of gitCommandVars are not
+// counted: a pager or an editor exported around a function that runs git
+// is everyday, and one set outside the body is not judged there
+// (SECURITY.md).
 func gitConfigVar(name string) bool {
-	if strings.HasPrefix(name, "GIT_CONFIG_") || name == "GIT_CONFIG_COUNT" {
-		return true
-	}
-	for _, v := range gitCommandVars {
-		if v.name == name {
-			return true
-		}
-	}
-	return false
+	return name == "GIT_CONFIG_COUNT" || name == "GIT_CONFIG_PARAMETERS" ||
+		strings.HasPrefix(name, "GIT_CONFIG_KEY_") || strings.HasPrefix(name, "GIT_CONFIG_VALUE_")
 }
 
 // gitLines lists, as commands of their own, the command lines that the

@@ -40,6 +40,9 @@ type Selection struct {
 	// is staged: ignored files count too when a .gitignore differs from
 	// its commit or the stash changes one.
 	RevertsIgnores bool
+	// RevertStashes are the stashes the line pops or applies by name
+	// (stash@{1}; "" for one not known); none: the latest.
+	RevertStashes []string
 	// GitOpts are git's own options a git asked what a Staged selection
 	// holds must take to answer as the command's git would
 	// (--icase-pathspecs, -c core.excludesFile=FILE).

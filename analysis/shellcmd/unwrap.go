@@ -70,8 +70,13 @@ loop:
 		case "env":
 			u = w.unwrapEnv(args, c, cmdDir)
 		case "doas", "pkexec", "nice", "nohup", "setsid", "time", "stdbuf", "exec", "command", "builtin",
-			"noglob", "nocorrect":
+			"noglob", "nocorrect", "-":
 			u = unwrapSimple(base, args)
+		case "repeat":
+			// zsh's repeat N COMMAND, the short form of a loop.
+			if len(args) > 1 {
+				u = wrapped{rest: args[1:]}
+			}
 		case "emulate":
 			if w.zsh && emulateRuns(args) {
 				w.refuse("it runs code through zsh's emulate -c, which the guards do not read; run the commands themselves")
@@ -216,6 +221,7 @@ var (
 		{"builtin", &OptionTable{}},
 		{"noglob", &OptionTable{}},    // zsh: the command's words are not globbed
 		{"nocorrect", &OptionTable{}}, // zsh: the command's name is not spell-checked
+		{"-", &OptionTable{}},         // zsh: runs the command as a login shell would
 	}
 	timeoutOptions = &OptionTable{Short: "k:s:v", Abbrev: true,
 		Long: "preserve-status foreground kill-after= signal= verbose help version"}

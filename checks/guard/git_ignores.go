@@ -7,6 +7,7 @@ import (
 	"path"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/massgen/massgen-hook/analysis/shellcmd"
@@ -30,15 +31,49 @@ type lineIgnores struct {
 	// files too when a .gitignore differs from its commit, or the stash
 	// changes one (shellcmd.Selection.RevertsIgnores).
 	reverts bool
+	// stashes are the stashes the line pops or applies by name
+	// (stash@{1}); none named: the latest.
+	stashes []string
 	// excludes: a git config that may set the excludes file: git is
 	// asked without one (shellcmd.NoExcludesFile).
 	excludes bool
 }
 
-func (l *lineIgnores) add(c *shellcmd.Command, effects []shellcmd.Effect, dir string) {
-	l.rules = l.rules || changesIgnores(effects) || replacesIgnores(c, dir)
-	l.reverts = l.reverts || revertsTracked(c)
-	l.excludes = l.excludes || setsIgnoreConfig(c)
+// read notes what the line's commands, with their effects, change; dir
+// is the call's folder.
+func (l *lineIgnores) read(commands []*shellcmd.Command, effects [][]shellcmd.Effect, dir string) {
+	written := map[string]bool{} // what the line writes: a patch may be one
+	for i, c := range commands {
+		for _, e := range effects[i] {
+			if e.Op == shellcmd.Write && e.Path.Known {
+				written[absIn(e.Path.Value, cmdDir(c, dir))] = true
+			}
+		}
+	}
+	for i, c := range commands {
+		l.rules = l.rules || changesIgnores(effects[i]) || replacesIgnores(c, cmdDir(c, dir), written)
+		if stashes, ok := revertsTracked(c); ok {
+			l.reverts = true
+			l.stashes = append(l.stashes, stashes...)
+		}
+		l.excludes = l.excludes || setsIgnoreConfig(c)
+	}
+}
+
+// cmdDir is where c runs: its own folder, or the call's.
+func cmdDir(c *shellcmd.Command, dir string) string {
+	if c.Dir != "" {
+		return c.Dir
+	}
+	return dir
+}
+
+// absIn is name made absolute against dir.
+func absIn(name, dir string) string {
+	if filepath.IsAbs(name) {
+		return filepath.Clean(name)
+	}
+	return filepath.Join(dir, name)
 }
 
 // staging is s, what a git add or commit of the line would stage, judged
@@ -50,6 +85,7 @@ func (l lineIgnores) staging(s *shellcmd.Selection) *shellcmd.Selection {
 	out := *s
 	out.Ignored = l.rules
 	out.RevertsIgnores = l.reverts && !l.rules
+	out.RevertStashes = l.stashes
 	if l.excludes {
 		out.GitOpts = append(slices.Clip(out.GitOpts), shellcmd.NoExcludesFile...)
 	}
@@ -109,15 +145,15 @@ func unsets(args []shellcmd.Word) bool {
 // bisect. The everyday ways of bringing in other commits (pull, merge,
 // rebase, a switch to another branch) are not counted: a .gitignore they
 // change is not judged (SECURITY.md), so git pull && git add . passes.
-func replacesIgnores(c *shellcmd.Command, dir string) bool {
+func replacesIgnores(c *shellcmd.Command, dir string, written map[string]bool) bool {
 	g, ok := c.Git(c.Dir)
 	if !ok {
 		return false
 	}
-	if c.Dir != "" {
-		dir = c.Dir
-	}
 	l := g.Line
+	if l.Has(0, "pathspec-from-file") && (g.Sub == "checkout" || g.Sub == "restore" || g.Sub == "reset") {
+		return true // paths not known
+	}
 	switch g.Sub {
 	case "checkout":
 		if l.Has(0, "orphan") {
@@ -137,14 +173,19 @@ func replacesIgnores(c *shellcmd.Command, dir string) bool {
 		return l.Has('s', "source") && mayNameIgnores(l.Operands, dir)
 	case "reset":
 		hard := l.On(0, "hard") || l.On(0, "merge") || l.On(0, "keep")
-		return hard && len(l.Operands) > 0 && l.Operands[0].Value != "HEAD"
+		if hard {
+			return len(l.Operands) > 0 && l.Operands[0].Value != "HEAD"
+		}
+		// reset REV -- PATHS puts REV's files in the index, which a later
+		// restore or checkout of paths puts in the work tree.
+		return l.DashAt > 0 && mayNameIgnores(l.Operands[l.DashAt:], dir) || l.DashAt < 0 && len(l.Operands) > 1
 	case "stash":
 		return l.On('u', "include-untracked") || l.On('a', "all")
 	case "clean":
 		return !l.On('n', "dry-run")
-	case "apply", "am":
-		return !l.On(0, "cached") && patchesNameIgnores(l.Operands, dir)
-	case "revert", "cherry-pick", "read-tree", "checkout-index", "sparse-checkout", "bisect":
+	case "apply":
+		return !l.On(0, "cached") && patchesNameIgnores(l.Operands, dir, written)
+	case "am", "revert", "cherry-pick", "read-tree", "checkout-index", "sparse-checkout", "bisect":
 		return true
 	}
 	return false
@@ -155,35 +196,51 @@ func replacesIgnores(c *shellcmd.Command, dir string) bool {
 // index, a hard reset to HEAD) or puts a stash's changes back (stash pop,
 // apply): either changes what is ignored only where a .gitignore differs
 // from its commit, or the stash holds one, which git is asked then.
-func revertsTracked(c *shellcmd.Command) bool {
-	g, ok := c.Git(c.Dir)
-	if !ok {
-		return false
+func revertsTracked(c *shellcmd.Command) (stashes []string, ok bool) {
+	g, isGit := c.Git(c.Dir)
+	if !isGit {
+		return nil, false
 	}
 	l := g.Line
 	switch g.Sub {
 	case "stash":
-		return g.Verb != "list" && g.Verb != "show"
+		if g.Verb == "list" || g.Verb == "show" {
+			return nil, false
+		}
+		if g.Verb == "pop" || g.Verb == "apply" {
+			for _, w := range l.Operands {
+				ref := w.Value
+				if _, err := strconv.Atoi(ref); err == nil {
+					ref = "stash@{" + ref + "}" // git stash pop 1
+				}
+				if !w.Known || strings.HasPrefix(ref, "-") {
+					ref = "" // not known: judged as a stash that changes one
+				}
+				stashes = append(stashes, ref)
+			}
+		}
+		return stashes, true
 	case "checkout":
-		return l.DashAt == 0 || l.DashAt < 0 && len(l.Operands) == 1 && !l.Has('b', "") && !l.Has('B', "")
+		return nil, l.DashAt == 0 || l.DashAt < 0 && len(l.Operands) == 1 && !l.Has('b', "") && !l.Has('B', "")
 	case "restore":
-		return !l.Has('s', "source") && (!l.On('S', "staged") || l.On('W', "worktree"))
+		return nil, !l.Has('s', "source") && (!l.On('S', "staged") || l.On('W', "worktree"))
 	case "reset":
 		hard := l.On(0, "hard") || l.On(0, "merge") || l.On(0, "keep")
-		return hard && (len(l.Operands) == 0 || l.Operands[0].Value == "HEAD")
+		return nil, hard && (len(l.Operands) == 0 || l.Operands[0].Value == "HEAD")
 	}
-	return false
+	return nil, false
 }
 
 // mayNameIgnores reports whether paths restored below dir may hold a
-// .gitignore: one not known, a glob, one named .gitignore, or one that is
-// not a file here (a folder, or one the commit may make a folder).
+// .gitignore: one not known, a glob (git's: a backslash too), one named
+// .gitignore, or one that is not a file here (a folder, or one the commit
+// may make a folder).
 func mayNameIgnores(paths []shellcmd.Word, dir string) bool {
 	if len(paths) == 0 {
 		return true
 	}
 	for _, p := range paths {
-		if !p.Known || p.Glob || strings.ContainsAny(p.Value, "*?[:") || path.Base(filepath.ToSlash(p.Value)) == ".gitignore" {
+		if !p.Known || p.Glob || strings.ContainsAny(p.Value, "*?[:\\") || path.Base(filepath.ToSlash(p.Value)) == ".gitignore" {
 			return true
 		}
 		name := p.Value
@@ -197,10 +254,11 @@ func mayNameIgnores(paths []shellcmd.Word, dir string) bool {
 	return false
 }
 
-// patchesNameIgnores reports whether the patches of git apply or am (files
-// below dir; none: stdin) may change a .gitignore: one names it, or cannot
-// be read.
-func patchesNameIgnores(patches []shellcmd.Word, dir string) bool {
+// patchesNameIgnores reports whether the patches of git apply (files below
+// dir; none: stdin) may change a .gitignore: one names it (in any of git's
+// spellings of a name: "a/\056gitignore" too), the line writes it before
+// git reads it, or it cannot be read.
+func patchesNameIgnores(patches []shellcmd.Word, dir string, written map[string]bool) bool {
 	if len(patches) == 0 {
 		return true
 	}
@@ -208,12 +266,12 @@ func patchesNameIgnores(patches []shellcmd.Word, dir string) bool {
 		if !p.Known || p.Glob || p.Value == "-" {
 			return true
 		}
-		name := p.Value
-		if !filepath.IsAbs(name) {
-			name = filepath.Join(dir, name)
+		name := absIn(p.Value, dir)
+		if written[name] {
+			return true
 		}
 		data, err := hookfs.ReadFile(name, maxPatchBytes)
-		if err != nil || bytes.Contains(data, []byte(".gitignore")) {
+		if err != nil || bytes.Contains(data, []byte("gitignore")) {
 			return true
 		}
 	}
@@ -246,10 +304,12 @@ func changesIgnores(effects []shellcmd.Effect) bool {
 }
 
 // ignoresReverted reports whether putting the tracked files of the work
-// tree holding root back as committed, or its latest stash's changes
-// back, may change a .gitignore: one differs from its commit, or the
-// stash changes or holds one. It says yes when git cannot tell.
-func ignoresReverted(ctx context.Context, root string) bool {
+// tree holding root back as committed or as the index holds them, or a
+// stash's changes back, may change a .gitignore: one differs from its
+// commit, in the index or the work tree, or a stash popped (stashes; none
+// named: the latest) changes or holds one. It says yes when git cannot
+// tell.
+func ignoresReverted(ctx context.Context, root string, stashes []string) bool {
 	r := hookenv.RepoWith(root, nil)
 	const ignores = ":(top,glob)**/.gitignore"
 	changed := func(args ...string) bool {
@@ -259,28 +319,45 @@ func ignoresReverted(ctx context.Context, root string) bool {
 		}
 		return err != nil || res.ExitCode > 1 || len(bytes.TrimSpace(res.Stdout)) > 0
 	}
-	if res, err := r.Run(ctx, 4<<10, "rev-parse", "-q", "--verify", "HEAD"); err != nil || res.ExitCode != 0 {
-		return err != nil && !hookenv.NoRepo(err) // no commit yet: nothing to put back
+	exists := func(ref string) (yes, failed bool) {
+		res, err := r.Run(ctx, 4<<10, "rev-parse", "-q", "--verify", ref)
+		if hookenv.NoRepo(err) {
+			return false, false
+		}
+		return err == nil && res.ExitCode == 0, err != nil
 	}
-	if changed("diff", "--name-only", "HEAD", "--", ignores) {
+	if yes, failed := exists("HEAD"); !yes {
+		return failed // no commit yet: nothing to put back
+	}
+	if changed("diff", "--name-only", "HEAD", "--", ignores) || changed("diff", "--name-only", "--cached", "HEAD", "--", ignores) {
 		return true
 	}
-	res, err := r.Run(ctx, 4<<10, "rev-parse", "-q", "--verify", "refs/stash")
-	if err != nil || res.ExitCode != 0 {
-		return err != nil && !hookenv.NoRepo(err) // no stash: nothing to put back
+	if len(stashes) == 0 {
+		stashes = []string{"refs/stash"}
 	}
-	if changed("diff", "--name-only", "refs/stash^1", "refs/stash", "--", ignores) {
-		return true
-	}
-	// Untracked files a stash -u holds are in its third parent, when it has one.
-	if res, err := r.Run(ctx, 4<<10, "rev-parse", "-q", "--verify", "refs/stash^3"); err == nil && res.ExitCode == 0 {
-		res, err := r.Run(ctx, 1<<20, "ls-tree", "-r", "--name-only", "refs/stash^3")
-		if err != nil || res.ExitCode != 0 || res.Oversize {
+	for _, ref := range stashes {
+		if ref == "" {
+			return true // a stash not known
+		}
+		if yes, failed := exists(ref); !yes {
+			if failed {
+				return true
+			}
+			continue // no such stash: nothing to put back
+		}
+		if changed("diff", "--name-only", ref+"^1", ref, "--", ignores) {
 			return true
 		}
-		for _, name := range strings.Split(string(res.Stdout), "\n") {
-			if path.Base(name) == ".gitignore" {
+		// Untracked files a stash -u holds are in its third parent.
+		if yes, _ := exists(ref + "^3"); yes {
+			res, err := r.Run(ctx, 1<<20, "ls-tree", "-r", "--name-only", ref+"^3")
+			if err != nil || res.ExitCode != 0 || res.Oversize {
 				return true
+			}
+			for _, name := range strings.Split(string(res.Stdout), "\n") {
+				if path.Base(name) == ".gitignore" {
+					return true
+				}
 			}
 		}
 	}

@@ -236,8 +236,8 @@ func (p *protectedPaths) Check(ctx context.Context, call *engine.Call) (engine.V
 	var ignores lineIgnores
 	for i, c := range script.Commands {
 		effects[i] = c.Effects()
-		ignores.add(c, effects[i], g.Cwd)
 	}
+	ignores.read(script.Commands, effects, g.Cwd)
 	for i, c := range script.Commands {
 		for _, e := range effects[i] {
 			if c.Skipped(e, pathExists) {

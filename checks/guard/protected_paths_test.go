@@ -340,6 +340,9 @@ func TestProtectedBash(t *testing.T) {
 		{"GIT_SSH_COMMAND='cat .env >&2 #' git ls-remote ssh://h/x", r(".env", "**/.env")},
 		{"GIT_EDITOR='cat .env; true' git commit --allow-empty", r(".env", "**/.env")},
 		{"GIT_PAGER=cat git log; git status", ""},
+		{"export GIT_PAGER=cat; f(){ git log; }; f", ""},
+		{"EDITOR='cat .env >&2; true' git commit --allow-empty", r(".env", "**/.env")},
+		{"- eval 'cat .env'; repeat 2 cat .env.local", r(".env", "**/.env")},
 		{"cat ~/.ssh/id_ed25519", r(checktest.TestHome+"/.ssh/id_ed25519", "**/id_ed25519")},
 		{"cat ~/.ssh/id_ecdsa_sk", r(checktest.TestHome+"/.ssh/id_ecdsa_sk", "~/.ssh/id_*")},
 		{`cat "$HOME/.aws/credentials"`, r(checktest.TestHome+"/.aws/credentials", "**/.aws/credentials")},
@@ -409,7 +412,7 @@ func TestProtectedBashGlobNoSecret(t *testing.T) {
 func TestProtectedBashParseError(t *testing.T) {
 	g := checktest.NewGuardEnv(t)
 	commands := []string{`cat ".env`, "cat .env |", "bash -c 'cat \"'", "! ; cat .env", "let x=1+ ; cat .env",
-		"f(){ git log; }; GIT_PAGER='cat .env' f"}
+		"f(){ git x; }; GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=alias.x GIT_CONFIG_VALUE_0='!cat .env' f"}
 	deny := newProtected(t, "")
 	for _, command := range commands {
 		v, err := deny.Check(context.Background(), g.MakeCall(t, checktest.CallSpec{Tool: "Bash", Input: checktest.BashInput(command)}))
