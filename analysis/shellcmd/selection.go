@@ -40,6 +40,10 @@ type Selection struct {
 	// is staged: ignored files count too when a .gitignore differs from
 	// its commit or the stash changes one.
 	RevertsIgnores bool
+	// IgnoreAsks are git commands (arguments) whose output names the
+	// .gitignore files a command of the line would change before a
+	// Staged selection is staged: ignored files count when one lists any.
+	IgnoreAsks [][]string
 	// RevertStashes are the stashes the line pops or applies by name
 	// (stash@{1}; "" for one not known); none: the latest.
 	RevertStashes []string

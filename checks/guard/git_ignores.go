@@ -31,6 +31,11 @@ type lineIgnores struct {
 	// files too when a .gitignore differs from its commit, or the stash
 	// changes one (shellcmd.Selection.RevertsIgnores).
 	reverts bool
+	// asks are what git is asked, for the commands whose change to a
+	// .gitignore can be told before they run (a hard reset to a commit, a
+	// revert or cherry-pick of one): ignored files count when one names a
+	// .gitignore.
+	asks ignoreAsks
 	// stashes are the stashes the line pops or applies by name
 	// (stash@{1}); none named: the latest.
 	stashes []string
@@ -51,7 +56,7 @@ func (l *lineIgnores) read(commands []*shellcmd.Command, effects [][]shellcmd.Ef
 		}
 	}
 	for i, c := range commands {
-		l.rules = l.rules || changesIgnores(effects[i]) || replacesIgnores(c, cmdDir(c, dir), written)
+		l.rules = l.rules || changesIgnores(effects[i]) || replacesIgnores(c, cmdDir(c, dir), written, &l.asks)
 		if stashes, ok := revertsTracked(c); ok {
 			l.reverts = true
 			l.stashes = append(l.stashes, stashes...)
@@ -79,13 +84,16 @@ func absIn(name, dir string) string {
 // staging is s, what a git add or commit of the line would stage, judged
 // with what the line changes.
 func (l lineIgnores) staging(s *shellcmd.Selection) *shellcmd.Selection {
-	if !l.rules && !l.reverts && !l.excludes || s.Ignored {
+	if !l.rules && !l.reverts && !l.excludes && len(l.asks) == 0 || s.Ignored {
 		return s
 	}
 	out := *s
 	out.Ignored = l.rules
 	out.RevertsIgnores = l.reverts && !l.rules
 	out.RevertStashes = l.stashes
+	if !l.rules {
+		out.IgnoreAsks = l.asks
+	}
 	if l.excludes {
 		out.GitOpts = append(slices.Clip(out.GitOpts), shellcmd.NoExcludesFile...)
 	}
@@ -145,7 +153,7 @@ func unsets(args []shellcmd.Word) bool {
 // bisect. The everyday ways of bringing in other commits (pull, merge,
 // rebase, a switch to another branch) are not counted: a .gitignore they
 // change is not judged (SECURITY.md), so git pull && git add . passes.
-func replacesIgnores(c *shellcmd.Command, dir string, written map[string]bool) bool {
+func replacesIgnores(c *shellcmd.Command, dir string, written map[string]bool, asks *ignoreAsks) bool {
 	g, ok := c.Git(c.Dir)
 	if !ok {
 		return false
@@ -174,21 +182,61 @@ func replacesIgnores(c *shellcmd.Command, dir string, written map[string]bool) b
 	case "reset":
 		hard := l.On(0, "hard") || l.On(0, "merge") || l.On(0, "keep")
 		if hard {
-			return len(l.Operands) > 0 && l.Operands[0].Value != "HEAD"
+			return len(l.Operands) > 0 && l.Operands[0].Value != "HEAD" && !asks.diff(l.Operands[0])
 		}
 		// reset REV -- PATHS puts REV's files in the index, which a later
 		// restore or checkout of paths puts in the work tree.
 		return l.DashAt > 0 && mayNameIgnores(l.Operands[l.DashAt:], dir) || l.DashAt < 0 && len(l.Operands) > 1
 	case "stash":
+		// Untracked files stashed: a .gitignore among them, or the
+		// excludes file when it lives in the work tree.
 		return l.On('u', "include-untracked") || l.On('a', "all")
 	case "clean":
 		return !l.On('n', "dry-run")
 	case "apply":
 		return !l.On(0, "cached") && patchesNameIgnores(l.Operands, dir, written)
-	case "am", "revert", "cherry-pick", "read-tree", "checkout-index", "sparse-checkout", "bisect":
+	case "revert", "cherry-pick":
+		// One commit: what it changes is asked; more, a range, or a
+		// sequence going on (--continue) may change anything.
+		if len(l.Operands) == 1 && !strings.Contains(l.Operands[0].Value, "..") {
+			return !asks.change(l.Operands[0])
+		}
+		return true
+	case "am", "read-tree", "checkout-index", "sparse-checkout", "bisect":
 		return true
 	}
 	return false
+}
+
+// ignoresSpec is the pathspec of every .gitignore of a work tree.
+const ignoresSpec = ":(top,glob)**/.gitignore"
+
+// ignoreAsks are git commands whose output names the .gitignore files a
+// command of the line would change: one that lists any means ignored
+// files count (shellcmd.Selection.IgnoreAsks).
+type ignoreAsks [][]string
+
+func (a *ignoreAsks) add(args ...string) { *a = append(*a, args) }
+
+// diff asks which .gitignore files rev's differ from the work tree's (a
+// hard reset to it, paths restored from it); false when rev cannot be
+// asked about (not known, or read as an option).
+func (a *ignoreAsks) diff(rev shellcmd.Word) bool {
+	if !rev.Known || strings.HasPrefix(rev.Value, "-") {
+		return false
+	}
+	a.add("diff", "--name-only", "--end-of-options", rev.Value, "--", ignoresSpec)
+	return true
+}
+
+// change asks which .gitignore files the commit rev changes (a revert or
+// cherry-pick of it); false as diff.
+func (a *ignoreAsks) change(rev shellcmd.Word) bool {
+	if !rev.Known || strings.HasPrefix(rev.Value, "-") {
+		return false
+	}
+	a.add("diff", "--name-only", "--end-of-options", rev.Value+"^", rev.Value, "--", ignoresSpec)
+	return true
 }
 
 // revertsTracked reports whether c is a git command that puts tracked
@@ -311,7 +359,6 @@ func changesIgnores(effects []shellcmd.Effect) bool {
 // tell.
 func ignoresReverted(ctx context.Context, root string, stashes []string) bool {
 	r := hookenv.RepoWith(root, nil)
-	const ignores = ":(top,glob)**/.gitignore"
 	changed := func(args ...string) bool {
 		res, err := r.Run(ctx, 4<<10, args...)
 		if hookenv.NoRepo(err) {
@@ -329,7 +376,7 @@ func ignoresReverted(ctx context.Context, root string, stashes []string) bool {
 	if yes, failed := exists("HEAD"); !yes {
 		return failed // no commit yet: nothing to put back
 	}
-	if changed("diff", "--name-only", "HEAD", "--", ignores) || changed("diff", "--name-only", "--cached", "HEAD", "--", ignores) {
+	if changed("diff", "--name-only", "HEAD", "--", ignoresSpec) || changed("diff", "--name-only", "--cached", "HEAD", "--", ignoresSpec) {
 		return true
 	}
 	if len(stashes) == 0 {
@@ -345,7 +392,7 @@ func ignoresReverted(ctx context.Context, root string, stashes []string) bool {
 			}
 			continue // no such stash: nothing to put back
 		}
-		if changed("diff", "--name-only", ref+"^1", ref, "--", ignores) {
+		if changed("diff", "--name-only", ref+"^1", ref, "--", ignoresSpec) {
 			return true
 		}
 		// Untracked files a stash -u holds are in its third parent.
@@ -359,6 +406,22 @@ func ignoresReverted(ctx context.Context, root string, stashes []string) bool {
 					return true
 				}
 			}
+		}
+	}
+	return false
+}
+
+// ignoresAsked reports whether any of asks, run in the work tree holding
+// root, names a .gitignore, or cannot be answered.
+func ignoresAsked(ctx context.Context, root string, asks [][]string) bool {
+	r := hookenv.RepoWith(root, nil)
+	for _, args := range asks {
+		res, err := r.Run(ctx, 4<<10, args...)
+		if hookenv.NoRepo(err) {
+			continue
+		}
+		if err != nil || res.ExitCode != 0 || len(bytes.TrimSpace(res.Stdout)) > 0 {
+			return true
 		}
 	}
 	return false

@@ -97,7 +97,7 @@ func (g *guard) folder(ctx context.Context, t treeRead) *finding {
 		return nil
 	}
 	root := t.rp.Real
-	if t.sel.Staged && t.sel.RevertsIgnores && ignoresReverted(ctx, root, t.sel.RevertStashes) {
+	if t.sel.Staged && (t.sel.RevertsIgnores && ignoresReverted(ctx, root, t.sel.RevertStashes) || ignoresAsked(ctx, root, t.sel.IgnoreAsks)) {
 		s := *t.sel
 		s.Ignored = true
 		t.sel = &s
