@@ -38,7 +38,7 @@ func aliasLine(words []Word, g Git, value string) string {
 		b.WriteString(" " + rawOf(w))
 	}
 	for _, v := range strings.Fields(value) {
-		b.WriteString(" " + rawOf(Word{Value: v}))
+		b.WriteString(" " + shellQuote(v))
 	}
 	for _, w := range g.Args {
 		b.WriteString(" " + rawOf(w))
@@ -52,7 +52,7 @@ func rawOf(w Word) string {
 	if w.Raw != "" {
 		return w.Raw
 	}
-	return "'" + strings.ReplaceAll(w.Value, "'", `'\''`) + "'"
+	return shellQuote(w.Value)
 }
 
 // gitCommandVars are the environment variables whose value git runs as a

@@ -291,11 +291,7 @@ func mayNameIgnores(paths []shellcmd.Word, dir string) bool {
 		if !p.Known || p.Glob || strings.ContainsAny(p.Value, "*?[:\\") || path.Base(filepath.ToSlash(p.Value)) == ".gitignore" {
 			return true
 		}
-		name := p.Value
-		if !filepath.IsAbs(name) {
-			name = filepath.Join(dir, name)
-		}
-		if info, err := os.Lstat(name); err != nil || !info.Mode().IsRegular() {
+		if info, err := os.Lstat(absIn(p.Value, dir)); err != nil || !info.Mode().IsRegular() {
 			return true
 		}
 	}
