@@ -66,10 +66,10 @@ func IsGit(base string) bool {
 func (c *Command) Git(dir string) (g Git, ok bool) {
 	args := c.Args
 	if base := c.Base(); base != "git" {
-		sub, ok := strings.CutPrefix(base, "git-")
-		if !ok || sub == "" {
+		if !IsGit(base) {
 			return Git{}, false
 		}
+		sub := strings.TrimPrefix(base, "git-")
 		// One of git's own programs run directly
 		// (/usr/lib/git-core/git-add -A) is that subcommand.
 		args = append([]Word{{Raw: c.Name.Raw, Value: sub, Known: true}}, c.Args...)

@@ -47,21 +47,30 @@ type lineIgnores struct {
 // read notes what the line's commands, with their effects, change; dir
 // is the call's folder.
 func (l *lineIgnores) read(commands []*shellcmd.Command, effects [][]shellcmd.Effect, dir string) {
-	written := map[string]bool{} // what the line writes: a patch may be one
-	for i, c := range commands {
-		for _, e := range effects[i] {
-			if e.Op == shellcmd.Write && e.Path.Known {
-				written[absIn(e.Path.Value, cmdDir(c, dir))] = true
+	// writes reports whether the line writes the file name (a patch it
+	// applies may be one); asked only of a git apply's patches.
+	writes := func(name string) bool {
+		for i, c := range commands {
+			for _, e := range effects[i] {
+				if e.Op == shellcmd.Write && e.Path.Known && absIn(e.Path.Value, cmdDir(c, dir)) == name {
+					return true
+				}
 			}
 		}
+		return false
 	}
 	for i, c := range commands {
-		l.rules = l.rules || changesIgnores(effects[i]) || replacesIgnores(c, cmdDir(c, dir), written, &l.asks)
-		if stashes, ok := revertsTracked(c); ok {
+		l.rules = l.rules || changesIgnores(effects[i])
+		g, ok := c.Git(c.Dir)
+		if !ok {
+			continue
+		}
+		l.rules = l.rules || replacesIgnores(g, cmdDir(c, dir), writes, &l.asks)
+		if stashes, ok := revertsTracked(g); ok {
 			l.reverts = true
 			l.stashes = append(l.stashes, stashes...)
 		}
-		l.excludes = l.excludes || setsIgnoreConfig(c)
+		l.excludes = l.excludes || setsIgnoreConfig(g)
 	}
 }
 
@@ -100,14 +109,13 @@ func (l lineIgnores) staging(s *shellcmd.Selection) *shellcmd.Selection {
 	return &out
 }
 
-// setsIgnoreConfig reports whether c is a git config that may set where
+// setsIgnoreConfig reports whether g is a git config that may set where
 // git finds ignore rules: one that writes core.excludesFile or an include,
 // removes or renames a section, or has a word not known. A query (git
 // config --get core.excludesFile, git config core.excludesFile) and git
 // config user.email x do not.
-func setsIgnoreConfig(c *shellcmd.Command) bool {
-	g, ok := c.Git(c.Dir)
-	if !ok || g.Sub != "config" {
+func setsIgnoreConfig(g shellcmd.Git) bool {
+	if g.Sub != "config" {
 		return false
 	}
 	var names []string
@@ -143,7 +151,7 @@ func unsets(args []shellcmd.Word) bool {
 	})
 }
 
-// replacesIgnores reports whether c is a git command that may replace
+// replacesIgnores reports whether g is a git command that may replace
 // the .gitignore files of the work tree in ways no file effect shows: an
 // orphan branch (its tracked files removed), paths that may hold one
 // restored from another commit (checkout REV PATHS, restore --source,
@@ -153,11 +161,7 @@ func unsets(args []shellcmd.Word) bool {
 // bisect. The everyday ways of bringing in other commits (pull, merge,
 // rebase, a switch to another branch) are not counted: a .gitignore they
 // change is not judged (SECURITY.md), so git pull && git add . passes.
-func replacesIgnores(c *shellcmd.Command, dir string, written map[string]bool, asks *ignoreAsks) bool {
-	g, ok := c.Git(c.Dir)
-	if !ok {
-		return false
-	}
+func replacesIgnores(g shellcmd.Git, dir string, writes func(string) bool, asks *ignoreAsks) bool {
 	l := g.Line
 	if l.Has(0, "pathspec-from-file") && (g.Sub == "checkout" || g.Sub == "restore" || g.Sub == "reset") {
 		return true // paths not known
@@ -194,7 +198,7 @@ func replacesIgnores(c *shellcmd.Command, dir string, written map[string]bool, a
 	case "clean":
 		return !l.On('n', "dry-run")
 	case "apply":
-		return !l.On(0, "cached") && patchesNameIgnores(l.Operands, dir, written)
+		return !l.On(0, "cached") && patchesNameIgnores(l.Operands, dir, writes)
 	case "revert", "cherry-pick":
 		// One commit: what it changes is asked; more, a range, or a
 		// sequence going on (--continue) may change anything.
@@ -239,16 +243,12 @@ func (a *ignoreAsks) change(rev shellcmd.Word) bool {
 	return true
 }
 
-// revertsTracked reports whether c is a git command that puts tracked
+// revertsTracked reports whether g is a git command that puts tracked
 // files back as committed (a stash, checkout or restore of paths from the
 // index, a hard reset to HEAD) or puts a stash's changes back (stash pop,
 // apply): either changes what is ignored only where a .gitignore differs
 // from its commit, or the stash holds one, which git is asked then.
-func revertsTracked(c *shellcmd.Command) (stashes []string, ok bool) {
-	g, isGit := c.Git(c.Dir)
-	if !isGit {
-		return nil, false
-	}
+func revertsTracked(g shellcmd.Git) (stashes []string, ok bool) {
 	l := g.Line
 	switch g.Sub {
 	case "stash":
@@ -302,7 +302,7 @@ func mayNameIgnores(paths []shellcmd.Word, dir string) bool {
 // dir; none: stdin) may change a .gitignore: one names it (in any of git's
 // spellings of a name: "a/\056gitignore" too), the line writes it before
 // git reads it, or it cannot be read.
-func patchesNameIgnores(patches []shellcmd.Word, dir string, written map[string]bool) bool {
+func patchesNameIgnores(patches []shellcmd.Word, dir string, writes func(string) bool) bool {
 	if len(patches) == 0 {
 		return true
 	}
@@ -311,7 +311,7 @@ func patchesNameIgnores(patches []shellcmd.Word, dir string, written map[string]
 			return true
 		}
 		name := absIn(p.Value, dir)
-		if written[name] {
+		if writes(name) {
 			return true
 		}
 		data, err := hookfs.ReadFile(name, maxPatchBytes)
